@@ -1,0 +1,434 @@
+#include "gen.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/error.h"
+#include "../common/fileio.h"
+#include "../common/hash.h"
+#include "../common/problem.h"
+
+#define GEN_MAX_ARGS 64
+#define GEN_MAX_CONFIGS 16
+
+struct GenCtx {
+    const Family *family;
+    const char *out_dir;
+    uint64_t state;          /* splitmix64 */
+    int emitted;
+    GenStats *stats;
+    Error err;
+    int failed;
+    char **seen_hashes;      /* source hashes already emitted, to catch duplicates */
+    int n_seen;
+};
+
+struct GenProgram {
+    GenCtx *g;
+    Problem *p;
+    StrBuf src;
+    int tolerance_set;
+    int64_t seed;
+};
+
+/* ---- randomness: splitmix64, tiny and well distributed ---- */
+
+uint64_t gen_rand(GenCtx *g)
+{
+    uint64_t z = (g->state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+int gen_randint(GenCtx *g, int lo, int hi)
+{
+    if (hi <= lo)
+        return lo;
+    return lo + (int)(gen_rand(g) % (uint64_t)(hi - lo + 1));
+}
+
+double gen_uniform(GenCtx *g, double lo, double hi)
+{
+    return lo + (hi - lo) * ((double)(gen_rand(g) >> 11) / 9007199254740992.0);
+}
+
+const char *gen_pick(GenCtx *g, const char *const *choices)
+{
+    int n = 0;
+    while (choices[n])
+        n++;
+    return n ? choices[gen_rand(g) % (uint64_t)n] : NULL;
+}
+
+/* ---- builder ---- */
+
+static void gen_fail(GenProgram *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void gen_fail(GenProgram *p, const char *fmt, ...)
+{
+    if (p->g->failed)
+        return;
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    ERR(&p->g->err, "generator %s: %s: %s", p->g->family->name, p->p->name ? p->p->name : "?", msg);
+    p->g->failed = 1;
+}
+
+GenProgram *gen_begin(GenCtx *g, const char *variant, const char *entry)
+{
+    GenProgram *p = xcalloc(1, sizeof *p);
+    p->g = g;
+    p->p = xcalloc(1, sizeof *p->p);
+    p->p->name = xasprintf("c/%s/%s", g->family->name, variant);
+    p->p->lang = xstrdup("c");
+    p->p->family = xstrdup(g->family->name);
+    p->p->entry = xstrdup(entry);
+    p->p->params = xcalloc(GEN_MAX_ARGS, sizeof(char *));
+    p->p->args = xcalloc(GEN_MAX_ARGS, sizeof(ProblemArg));
+    p->p->configs = xcalloc(GEN_MAX_CONFIGS, sizeof(ProblemConfig));
+    p->p->prov_generator = xstrdup(g->family->name);
+    p->p->prov_license = xstrdup("CC-BY-4.0");
+    p->seed = (int64_t)(gen_rand(g) >> 12);
+    p->p->prov_seed = p->seed;
+    return p;
+}
+
+void gen_describe(GenProgram *p, const char *fmt, ...)
+{
+    StrBuf sb = STRBUF_INIT;
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(&sb, fmt, ap);
+    va_end(ap);
+    free(p->p->description);
+    p->p->description = sb_steal(&sb);
+}
+
+/* Splits "a,max(b,c),d" at top-level commas. */
+static int split_exprs(const char *s, char **out, int max)
+{
+    int n = 0, depth = 0;
+    const char *start = s;
+    for (const char *q = s;; q++) {
+        if (*q == '(')
+            depth++;
+        else if (*q == ')')
+            depth--;
+        if ((*q == ',' && depth == 0) || *q == '\0') {
+            if (n < max) {
+                while (*start == ' ')
+                    start++;
+                out[n++] = xstrndup(start, (size_t)(q - start));
+            }
+            start = q + 1;
+            if (*q == '\0')
+                break;
+        }
+    }
+    return n;
+}
+
+static ProblemArg *new_arg(GenProgram *p, const char *name, const char *dtype)
+{
+    if (p->p->n_args >= GEN_MAX_ARGS) {
+        gen_fail(p, "too many arguments");
+        return NULL;
+    }
+    ProblemArg *a = &p->p->args[p->p->n_args++];
+    a->name = xstrdup(name);
+    a->dtype = dtype_from_name(dtype);
+    if (a->dtype == DT_INVALID)
+        gen_fail(p, "argument %s: unknown dtype '%s'", name, dtype);
+    return a;
+}
+
+static void set_default_fill(ProblemArg *a)
+{
+    if (dtype_is_float(a->dtype)) {
+        a->fill.kind = FILL_UNIFORM;
+        a->fill.lo = -1.0;
+        a->fill.hi = 1.0;
+    } else {
+        a->fill.kind = FILL_INT;
+        a->fill.lo_expr = xstrdup("0");
+        a->fill.hi_expr = xstrdup(a->dtype == DT_BOOL ? "2" : (a->dtype == DT_U8 ? "256" : "100"));
+    }
+}
+
+void gen_arg(GenProgram *p, const char *name, const char *dtype, const char *role, const char *shape)
+{
+    ProblemArg *a = new_arg(p, name, dtype);
+    if (!a)
+        return;
+    static const char *const roles[] = {"in", "out", "inout", "param", "scalar"};
+    int r = -1;
+    for (int k = 0; k < 5; k++)
+        if (strcmp(role, roles[k]) == 0)
+            r = k;
+    if (r < 0 || r == ROLE_SCALAR) {
+        gen_fail(p, "argument %s: bad role '%s' (scalars use gen_scalar)", name, role);
+        return;
+    }
+    a->role = (ArgRole)r;
+    if (a->role == ROLE_PARAM) {
+        if (shape)
+            gen_fail(p, "param %s takes no shape", name);
+        p->p->params[p->p->n_params++] = xstrdup(name);
+        return;
+    }
+    if (!shape) {
+        gen_fail(p, "buffer %s needs a shape", name);
+        return;
+    }
+    char *dims[9];
+    a->ndim = *shape ? split_exprs(shape, dims, 9) : 0;
+    if (a->ndim > 8) {
+        gen_fail(p, "buffer %s: more than 8 dimensions", name);
+        a->ndim = 8;
+    }
+    a->shape = xcalloc((size_t)a->ndim + 1, sizeof(char *));
+    for (int d = 0; d < a->ndim; d++)
+        a->shape[d] = dims[d];
+    if (arg_role_is_input(a->role))
+        set_default_fill(a);
+}
+
+void gen_scalar(GenProgram *p, const char *name, const char *dtype, double value)
+{
+    ProblemArg *a = new_arg(p, name, dtype);
+    if (!a)
+        return;
+    a->role = ROLE_SCALAR;
+    a->value = value;
+}
+
+static ProblemArg *fill_target(GenProgram *p, const char *arg)
+{
+    ProblemArg *a = (ProblemArg *)problem_find_arg(p->p, arg);
+    if (!a || !arg_role_is_input(a->role)) {
+        gen_fail(p, "fill: '%s' is not an in/inout buffer", arg);
+        return NULL;
+    }
+    free(a->fill.lo_expr);
+    free(a->fill.hi_expr);
+    free(a->fill.total_expr);
+    int sorted = a->fill.sorted;
+    memset(&a->fill, 0, sizeof a->fill);
+    a->fill.sorted = sorted;
+    return a;
+}
+
+void gen_fill_uniform(GenProgram *p, const char *arg, double lo, double hi)
+{
+    ProblemArg *a = fill_target(p, arg);
+    if (!a)
+        return;
+    a->fill.kind = FILL_UNIFORM;
+    a->fill.lo = lo;
+    a->fill.hi = hi;
+}
+
+void gen_fill_int(GenProgram *p, const char *arg, const char *lo_expr, const char *hi_expr)
+{
+    ProblemArg *a = fill_target(p, arg);
+    if (!a)
+        return;
+    a->fill.kind = FILL_INT;
+    a->fill.lo_expr = xstrdup(lo_expr);
+    a->fill.hi_expr = xstrdup(hi_expr);
+}
+
+void gen_fill_partition(GenProgram *p, const char *arg, const char *total_expr)
+{
+    ProblemArg *a = fill_target(p, arg);
+    if (!a)
+        return;
+    a->fill.kind = FILL_PARTITION;
+    a->fill.total_expr = xstrdup(total_expr);
+}
+
+void gen_fill_sorted(GenProgram *p, const char *arg)
+{
+    ProblemArg *a = (ProblemArg *)problem_find_arg(p->p, arg);
+    if (!a || !arg_role_is_input(a->role)) {
+        gen_fail(p, "fill: '%s' is not an in/inout buffer", arg);
+        return;
+    }
+    a->fill.sorted = 1;
+}
+
+void gen_config(GenProgram *p, const char *name, const char *assignments)
+{
+    if (p->p->n_configs >= GEN_MAX_CONFIGS) {
+        gen_fail(p, "too many configs");
+        return;
+    }
+    ProblemConfig *c = &p->p->configs[p->p->n_configs++];
+    c->name = xstrdup(name);
+    c->params = xcalloc(GEN_MAX_ARGS, sizeof(int64_t));
+    for (int k = 0; k < GEN_MAX_ARGS; k++)
+        c->params[k] = -1;
+    c->ov_names = xcalloc(GEN_MAX_ARGS, sizeof(char *));
+    c->ov_values = xcalloc(GEN_MAX_ARGS, sizeof(double));
+    char *items[GEN_MAX_ARGS];
+    int n = split_exprs(assignments, items, GEN_MAX_ARGS);
+    for (int i = 0; i < n; i++) {
+        char *eq = strchr(items[i], '=');
+        if (!eq) {
+            gen_fail(p, "config %s: '%s' is not name=value", name, items[i]);
+        } else {
+            *eq = '\0';
+            int k = problem_param_index(p->p, items[i]);
+            if (k >= 0) {
+                char *end;
+                c->params[k] = strtoll(eq + 1, &end, 10);
+                if (*end)
+                    gen_fail(p, "config %s: %s: '%s' is not an integer", name, items[i], eq + 1);
+            } else {
+                c->ov_names[c->n_ov] = xstrdup(items[i]);
+                c->ov_values[c->n_ov++] = strtod(eq + 1, NULL);
+            }
+        }
+        free(items[i]);
+    }
+    for (int k = 0; k < p->p->n_params; k++)
+        if (c->params[k] < 0)
+            gen_fail(p, "config %s: param %s not set", name, p->p->params[k]);
+}
+
+void gen_tolerance(GenProgram *p, double atol, double rtol)
+{
+    p->p->atol = atol;
+    p->p->rtol = rtol;
+    p->tolerance_set = 1;
+}
+
+void gen_cost(GenProgram *p, const char *flops_expr, const char *bytes_expr)
+{
+    free(p->p->cost_flops);
+    free(p->p->cost_bytes);
+    p->p->cost_flops = xstrdup(flops_expr);
+    p->p->cost_bytes = xstrdup(bytes_expr);
+}
+
+void gen_source(GenProgram *p, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(&p->src, fmt, ap);
+    va_end(ap);
+}
+
+StrBuf *gen_src(GenProgram *p)
+{
+    return &p->src;
+}
+
+/* The loosest default tolerance among the outputs' dtypes. */
+static void default_tolerance(Problem *pr)
+{
+    pr->atol = pr->rtol = 0;
+    for (int i = 0; i < pr->n_args; i++) {
+        if (!arg_role_is_output(pr->args[i].role))
+            continue;
+        double a, r;
+        dtype_default_tolerance(pr->args[i].dtype, &a, &r);
+        pr->atol = fmax(pr->atol, a);
+        pr->rtol = fmax(pr->rtol, r);
+    }
+}
+
+static int write_program(GenProgram *p)
+{
+    GenCtx *g = p->g;
+    const char *variant = p->p->name + strlen("c/") + strlen(g->family->name) + 1;
+    char *dir = xasprintf("%s/c/%s/%s", g->out_dir, g->family->name, variant);
+    char *src_path = xasprintf("%s/program.c", dir);
+    char *meta_path = xasprintf("%s/meta.json", dir);
+    char *meta = problem_to_json(p->p);
+    int changed1 = 0, changed2 = 0, rc = 0;
+    if (file_mkdirs(dir, &g->err) != 0 ||
+        file_write_if_changed(src_path, p->src.data, p->src.len, &changed1, &g->err) != 0 ||
+        file_write_if_changed(meta_path, meta, strlen(meta), &changed2, &g->err) != 0) {
+        g->failed = 1;
+        rc = -1;
+    }
+    if (g->stats)
+        g->stats->written += changed1 + changed2;
+    free(meta);
+    free(meta_path);
+    free(src_path);
+    free(dir);
+    return rc;
+}
+
+int gen_end(GenProgram *p)
+{
+    GenCtx *g = p->g;
+    int rc = 0;
+    if (!p->tolerance_set)
+        default_tolerance(p->p);
+    if (!p->p->cost_flops)
+        gen_fail(p, "no cost model (gen_cost)");
+    if (p->src.len == 0)
+        gen_fail(p, "no source");
+    if (!g->failed) {
+        Error e;
+        if (problem_validate(p->p, p->p->name, &e) != 0)
+            gen_fail(p, "%s", e.msg);
+    }
+    if (!g->failed) {
+        char h[HASH_HEX_LEN + 1];
+        hash_hex(p->src.data, p->src.len, h);
+        for (int i = 0; i < g->n_seen; i++)
+            if (strcmp(g->seen_hashes[i], h) == 0)
+                gen_fail(p, "same source text as an earlier program of this family");
+        g->seen_hashes = xrealloc(g->seen_hashes, sizeof(char *) * (size_t)(g->n_seen + 1));
+        g->seen_hashes[g->n_seen++] = xstrdup(h);
+    }
+    if (!g->failed && write_program(p) == 0) {
+        g->emitted++;
+        if (g->stats)
+            g->stats->programs++;
+    } else {
+        rc = -1;
+    }
+    problem_free(p->p);
+    sb_release(&p->src);
+    free(p);
+    return rc;
+}
+
+int gen_run_family(const Family *f, const char *out_dir, uint64_t seed, GenStats *stats, char *err,
+                   int errlen)
+{
+    GenCtx g;
+    memset(&g, 0, sizeof g);
+    g.family = f;
+    g.out_dir = out_dir;
+    g.stats = stats;
+    /* Seed from the family name so adding a family never changes another. */
+    char h[HASH_HEX_LEN + 1];
+    hash_hex(f->name, strlen(f->name), h);
+    g.state = seed ^ strtoull(h + 48, NULL, 16);
+    int rc = f->generate(&g);
+    if (!g.failed && rc != 0)
+        ERR(&g.err, "generator %s: failed", f->name), g.failed = 1;
+    if (!g.failed && g.emitted != f->count)
+        ERR(&g.err, "generator %s: emitted %d programs, declared %d", f->name, g.emitted, f->count),
+            g.failed = 1;
+    for (int i = 0; i < g.n_seen; i++)
+        free(g.seen_hashes[i]);
+    free(g.seen_hashes);
+    if (g.failed) {
+        snprintf(err, (size_t)errlen, "%s", g.err.msg);
+        return -1;
+    }
+    return 0;
+}

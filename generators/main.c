@@ -1,0 +1,82 @@
+/* cudaperf-gen — writes the generated C programs as folders
+ * (<out>/c/<family>/<variant>/{program.c,meta.json}).
+ * `harness ingest` then validates and catalogues them. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen.h"
+
+static void usage(FILE *f)
+{
+    fputs("usage: cudaperf-gen [--out DIR] [--seed N] [--family NAME]... [--list]\n"
+          "  Writes every generated program as DIR/c/<family>/<variant>/{program.c,meta.json}.\n"
+          "  --out DIR      output folder (default datasets/programs)\n"
+          "  --seed N       build seed (default 20261202; the catalog records it)\n"
+          "  --family NAME  only this family (repeatable)\n"
+          "  --list         list the families and their program counts, then exit\n",
+          f);
+}
+
+int main(int argc, char **argv)
+{
+    const char *out = "datasets/programs";
+    uint64_t seed = 20261202;
+    const char *only[256];
+    int n_only = 0, list = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            usage(stdout);
+            return 0;
+        } else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
+            out = argv[++i];
+        } else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
+            seed = strtoull(argv[++i], NULL, 10);
+        } else if (strcmp(argv[i], "--family") == 0 && i + 1 < argc && n_only < 256) {
+            only[n_only++] = argv[++i];
+        } else if (strcmp(argv[i], "--list") == 0) {
+            list = 1;
+        } else {
+            fprintf(stderr, "cudaperf-gen: unknown option '%s'\n", argv[i]);
+            usage(stderr);
+            return 2;
+        }
+    }
+    int total = 0;
+    for (int i = 0; i < gen_family_count; i++)
+        total += gen_families[i]->count;
+    if (list) {
+        for (int i = 0; i < gen_family_count; i++)
+            printf("%-24s %-14s %5d\n", gen_families[i]->name, gen_families[i]->category,
+                   gen_families[i]->count);
+        printf("%d families, %d programs\n", gen_family_count, total);
+        return 0;
+    }
+    for (int k = 0; k < n_only; k++) {
+        int found = 0;
+        for (int i = 0; i < gen_family_count; i++)
+            found |= strcmp(gen_families[i]->name, only[k]) == 0;
+        if (!found) {
+            fprintf(stderr, "cudaperf-gen: unknown family '%s' (see --list)\n", only[k]);
+            return 2;
+        }
+    }
+    GenStats stats = {0, 0};
+    int failures = 0;
+    for (int i = 0; i < gen_family_count; i++) {
+        const Family *f = gen_families[i];
+        int wanted = n_only == 0;
+        for (int k = 0; k < n_only; k++)
+            wanted |= strcmp(f->name, only[k]) == 0;
+        if (!wanted)
+            continue;
+        char err[2048];
+        if (gen_run_family(f, out, seed, &stats, err, sizeof err) != 0) {
+            fprintf(stderr, "cudaperf-gen: %s\n", err);
+            failures++;
+        }
+    }
+    printf("cudaperf-gen: %d programs from %d families into %s (%d files changed)\n", stats.programs,
+           n_only ? n_only : gen_family_count, out, stats.written);
+    return failures ? 1 : 0;
+}
