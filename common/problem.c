@@ -537,7 +537,7 @@ static int parse_config(ParseCtx *px, const cJSON *j, const Problem *p, ProblemC
 static int parse_root(ParseCtx *px, const cJSON *root, Problem *p)
 {
     static const char *const keys[] = {"format", "name", "lang", "family", "entry", "description",
-                                       "params", "args", "configs", "tolerance", "cost",
+                                       "category", "params", "args", "configs", "tolerance", "cost",
                                        "provenance", NULL};
     if (!cJSON_IsObject(root))
         return ERR(px->e, "%s: top level must be a JSON object", px->file);
@@ -552,7 +552,8 @@ static int parse_root(ParseCtx *px, const cJSON *root, Problem *p)
         get_string(px, root, "lang", "lang", 1, &p->lang) != 0 ||
         get_string(px, root, "family", "family", 1, &p->family) != 0 ||
         get_string(px, root, "entry", "entry", 1, &p->entry) != 0 ||
-        get_string(px, root, "description", "description", 0, &p->description) != 0)
+        get_string(px, root, "description", "description", 0, &p->description) != 0 ||
+        get_string(px, root, "category", "category", 0, &p->category) != 0)
         return -1;
     const cJSON *params = cJSON_GetObjectItemCaseSensitive(root, "params");
     if (params && !cJSON_IsArray(params))
@@ -665,6 +666,8 @@ char *problem_to_json(const Problem *p)
     cJSON_AddStringToObject(root, "lang", p->lang);
     cJSON_AddStringToObject(root, "family", p->family);
     cJSON_AddStringToObject(root, "entry", p->entry);
+    if (p->category)
+        cJSON_AddStringToObject(root, "category", p->category);
     if (p->description)
         cJSON_AddStringToObject(root, "description", p->description);
     cJSON *params = cJSON_AddArrayToObject(root, "params");
@@ -752,6 +755,7 @@ void problem_free(Problem *p)
     free(p->family);
     free(p->entry);
     free(p->description);
+    free(p->category);
     for (int i = 0; p->params && i < p->n_params; i++)
         free(p->params[i]);
     free(p->params);

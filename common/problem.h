@@ -64,6 +64,7 @@ typedef struct Problem {
     char *family;
     char *entry;         /* C function name / torch class name */
     char *description;   /* optional, may be NULL */
+    char *category;      /* optional family group ("stencil", "linalg"), may be NULL */
     char **params;
     int n_params;
     ProblemArg *args;

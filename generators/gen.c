@@ -89,6 +89,7 @@ GenProgram *gen_begin(GenCtx *g, const char *variant, const char *entry)
     p->p->lang = xstrdup("c");
     p->p->family = xstrdup(g->family->name);
     p->p->entry = xstrdup(entry);
+    p->p->category = xstrdup(g->family->category);
     p->p->params = xcalloc(GEN_MAX_ARGS, sizeof(char *));
     p->p->args = xcalloc(GEN_MAX_ARGS, sizeof(ProblemArg));
     p->p->configs = xcalloc(GEN_MAX_CONFIGS, sizeof(ProblemConfig));

@@ -1,0 +1,384 @@
+/* ew_chain — fused chains of 2 to 6 elementwise steps with scalar
+ * parameters, the kind of epilogue a framework fuses into one kernel:
+ * scale, bias, normalise by a constant mean and standard deviation, ReLU,
+ * leaky ReLU, clip, tanh, sigmoid, softplus, softsign, exp, sin, square,
+ * abs.  Each program draws its own chain (length cycling 2..6); the
+ * generator follows the range of values through the chain (interval
+ * arithmetic) so no step overflows, saturates everything or collapses the
+ * output to a constant, and derives the f32 tolerance from the chain's
+ * error amplification.  Layouts: out of place, in place, strided vectors
+ * and chain-plus-residual; f32 and f64. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gen.h"
+
+enum {
+    OP_SCALE, OP_BIAS, OP_NORM, OP_RELU, OP_LEAKY, OP_CLIP, OP_TANH, OP_SIGMOID,
+    OP_SOFTPLUS, OP_SOFTSIGN, OP_EXP, OP_SIN, OP_SQUARE, OP_ABS, N_OPKINDS
+};
+
+static const char *const OP_WORDS[] = {"scale", "bias", "normalise", "relu", "leaky-relu", "clip", "tanh",
+                                       "sigmoid", "softplus", "softsign", "exp", "sin", "square", "abs"};
+static const char *const OP_SHORT[] = {"sc", "bi", "nm", "re", "lr", "cl", "th", "sg", "sp", "ss", "ex", "sn",
+                                       "sq", "ab"};
+
+typedef struct Step {
+    int op;
+    char sname[2][24];  /* scalar names used by the step */
+    double sval[2];
+    int nscalar;
+} Step;
+
+typedef struct Range {
+    double lo, hi;
+} Range;
+
+static double maxabs(Range r)
+{
+    return fmax(fabs(r.lo), fabs(r.hi));
+}
+
+static double sigm(double v)
+{
+    return 1.0 / (1.0 + exp(-v));
+}
+
+/* Rounds to 3 significant digits so the values read well in meta.json. */
+static double round3(double v)
+{
+    if (v == 0)
+        return 0;
+    double e = pow(10.0, floor(log10(fabs(v))) - 2);
+    return round(v / e) * e;
+}
+
+/* Applies step s to the range r; returns the range and the largest |f'|. */
+static Range step_range(const Step *s, Range r, double *deriv)
+{
+    Range o = r;
+    double a = s->sval[0], b = s->sval[1];
+    *deriv = 1;
+    switch (s->op) {
+    case OP_SCALE:
+        o.lo = a > 0 ? r.lo * a : r.hi * a;
+        o.hi = a > 0 ? r.hi * a : r.lo * a;
+        *deriv = fabs(a);
+        break;
+    case OP_BIAS: o.lo = r.lo + a; o.hi = r.hi + a; break;
+    case OP_NORM:
+        o.lo = (r.lo - a) * b;
+        o.hi = (r.hi - a) * b;
+        *deriv = b;
+        break;
+    case OP_RELU: o.lo = fmax(r.lo, 0); o.hi = fmax(r.hi, 0); break;
+    case OP_LEAKY:
+        o.lo = r.lo < 0 ? r.lo * a : r.lo;
+        o.hi = r.hi < 0 ? r.hi * a : r.hi;
+        break;
+    case OP_CLIP: o.lo = fmin(fmax(r.lo, a), b); o.hi = fmin(fmax(r.hi, a), b); break;
+    case OP_TANH: o.lo = tanh(r.lo); o.hi = tanh(r.hi); break;
+    case OP_SIGMOID: o.lo = sigm(r.lo); o.hi = sigm(r.hi); *deriv = 0.25; break;
+    case OP_SOFTPLUS: o.lo = log1p(exp(r.lo)); o.hi = log1p(exp(r.hi)); break;
+    case OP_SOFTSIGN: o.lo = r.lo / (1 + fabs(r.lo)); o.hi = r.hi / (1 + fabs(r.hi)); break;
+    case OP_EXP: o.lo = exp(r.lo); o.hi = exp(r.hi); *deriv = o.hi; break;
+    case OP_SIN:
+        if (r.lo >= -1.5 && r.hi <= 1.5) {
+            o.lo = sin(r.lo);
+            o.hi = sin(r.hi);
+        } else {
+            o.lo = -1;
+            o.hi = 1;
+        }
+        break;
+    case OP_SQUARE:
+    case OP_ABS: {
+        double m = maxabs(r);
+        double mn = r.lo >= 0 ? r.lo : (r.hi <= 0 ? -r.hi : 0);
+        o.lo = s->op == OP_SQUARE ? mn * mn : mn;
+        o.hi = s->op == OP_SQUARE ? m * m : m;
+        *deriv = s->op == OP_SQUARE ? 2 * m : 1;
+        break;
+    }
+    }
+    return o;
+}
+
+/* Draws the scalars of a step of kind op given the incoming range. */
+static void draw_step(GenCtx *g, Step *s, int op, Range r)
+{
+    static const char *const first[] = {"alpha", "beta", "mean", NULL, "slope", "clip_lo", NULL};
+    s->op = op;
+    s->nscalar = 0;
+    double w = r.hi - r.lo;
+    switch (op) {
+    case OP_SCALE:
+        s->sval[0] = round3(gen_uniform(g, 0.5, 2.5) * (gen_randint(g, 0, 3) == 0 ? -1 : 1));
+        s->nscalar = 1;
+        break;
+    case OP_BIAS: s->sval[0] = round3(gen_uniform(g, -0.6, 0.6)); s->nscalar = 1; break;
+    case OP_NORM:
+        s->sval[0] = round3(r.lo + w * gen_uniform(g, 0.3, 0.7));
+        s->sval[1] = round3(1.0 / (w * gen_uniform(g, 0.25, 0.5)));
+        s->nscalar = 2;
+        break;
+    case OP_LEAKY: s->sval[0] = round3(gen_uniform(g, 0.01, 0.3)); s->nscalar = 1; break;
+    case OP_CLIP:
+        s->sval[0] = round3(r.lo + w * gen_uniform(g, 0.05, 0.3));
+        s->sval[1] = round3(r.hi - w * gen_uniform(g, 0.05, 0.3));
+        s->nscalar = 2;
+        break;
+    default: break;
+    }
+    if (s->nscalar >= 1)
+        snprintf(s->sname[0], sizeof s->sname[0], "%s", first[op <= OP_CLIP ? op : 6]);
+    if (op == OP_NORM)
+        snprintf(s->sname[1], sizeof s->sname[1], "inv_std");
+    if (op == OP_CLIP)
+        snprintf(s->sname[1], sizeof s->sname[1], "clip_hi");
+}
+
+/* A step is acceptable when the values stay moderate and keep a spread. */
+static int step_ok(const Step *s, Range in, Range out)
+{
+    if (maxabs(out) > 40 || out.hi - out.lo < 0.1)
+        return 0;
+    if (s->op == OP_EXP && in.hi > 3.5)
+        return 0;
+    if ((s->op == OP_RELU || s->op == OP_LEAKY) && (in.hi < 0.2 || in.lo > 0))
+        return 0;
+    if ((s->op == OP_SQUARE || s->op == OP_ABS) && in.lo >= 0)
+        return 0;
+    if (s->op == OP_CLIP && s->sval[0] >= s->sval[1])
+        return 0;
+    return 1;
+}
+
+static void emit_step(StrBuf *sb, const Step *s, int f32)
+{
+    const char *f = f32 ? "f" : "";
+    sb_append(sb, "        v = ");
+    switch (s->op) {
+    case OP_SCALE: sb_printf(sb, "v * %s", s->sname[0]); break;
+    case OP_BIAS: sb_printf(sb, "v + %s", s->sname[0]); break;
+    case OP_NORM: sb_printf(sb, "(v - %s) * %s", s->sname[0], s->sname[1]); break;
+    case OP_RELU: sb_printf(sb, "fmax%s(v, 0.0%s)", f, f); break;
+    case OP_LEAKY: sb_printf(sb, "v > 0.0%s ? v : %s * v", f, s->sname[0]); break;
+    case OP_CLIP: sb_printf(sb, "fmin%s(fmax%s(v, %s), %s)", f, f, s->sname[0], s->sname[1]); break;
+    case OP_TANH: sb_printf(sb, "tanh%s(v)", f); break;
+    case OP_SIGMOID: sb_printf(sb, "1.0%s / (1.0%s + exp%s(-v))", f, f, f); break;
+    case OP_SOFTPLUS: sb_printf(sb, "log1p%s(exp%s(v))", f, f); break;
+    case OP_SOFTSIGN: sb_printf(sb, "v / (1.0%s + fabs%s(v))", f, f); break;
+    case OP_EXP: sb_printf(sb, "exp%s(v)", f); break;
+    case OP_SIN: sb_printf(sb, "sin%s(v)", f); break;
+    case OP_SQUARE: sb_append(sb, "v * v"); break;
+    case OP_ABS: sb_printf(sb, "fabs%s(v)", f); break;
+    }
+    sb_append(sb, ";\n");
+}
+
+static void describe_step(StrBuf *sb, const Step *s)
+{
+    switch (s->op) {
+    case OP_SCALE: sb_printf(sb, "scale by %s", s->sname[0]); break;
+    case OP_BIAS: sb_printf(sb, "add %s", s->sname[0]); break;
+    case OP_NORM: sb_printf(sb, "normalise as (v - %s) * %s", s->sname[0], s->sname[1]); break;
+    case OP_LEAKY: sb_printf(sb, "leaky relu with slope %s", s->sname[0]); break;
+    case OP_CLIP: sb_printf(sb, "clip to [%s, %s]", s->sname[0], s->sname[1]); break;
+    default: sb_append(sb, OP_WORDS[s->op]); break;
+    }
+}
+
+enum { LAY_COPY, LAY_INPLACE, LAY_STRIDED, LAY_RESIDUAL };
+static const char *const LAY_TAGS[] = {"", "-inplace", "-strided", "-residual"};
+
+#define N_PROGRAMS 54
+#define MAX_STEPS 6
+
+static int generate(GenCtx *g)
+{
+    static char seen[N_PROGRAMS][64];
+    static const double xlo[] = {-1, -3, 0}, xhi[] = {1, 3, 1};
+    for (int k = 0; k < N_PROGRAMS; k++) {
+        int len = 2 + k % 5, lay = (k / 5 + k) % 4, f32 = k % 3 != 2, xr = (k / 3) % 3;
+        Step steps[MAX_STEPS];
+        Range r0 = {xlo[xr], xhi[xr]}, r;
+        double maxmag, err;
+        char sig[64];
+        int ok = 0;
+        for (int attempt = 0; attempt < 1000 && !ok; attempt++) {
+            r = r0;
+            maxmag = maxabs(r);
+            err = 0;
+            int n = 0, tries = 0;
+            while (n < len && tries < 200) {
+                tries++;
+                int op = gen_randint(g, 0, N_OPKINDS - 1);
+                if (n > 0 && steps[n - 1].op == op)
+                    continue;
+                draw_step(g, &steps[n], op, r);
+                double d;
+                Range o = step_range(&steps[n], r, &d);
+                if (!step_ok(&steps[n], r, o))
+                    continue;
+                /* Error bound: the incoming error amplified by |f'|, plus a
+                 * few ulps (fast f32 math) of the new value and the old one. */
+                err = err * d + 6e-7 * (maxabs(o) + maxabs(r));
+                r = o;
+                maxmag = fmax(maxmag, maxabs(r));
+                n++;
+            }
+            if (n < len)
+                continue;
+            int pos = snprintf(sig, sizeof sig, "%d%d", lay, f32);
+            for (int i = 0; i < len; i++)
+                pos += snprintf(sig + pos, sizeof sig - (size_t)pos, "-%s", OP_SHORT[steps[i].op]);
+            ok = 1;
+            for (int j = 0; j < k; j++)
+                if (strcmp(seen[j], sig) == 0)
+                    ok = 0;
+        }
+        if (!ok)
+            return -1;
+        snprintf(seen[k], sizeof seen[k], "%s", sig);
+        /* Repeated scalar kinds get numbered names: alpha, alpha2, ... */
+        for (int i = 0; i < len; i++)
+            for (int q = 0; q < steps[i].nscalar; q++) {
+                int count = 1;
+                for (int j = 0; j < i; j++)
+                    if (steps[j].op == steps[i].op)
+                        count++;
+                if (count > 1) {
+                    size_t l = strlen(steps[i].sname[q]);
+                    snprintf(steps[i].sname[q] + l, sizeof steps[i].sname[q] - l, "%d", count);
+                }
+            }
+
+        const char *dt = f32 ? "f32" : "f64", *ty = f32 ? "float" : "double";
+        int sz = f32 ? 4 : 8;
+        char variant[96];
+        int pos = snprintf(variant, sizeof variant, "c%02d-%s", k, dt);
+        for (int i = 0; i < len && pos < (int)sizeof variant - 4; i++)
+            pos += snprintf(variant + pos, sizeof variant - (size_t)pos, "-%s", OP_SHORT[steps[i].op]);
+        snprintf(variant + pos, sizeof variant - (size_t)pos, "%s", LAY_TAGS[lay]);
+        GenProgram *p = gen_begin(g, variant, "fused_chain");
+        StrBuf chain = STRBUF_INIT;
+        for (int i = 0; i < len; i++) {
+            if (i)
+                sb_append(&chain, ", ");
+            describe_step(&chain, &steps[i]);
+        }
+        gen_describe(p, "fused elementwise chain (%s): %s", dt, sb_str(&chain));
+
+        StrBuf params = STRBUF_INIT;
+        switch (lay) {
+        case LAY_COPY:
+            gen_arg(p, "x", dt, "in", "n");
+            gen_arg(p, "y", dt, "out", "n");
+            gen_arg(p, "n", "i32", "param", NULL);
+            sb_printf(&params, "const %s *x, %s *y, int n", ty, ty);
+            break;
+        case LAY_INPLACE:
+            gen_arg(p, "x", dt, "inout", "n");
+            gen_arg(p, "n", "i32", "param", NULL);
+            sb_printf(&params, "%s *x, int n", ty);
+            break;
+        case LAY_STRIDED:
+            gen_arg(p, "x", dt, "in", "1+(n-1)*incx");
+            gen_arg(p, "y", dt, "inout", "1+(n-1)*incy");
+            gen_arg(p, "n", "i32", "param", NULL);
+            gen_arg(p, "incx", "i32", "param", NULL);
+            gen_arg(p, "incy", "i32", "param", NULL);
+            sb_printf(&params, "const %s *x, %s *y, int n, int incx, int incy", ty, ty);
+            break;
+        default:
+            gen_arg(p, "x", dt, "in", "n");
+            gen_arg(p, "res", dt, "in", "n");
+            gen_arg(p, "y", dt, "out", "n");
+            gen_arg(p, "n", "i32", "param", NULL);
+            sb_printf(&params, "const %s *x, const %s *res, %s *y, int n", ty, ty, ty);
+            break;
+        }
+        for (int i = 0; i < len; i++)
+            for (int q = 0; q < steps[i].nscalar; q++) {
+                gen_scalar(p, steps[i].sname[q], dt, steps[i].sval[q]);
+                sb_printf(&params, ", %s %s", ty, steps[i].sname[q]);
+            }
+        gen_fill_uniform(p, "x", xlo[xr], xhi[xr]);
+        if (lay == LAY_STRIDED) {
+            gen_config(p, "small", "n=60000,incx=2,incy=2");
+            gen_config(p, "edge", "n=1,incx=1,incy=1");
+            gen_config(p, "edge-prime", "n=1009,incx=3,incy=1");
+            gen_config(p, "large", k % 2 ? "n=33554432,incx=2,incy=1" : "n=33554432,incx=1,incy=2");
+        } else {
+            gen_config(p, "small", "n=100000");
+            gen_config(p, "edge", "n=1");
+            gen_config(p, "edge-prime", "n=3001");
+            gen_config(p, "large", f32 ? "n=100000000" : "n=67108864");
+        }
+        char flops[32], bytes[32];
+        int nflops = 0;
+        for (int i = 0; i < len; i++)
+            nflops += steps[i].op == OP_NORM || steps[i].op == OP_CLIP || steps[i].op == OP_SIGMOID ? 2 : 1;
+        snprintf(flops, sizeof flops, "%d*n", nflops + (lay == LAY_RESIDUAL));
+        snprintf(bytes, sizeof bytes, "%d*n", (lay == LAY_RESIDUAL ? 3 : 2) * sz);
+        gen_cost(p, flops, bytes);
+        if (lay == LAY_RESIDUAL)
+            err += 6e-7 * (maxmag + 1);
+        if (f32)
+            gen_tolerance(p, fmax(1e-5, round3(2 * err)), 1e-4);
+        else
+            gen_tolerance(p, 1e-9, 1e-7);
+
+        StrBuf *s = gen_src(p);
+        sb_append(s, "#include <math.h>\n");
+        if (lay == LAY_STRIDED)
+            sb_append(s, "#include <stddef.h>\n");
+        sb_append(s, "\n/* ");
+        if (lay == LAY_INPLACE)
+            sb_append(s, "In place, x[i] = f(x[i])");
+        else if (lay == LAY_STRIDED)
+            sb_append(s, "y[i*incy] = f(x[i*incx]) (other elements of y unchanged)");
+        else if (lay == LAY_RESIDUAL)
+            sb_append(s, "y[i] = res[i] + f(x[i])");
+        else
+            sb_append(s, "y[i] = f(x[i])");
+        sb_append(s, " for i in [0, n), where f is the\n * fused chain:");
+        /* The steps, wrapped at about 80 columns. */
+        int col = 16;
+        for (int i = 0; i < len; i++) {
+            StrBuf one = STRBUF_INIT;
+            describe_step(&one, &steps[i]);
+            sb_append(&one, i + 1 < len ? "," : ". */\n");
+            if (col + 1 + (int)one.len > 80) {
+                sb_append(s, "\n *");
+                col = 2;
+            }
+            sb_printf(s, " %s", sb_str(&one));
+            col += 1 + (int)one.len;
+            sb_release(&one);
+        }
+        sb_printf(s, "void fused_chain(%s)\n{\n    for (int i = 0; i < n; i++) {\n", sb_str(&params));
+        sb_printf(s, "        %s v = %s;\n", ty,
+                  lay == LAY_STRIDED ? "x[(size_t)i * incx]" : "x[i]");
+        for (int i = 0; i < len; i++)
+            emit_step(s, &steps[i], f32);
+        if (lay == LAY_INPLACE)
+            sb_append(s, "        x[i] = v;\n");
+        else if (lay == LAY_STRIDED)
+            sb_append(s, "        y[(size_t)i * incy] = v;\n");
+        else if (lay == LAY_RESIDUAL)
+            sb_append(s, "        y[i] = res[i] + v;\n");
+        else
+            sb_append(s, "        y[i] = v;\n");
+        sb_append(s, "    }\n}\n");
+        sb_release(&chain);
+        sb_release(&params);
+        if (gen_end(p) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+const Family family_ew_chain = {"ew_chain", "elementwise", N_PROGRAMS, generate};

@@ -1,0 +1,691 @@
+/* gemm — dense matrix products C = alpha*op(A)*op(B) + beta*C with op in
+ * {N, T}, row- and column-major storage, padded leading dimensions, and
+ * square and rectangular shapes (large configs around 4096^3 flops, also
+ * tall, wide and deep ones); fused epilogues (bias per column or row with
+ * ReLU, leaky ReLU, ReLU6, GELU, SiLU, ELU, sigmoid, tanh; residual add);
+ * int8 x int8 -> i32 (with bias, u8 x i8, requantization to i8,
+ * dequantization to f32) and i32 products; complex, symmetric (symm),
+ * triangular (trmm), diagonally scaled, two-product, chained and
+ * mixed-precision products.  Floating-point products accumulate in double. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen.h"
+
+/* ---- Programs are written as specs whose element type is left open:
+ * in every string, $T is the C type, $f the f32 suffix ("f" or ""), $S the
+ * element size in bytes, $D the dtype name and $(a|b) picks a for f32 (and
+ * every non-f64 type), b for f64.  Arguments are "name:role:shape[:dtype]"
+ * separated by ';' (dtype defaults to the spec's; params are i32; a scalar's
+ * shape field is its value, or "~lo~hi" for a draw), fills are
+ * "name:u:lo:hi" or "name:i:lo_expr:hi_expr", configs "name:a=1,b=2|...". */
+typedef struct Spec {
+    const char *dtypes; /* space-separated: one program per dtype */
+    const char *name;
+    const char *entry;
+    const char *desc;
+    const char *args;
+    const char *fills;
+    const char *configs;
+    const char *flops, *bytes;
+    double atol, rtol;     /* for f32 (and integer) programs; 0, 0: the default */
+    double atol64, rtol64; /* for f64 programs */
+    const char *src;
+} Spec;
+
+static const char *ctype_of(const char *dt)
+{
+    static const char *const map[][2] = {
+        {"f32", "float"}, {"f64", "double"}, {"i32", "int32_t"}, {"u8", "uint8_t"},
+        {"i64", "int64_t"}, {"i16", "int16_t"}, {"u16", "uint16_t"}, {"i8", "int8_t"},
+    };
+    for (size_t i = 0; i < sizeof map / sizeof *map; i++)
+        if (strcmp(map[i][0], dt) == 0)
+            return map[i][1];
+    return "?";
+}
+
+static int size_of(const char *dt)
+{
+    if (strcmp(dt, "f64") == 0 || strcmp(dt, "i64") == 0)
+        return 8;
+    if (strcmp(dt, "u8") == 0 || strcmp(dt, "i8") == 0)
+        return 1;
+    if (strcmp(dt, "i16") == 0 || strcmp(dt, "u16") == 0)
+        return 2;
+    return 4;
+}
+
+/* Expands the $-placeholders of s for dtype dt; the caller frees. */
+static char *subst(const char *s, const char *dt)
+{
+    StrBuf b = STRBUF_INIT;
+    int f64 = strcmp(dt, "f64") == 0;
+    for (const char *q = s; *q; q++) {
+        if (*q != '$') {
+            sb_putc(&b, *q);
+            continue;
+        }
+        char c = *++q;
+        if (c == 'T') {
+            sb_append(&b, ctype_of(dt));
+        } else if (c == 'f') {
+            sb_append(&b, strcmp(dt, "f32") == 0 ? "f" : "");
+        } else if (c == 'S') {
+            sb_printf(&b, "%d", size_of(dt));
+        } else if (c == 'D') {
+            sb_append(&b, dt);
+        } else if (c == '(') {
+            const char *bar = strchr(q, '|'), *end = bar ? strchr(bar, ')') : NULL;
+            if (!end) {
+                sb_putc(&b, '$');
+                q--;
+                continue;
+            }
+            if (f64)
+                sb_append_n(&b, bar + 1, (size_t)(end - bar - 1));
+            else
+                sb_append_n(&b, q + 1, (size_t)(bar - q - 1));
+            q = end;
+        } else {
+            sb_putc(&b, '$');
+            q--;
+        }
+    }
+    return sb_steal(&b);
+}
+
+/* Splits s at sep into at most max fields (in place). */
+static int split(char *s, char sep, char **out, int max)
+{
+    int n = 0;
+    while (n < max) {
+        out[n++] = s;
+        char *e = strchr(s, sep);
+        if (!e)
+            break;
+        *e = '\0';
+        s = e + 1;
+    }
+    return n;
+}
+
+static int emit(GenCtx *g, const Spec *sp, const char *dt)
+{
+    char *name = subst(sp->name, dt);
+    char variant[96];
+    snprintf(variant, sizeof variant, "%s-%s", name, dt);
+    free(name);
+    GenProgram *p = gen_begin(g, variant, sp->entry);
+    char *desc = subst(sp->desc, dt);
+    gen_describe(p, "%s", desc);
+    free(desc);
+
+    char *args = subst(sp->args, dt), *items[40];
+    int n = split(args, ';', items, 40);
+    for (int i = 0; i < n; i++) {
+        char *f[4] = {0};
+        int nf = split(items[i], ':', f, 4);
+        const char *adt = nf > 3 ? f[3] : dt;
+        if (strcmp(f[1], "param") == 0) {
+            gen_arg(p, f[0], nf > 3 ? f[3] : "i32", "param", NULL);
+        } else if (strcmp(f[1], "scalar") == 0) {
+            double v;
+            if (f[2][0] == '~') {
+                char *hi = strchr(f[2] + 1, '~');
+                v = gen_uniform(g, atof(f[2] + 1), atof(hi + 1));
+                v = round(v * 1e4) / 1e4;
+            } else {
+                v = atof(f[2]);
+            }
+            gen_scalar(p, f[0], adt, v);
+        } else {
+            gen_arg(p, f[0], adt, f[1], f[2]);
+        }
+    }
+    free(args);
+    if (sp->fills) {
+        char *fills = subst(sp->fills, dt);
+        n = split(fills, ';', items, 40);
+        for (int i = 0; i < n; i++) {
+            char *f[4] = {0};
+            split(items[i], ':', f, 4);
+            if (f[1][0] == 'u')
+                gen_fill_uniform(p, f[0], atof(f[2]), atof(f[3]));
+            else
+                gen_fill_int(p, f[0], f[2], f[3]);
+        }
+        free(fills);
+    }
+    char *cfgs = subst(sp->configs, dt);
+    n = split(cfgs, '|', items, 40);
+    for (int i = 0; i < n; i++) {
+        char *colon = strchr(items[i], ':');
+        *colon = '\0';
+        gen_config(p, items[i], colon + 1);
+    }
+    free(cfgs);
+    char *fl = subst(sp->flops, dt), *by = subst(sp->bytes, dt);
+    gen_cost(p, fl, by);
+    free(fl);
+    free(by);
+    if (strcmp(dt, "f64") == 0) {
+        if (sp->atol64 > 0 || sp->rtol64 > 0)
+            gen_tolerance(p, sp->atol64, sp->rtol64);
+    } else if (sp->atol > 0 || sp->rtol > 0) {
+        gen_tolerance(p, sp->atol, sp->rtol);
+    }
+    char *src = subst(sp->src, dt);
+    gen_source(p, "%s", src);
+    free(src);
+    return gen_end(p);
+}
+
+/* Emits every spec once per dtype of its list. */
+static int emit_all(GenCtx *g, const Spec *specs, int n)
+{
+    for (int i = 0; i < n; i++) {
+        char dts[64], *dt[8];
+        snprintf(dts, sizeof dts, "%s", specs[i].dtypes);
+        int nd = split(dts, ' ', dt, 8);
+        for (int k = 0; k < nd; k++)
+            if (emit(g, &specs[i], dt[k]) != 0)
+                return -1;
+    }
+    return 0;
+}
+
+#define SMALL_EDGE "small:m=96,n=80,k=64|edge:m=1,n=23,k=1|edge-k1:m=17,n=13,k=1|edge-prime:m=37,n=29,k=31"
+#define GEMM_COST "2*m*n*k", "$S*(m*k+k*n+m*n)"
+#define EDGE_NZ "small:m=96,n=80,k=64|edge:m=7,n=11,k=1|edge-col:m=23,n=1,k=2|edge-prime:m=37,n=29,k=31"
+#define INT_CFG SMALL_EDGE "|large:m=4096,n=4096,k=4096"
+
+static const char *const LARGE[] = {
+    "m=4096,n=4096,k=4096", "m=8192,n=2048,k=4096", "m=2048,n=8192,k=2048", "m=1024,n=1024,k=32768",
+};
+
+/* Row- or column-major C = alpha*op(A)*op(B) + beta*C. */
+static int emit_ops(GenCtx *g, int colmajor, int ta, int tb, const char *dtypes, int shape)
+{
+    static char name[64], args[256], cfg[256], src[2048];
+    const char *ia, *ib, *ic, *sa, *sb, *sc, *da, *db;
+    if (!colmajor) {
+        ia = ta ? "a[p * m + i]" : "a[i * k + p]", sa = ta ? "k,m" : "m,k";
+        ib = tb ? "b[j * k + p]" : "b[p * n + j]", sb = tb ? "n,k" : "k,n";
+        ic = "c[i * n + j]", sc = "m,n";
+        da = ta ? "op(A) = A^T with A stored k x m" : "op(A) = A stored m x k";
+        db = tb ? "op(B) = B^T with B stored n x k" : "op(B) = B stored k x n";
+    } else {
+        ia = ta ? "a[i * k + p]" : "a[p * m + i]", sa = ta ? "m,k" : "k,m";
+        ib = tb ? "b[p * n + j]" : "b[j * k + p]", sb = tb ? "k,n" : "n,k";
+        ic = "c[j * m + i]", sc = "n,m";
+        da = ta ? "op(A) = A^T with A a k x m matrix (leading dimension k)"
+                : "op(A) = A, an m x k matrix (leading dimension m)";
+        db = tb ? "op(B) = B^T with B an n x k matrix (leading dimension n)"
+                : "op(B) = B, a k x n matrix (leading dimension k)";
+    }
+    snprintf(name, sizeof name, "%s-%c%c", colmajor ? "colmajor" : "rowmajor", "nt"[ta], "nt"[tb]);
+    snprintf(args, sizeof args,
+             "a:in:%s;b:in:%s;c:inout:%s;alpha:scalar:~0.5~2;beta:scalar:~-1~1;m:param;n:param;k:param", sa, sb,
+             sc);
+    snprintf(cfg, sizeof cfg, SMALL_EDGE "|large:%s", LARGE[shape % 4]);
+    snprintf(src, sizeof src,
+             "/* C = alpha * op(A) * op(B) + beta * C, %s:\n"
+             " * %s,\n * %s; C is m x n. */\n"
+             "void gemm(const $T *a, const $T *b, $T *c, $T alpha, $T beta, int m, int n, int k)\n{\n"
+             "    for (int i = 0; i < m; i++) {\n"
+             "        for (int j = 0; j < n; j++) {\n"
+             "            double acc = 0.0;\n"
+             "            for (int p = 0; p < k; p++)\n"
+             "                acc += %s * %s;\n"
+             "            %s = alpha * acc + beta * %s;\n"
+             "        }\n    }\n}\n",
+             colmajor ? "column-major storage (element (i, j)\n * of a matrix with r rows at [j * r + i])" : "all matrices row-major", da, db, ia,
+             ib, ic, ic);
+    Spec sp = {dtypes, name, "gemm", "C = alpha*op(A)*op(B) + beta*C ($D)", args, NULL, cfg, GEMM_COST,
+               1e-2, 1e-3, 0, 0, src};
+    char desc[96];
+    snprintf(desc, sizeof desc, "C = alpha*%s*%s + beta*C, %s ($D)", ta ? "A^T" : "A", tb ? "B^T" : "B",
+             colmajor ? "column-major" : "row-major");
+    sp.desc = desc;
+    return emit_all(g, &sp, 1);
+}
+
+typedef struct Epi {
+    const char *dtypes, *tag, *desc, *expr, *math; /* math: the epilogue's formula for the comment */
+    int bias_row;
+} Epi;
+
+static const Epi EPIS[] = {
+    {"f32 f64", "bias-relu", "ReLU", "v > 0.0 ? v : 0.0", "max(v, 0)", 0},
+    {"f32", "rowbias-relu", "ReLU, one bias per row", "v > 0.0 ? v : 0.0", "max(v, 0)", 1},
+    {"f32", "bias-gelu-tanh", "GELU (tanh approximation)",
+     "0.5 * v * (1.0 + tanh(0.7978845608028654 * (v + 0.044715 * v * v * v)))",
+     "v/2 * (1 + tanh(sqrt(2/pi) * (v + 0.044715 v^3)))", 0},
+    {"f32", "bias-sigmoid", "sigmoid", "1.0 / (1.0 + exp(-v))", "1 / (1 + exp(-v))", 0},
+    {"f32", "bias-leaky-relu", "leaky ReLU (slope 0.01)", "v > 0.0 ? v : 0.01 * v", "v > 0 ? v : 0.01 v", 0},
+    {"f32", "bias-relu6", "ReLU6", "fmin(fmax(v, 0.0), 6.0)", "min(max(v, 0), 6)", 0},
+    {"f32", "bias-silu", "SiLU", "v / (1.0 + exp(-v))", "v * sigmoid(v)", 0},
+    {"f32", "bias-elu", "ELU", "v > 0.0 ? v : expm1(v)", "v > 0 ? v : exp(v) - 1", 0},
+    {"f64", "bias-gelu-erf", "exact GELU", "0.5 * v * (1.0 + erf(v * 0.7071067811865476))",
+     "v/2 * (1 + erf(v / sqrt(2)))", 0},
+    {"f64", "rowbias-tanh", "tanh, one bias per row", "tanh(v)", "tanh(v)", 1},
+};
+
+static int emit_epi(GenCtx *g, const Epi *e, int shape)
+{
+    static char name[64], desc[128], cfg[256], src[2048], args[128];
+    int needs_math = strstr(e->expr, "(") != NULL;
+    snprintf(name, sizeof name, "matmul-%s", e->tag);
+    snprintf(desc, sizeof desc, "C = %s(A*B + bias) ($D)", e->desc);
+    snprintf(args, sizeof args, "a:in:m,k;b:in:k,n;bias:in:%s;c:out:m,n;m:param;n:param;k:param",
+             e->bias_row ? "m" : "n");
+    snprintf(cfg, sizeof cfg, EDGE_NZ "|large:%s", LARGE[shape % 4]);
+    snprintf(src, sizeof src,
+             "%s/* A dense layer: C = f(A * B + bias) with f the %s,\n"
+             " *     f(v) = %s.\n"
+             " * A is m x k, B is k x n, C is m x n, all row-major; bias has one entry\n"
+             " * per %s of C. */\n"
+             "void matmul_epilogue(const $T *a, const $T *b, const $T *bias, $T *c, int m, int n, int k)\n{\n"
+             "    for (int i = 0; i < m; i++) {\n"
+             "        for (int j = 0; j < n; j++) {\n"
+             "            double v = bias[%s];\n"
+             "            for (int p = 0; p < k; p++)\n"
+             "                v += a[i * k + p] * b[p * n + j];\n"
+             "            c[i * n + j] = %s;\n"
+             "        }\n    }\n}\n",
+             needs_math ? "#include <math.h>\n\n" : "", e->desc, e->math, e->bias_row ? "row" : "column",
+             e->bias_row ? "i" : "j", e->expr);
+    Spec sp = {e->dtypes, name, "matmul_epilogue", desc, args, NULL, cfg, "2*m*n*k+4*m*n",
+               "$S*(m*k+k*n+m*n+n)", 1e-2, 1e-3, 0, 0, src};
+    return emit_all(g, &sp, 1);
+}
+
+static const Spec SPECS[] = {
+    {"f32 f64", "matmul", "matmul", "C = A*B, rectangular ($D)", "a:in:m,k;b:in:k,n;c:out:m,n;m:param;n:param;k:param",
+     NULL, SMALL_EDGE "|large:m=8192,n=1024,k=4096", GEMM_COST, 1e-2, 1e-3, 0, 0,
+     "/* C = A * B with A m x k, B k x n and C m x n, all row-major. */\n"
+     "void matmul(const $T *a, const $T *b, $T *c, int m, int n, int k)\n{\n"
+     "    for (int i = 0; i < m; i++) {\n"
+     "        for (int j = 0; j < n; j++) {\n"
+     "            double acc = 0.0;\n"
+     "            for (int p = 0; p < k; p++)\n"
+     "                acc += a[i * k + p] * b[p * n + j];\n"
+     "            c[i * n + j] = acc;\n"
+     "        }\n    }\n}\n"},
+    {"f32", "matmul-colmajor-bias-relu", "matmul_bias_relu", "C = relu(A*B + bias), column-major ($D)",
+     "a:in:k,m;b:in:n,k;bias:in:m;c:out:n,m;m:param;n:param;k:param", NULL,
+     EDGE_NZ "|large:m=4096,n=4096,k=4096", "2*m*n*k+2*m*n", "$S*(m*k+k*n+m*n+m)", 1e-2, 1e-3, 0, 0,
+     "/* C = max(A * B + bias, 0) in column-major storage: A is m x k (element\n"
+     " * (i, p) at a[p * m + i]), B is k x n (b[j * k + p]), C is m x n\n"
+     " * (c[j * m + i]); bias[i] is added to every entry of row i. */\n"
+     "void matmul_bias_relu(const float *a, const float *b, const float *bias, float *c, int m, int n, int k)\n{\n"
+     "    for (int j = 0; j < n; j++) {\n"
+     "        for (int i = 0; i < m; i++) {\n"
+     "            double v = bias[i];\n"
+     "            for (int p = 0; p < k; p++)\n"
+     "                v += a[p * m + i] * b[j * k + p];\n"
+     "            c[j * m + i] = v > 0.0 ? v : 0.0;\n"
+     "        }\n    }\n}\n"},
+    {"f32", "residual-add", "matmul_residual", "D = A*B + C ($D)",
+     "a:in:m,k;b:in:k,n;c:in:m,n;d:out:m,n;m:param;n:param;k:param", NULL,
+     SMALL_EDGE "|large:m=2048,n=8192,k=2048", "2*m*n*k+m*n", "$S*(m*k+k*n+2*m*n)", 1e-2, 1e-3, 0, 0,
+     "/* D = A * B + C: a product with a residual connection.  A is m x k, B is\n"
+     " * k x n, C and D are m x n, all row-major. */\n"
+     "void matmul_residual(const float *a, const float *b, const float *c, float *d, int m, int n, int k)\n{\n"
+     "    for (int i = 0; i < m; i++) {\n"
+     "        for (int j = 0; j < n; j++) {\n"
+     "            double acc = c[i * n + j];\n"
+     "            for (int p = 0; p < k; p++)\n"
+     "                acc += a[i * k + p] * b[p * n + j];\n"
+     "            d[i * n + j] = acc;\n"
+     "        }\n    }\n}\n"},
+    {"i8", "int8-nn", "gemm_i8", "C = A*B, int8 inputs, int32 results",
+     "a:in:m,k;b:in:k,n;c:out:m,n:i32;m:param;n:param;k:param", "a:i:-128:128;b:i:-128:128", INT_CFG,
+     "2*m*n*k", "m*k+k*n+4*m*n", 0, 0, 0, 0,
+     "#include <stdint.h>\n\n"
+     "/* C = A * B for signed 8-bit A (m x k) and B (k x n), row-major, with\n"
+     " * exact 32-bit accumulation (|C| <= k * 2^14). */\n"
+     "void gemm_i8(const int8_t *a, const int8_t *b, int32_t *c, int m, int n, int k)\n{\n"
+     "    for (int i = 0; i < m; i++) {\n"
+     "        for (int j = 0; j < n; j++) {\n"
+     "            int32_t acc = 0;\n"
+     "            for (int p = 0; p < k; p++)\n"
+     "                acc += a[i * k + p] * b[p * n + j];\n"
+     "            c[i * n + j] = acc;\n"
+     "        }\n    }\n}\n"},
+    {"i8", "int8-nt", "gemm_i8_nt", "C = A*B^T, int8 inputs, int32 results",
+     "a:in:m,k;b:in:n,k;c:out:m,n:i32;m:param;n:param;k:param", "a:i:-128:128;b:i:-128:128", INT_CFG,
+     "2*m*n*k", "m*k+k*n+4*m*n", 0, 0, 0, 0,
+     "#include <stdint.h>\n\n"
+     "/* C = A * B^T for signed 8-bit A (m x k) and B (n x k), row-major: every\n"
+     " * C[i][j] is the dot product of row i of A and row j of B, exact in 32 bits. */\n"
+     "void gemm_i8_nt(const int8_t *a, const int8_t *b, int32_t *c, int m, int n, int k)\n{\n"
+     "    for (int i = 0; i < m; i++) {\n"
+     "        for (int j = 0; j < n; j++) {\n"
+     "            const int8_t *x = a + i * k, *y = b + j * k;\n"
+     "            int32_t acc = 0;\n"
+     "            for (int p = 0; p < k; p++)\n"
+     "                acc += x[p] * y[p];\n"
+     "            c[i * n + j] = acc;\n"
+     "        }\n    }\n}\n"},
+    {"i8", "int8-tn-accumulate", "gemm_i8_tn", "C += A^T*B, int8 inputs, int32 accumulator",
+     "a:in:k,m;b:in:k,n;c:inout:m,n:i32;m:param;n:param;k:param",
+     "a:i:-128:128;b:i:-128:128;c:i:-100000:100000", INT_CFG, "2*m*n*k", "m*k+k*n+8*m*n", 0, 0, 0, 0,
+     "#include <stdint.h>\n\n"
+     "/* C += A^T * B with signed 8-bit A (stored k x m) and B (k x n) and a\n"
+     " * 32-bit accumulator C (m x n), all row-major. */\n"
+     "void gemm_i8_tn(const int8_t *a, const int8_t *b, int32_t *c, int m, int n, int k)\n{\n"
+     "    for (int i = 0; i < m; i++) {\n"
+     "        for (int j = 0; j < n; j++) {\n"
+     "            int32_t acc = c[i * n + j];\n"
+     "            for (int p = 0; p < k; p++)\n"
+     "                acc += a[p * m + i] * b[p * n + j];\n"
+     "            c[i * n + j] = acc;\n"
+     "        }\n    }\n}\n"},
+    {"i8", "int8-bias-relu", "gemm_i8_bias_relu", "C = max(A*B + bias, 0), int8 inputs, int32 bias and results",
+     "a:in:m,k;b:in:k,n;bias:in:n:i32;c:out:m,n:i32;m:param;n:param;k:param",
+     "a:i:-128:128;b:i:-128:128;bias:i:-50000:50000", INT_CFG, "2*m*n*k+2*m*n", "m*k+k*n+4*n+4*m*n", 0, 0, 0,
+     0,
+     "#include <stdint.h>\n\n"
+     "/* A quantized dense layer: C = max(A * B + bias, 0) with int8 A (m x k)\n"
+     " * and B (k x n), row-major, int32 bias per column and int32 results. */\n"
+     "void gemm_i8_bias_relu(const int8_t *a, const int8_t *b, const int32_t *bias, int32_t *c, int m, int n,\n"
+     "                       int k)\n{\n"
+     "    for (int i = 0; i < m; i++) {\n"
+     "        for (int j = 0; j < n; j++) {\n"
+     "            int32_t acc = bias[j];\n"
+     "            for (int p = 0; p < k; p++)\n"
+     "                acc += a[i * k + p] * b[p * n + j];\n"
+     "            c[i * n + j] = acc > 0 ? acc : 0;\n"
+     "        }\n    }\n}\n"},
+    {"u8", "u8-by-i8", "gemm_u8i8", "C = A*B, unsigned 8-bit A, signed 8-bit B, int32 results",
+     "a:in:m,k;b:in:k,n:i8;c:out:m,n:i32;m:param;n:param;k:param", "a:i:0:256;b:i:-128:128", INT_CFG,
+     "2*m*n*k", "m*k+k*n+4*m*n", 0, 0, 0, 0,
+     "#include <stdint.h>\n\n"
+     "/* C = A * B for unsigned 8-bit activations A (m x k) and signed 8-bit\n"
+     " * weights B (k x n), row-major, accumulated exactly in 32 bits. */\n"
+     "void gemm_u8i8(const uint8_t *a, const int8_t *b, int32_t *c, int m, int n, int k)\n{\n"
+     "    for (int i = 0; i < m; i++) {\n"
+     "        for (int j = 0; j < n; j++) {\n"
+     "            int32_t acc = 0;\n"
+     "            for (int p = 0; p < k; p++)\n"
+     "                acc += a[i * k + p] * b[p * n + j];\n"
+     "            c[i * n + j] = acc;\n"
+     "        }\n    }\n}\n"},
+    {"i8", "int8-requantize", "gemm_i8_requant", "C = saturate(round(scale * A*B)), int8 in and out",
+     "a:in:m,k;b:in:k,n;c:out:m,n;scale:scalar:0.0001:f32;m:param;n:param;k:param",
+     "a:i:-128:128;b:i:-128:128",
+     "small:m=96,n=80,k=64,scale=0.0001|edge:m=1,n=1,k=1,scale=0.007|edge-k1:m=17,n=13,k=1,scale=0.007|"
+     "edge-prime:m=37,n=29,k=31,scale=0.00013|large:m=4096,n=4096,k=4096,scale=0.0000115",
+     "2*m*n*k+2*m*n", "m*k+k*n+m*n", 1, 0, 0, 0,
+     "#include <math.h>\n#include <stdint.h>\n\n"
+     "/* A fully quantized product: the exact int32 sum of A * B (int8 A m x k,\n"
+     " * B k x n, row-major) is rescaled, rounded to nearest and saturated to\n"
+     " * int8. */\n"
+     "void gemm_i8_requant(const int8_t *a, const int8_t *b, int8_t *c, float scale, int m, int n, int k)\n{\n"
+     "    for (int i = 0; i < m; i++) {\n"
+     "        for (int j = 0; j < n; j++) {\n"
+     "            int32_t acc = 0;\n"
+     "            for (int p = 0; p < k; p++)\n"
+     "                acc += a[i * k + p] * b[p * n + j];\n"
+     "            float v = roundf((float)acc * scale);\n"
+     "            c[i * n + j] = (int8_t)(v > 127.0f ? 127.0f : (v < -128.0f ? -128.0f : v));\n"
+     "        }\n    }\n}\n"},
+    {"i8", "int8-dequantize", "gemm_i8_dequant", "C = sa[i]*sb[j]*(A*B), int8 inputs, f32 results",
+     "a:in:m,k;b:in:k,n;sa:in:m:f32;sb:in:n:f32;c:out:m,n:f32;m:param;n:param;k:param",
+     "a:i:-128:128;b:i:-128:128;sa:u:0.001:0.01;sb:u:0.001:0.01", INT_CFG, "2*m*n*k+2*m*n",
+     "m*k+k*n+4*(m+n)+4*m*n", 1e-5, 1e-5, 0, 0,
+     "#include <stdint.h>\n\n"
+     "/* Dequantizing int8 product: C[i][j] = sa[i] * sb[j] * sum_p A[i][p] * B[p][j]\n"
+     " * with per-row scales sa of A and per-column scales sb of B; the integer\n"
+     " * sum is exact. */\n"
+     "void gemm_i8_dequant(const int8_t *a, const int8_t *b, const float *sa, const float *sb, float *c, int m,\n"
+     "                     int n, int k)\n{\n"
+     "    for (int i = 0; i < m; i++) {\n"
+     "        for (int j = 0; j < n; j++) {\n"
+     "            int32_t acc = 0;\n"
+     "            for (int p = 0; p < k; p++)\n"
+     "                acc += a[i * k + p] * b[p * n + j];\n"
+     "            c[i * n + j] = (double)sa[i] * sb[j] * acc;\n"
+     "        }\n    }\n}\n"},
+    {"i32", "int32", "gemm_i32", "C = A*B + C for int32 matrices",
+     "a:in:m,k;b:in:k,n;c:inout:m,n;m:param;n:param;k:param", "a:i:-100:100;b:i:-100:100;c:i:-1000:1000",
+     SMALL_EDGE "|large:m=4096,n=2048,k=4096", "2*m*n*k", "4*(m*k+k*n+2*m*n)", 0, 0, 0, 0,
+     "#include <stdint.h>\n\n"
+     "/* C += A * B for 32-bit integer matrices (A m x k, B k x n, row-major);\n"
+     " * entries are small enough that no sum overflows. */\n"
+     "void gemm_i32(const int32_t *a, const int32_t *b, int32_t *c, int m, int n, int k)\n{\n"
+     "    for (int i = 0; i < m; i++) {\n"
+     "        for (int j = 0; j < n; j++) {\n"
+     "            int32_t acc = c[i * n + j];\n"
+     "            for (int p = 0; p < k; p++)\n"
+     "                acc += a[i * k + p] * b[p * n + j];\n"
+     "            c[i * n + j] = acc;\n"
+     "        }\n    }\n}\n"},
+    {"f32 f64", "rowmajor-ld", "gemm_ld", "C = alpha*A*B + beta*C with leading dimensions ($D)",
+     "a:in:m,lda;b:in:k,ldb;c:inout:m,ldc;alpha:scalar:~0.5~2;beta:scalar:~-1~1;m:param;n:param;k:param;"
+     "lda:param;ldb:param;ldc:param",
+     NULL,
+     "small:m=96,n=80,k=64,lda=72,ldb=88,ldc=96|edge:m=1,n=1,k=1,lda=1,ldb=1,ldc=1|"
+     "edge-prime:m=37,n=29,k=31,lda=33,ldb=32,ldc=41|large:m=4000,n=4000,k=4000,lda=4096,ldb=4096,ldc=4096",
+     "2*m*n*k", "$S*(m*k+k*n+2*m*n)", 1e-2, 1e-3, 0, 0,
+     "/* C = alpha * A * B + beta * C for row-major matrices inside larger arrays:\n"
+     " * A[i][p] is a[i * lda + p], B[p][j] is b[p * ldb + j], C[i][j] is\n"
+     " * c[i * ldc + j] (A m x k, B k x n, C m x n).  Padding is left untouched. */\n"
+     "void gemm_ld(const $T *a, const $T *b, $T *c, $T alpha, $T beta, int m, int n, int k, int lda, int ldb,\n"
+     "             int ldc)\n{\n"
+     "    for (int i = 0; i < m; i++) {\n"
+     "        for (int j = 0; j < n; j++) {\n"
+     "            double acc = 0.0;\n"
+     "            for (int p = 0; p < k; p++)\n"
+     "                acc += a[i * lda + p] * b[p * ldb + j];\n"
+     "            c[i * ldc + j] = alpha * acc + beta * c[i * ldc + j];\n"
+     "        }\n    }\n}\n"},
+    {"f32", "colmajor-ld-tn", "gemm_tn_ld", "C = A^T*B + C, column-major with leading dimensions ($D)",
+     "a:in:m,lda;b:in:n,ldb;c:inout:n,ldc;m:param;n:param;k:param;lda:param;ldb:param;ldc:param", NULL,
+     "small:m=96,n=80,k=64,lda=72,ldb=64,ldc=100|edge:m=1,n=1,k=1,lda=1,ldb=1,ldc=1|"
+     "edge-prime:m=37,n=29,k=31,lda=31,ldb=40,ldc=37|large:m=4096,n=4096,k=4000,lda=4096,ldb=4096,ldc=4104",
+     "2*m*n*k", "$S*(m*k+k*n+2*m*n)", 1e-2, 1e-3, 0, 0,
+     "/* C += A^T * B in column-major storage with leading dimensions: A is a\n"
+     " * k x m matrix with element (p, i) at a[i * lda + p] (lda >= k), B is k x n\n"
+     " * with (p, j) at b[j * ldb + p], C is m x n with (i, j) at c[j * ldc + i]. */\n"
+     "void gemm_tn_ld(const float *a, const float *b, float *c, int m, int n, int k, int lda, int ldb, int ldc)\n{\n"
+     "    for (int j = 0; j < n; j++) {\n"
+     "        for (int i = 0; i < m; i++) {\n"
+     "            double acc = c[j * ldc + i];\n"
+     "            for (int p = 0; p < k; p++)\n"
+     "                acc += a[i * lda + p] * b[j * ldb + p];\n"
+     "            c[j * ldc + i] = acc;\n"
+     "        }\n    }\n}\n"},
+    {"f32 f64", "complex", "zgemm", "complex C = A*B + C, interleaved (re, im) ($D)",
+     "a:in:m,k,2;b:in:k,n,2;c:inout:m,n,2;m:param;n:param;k:param", NULL,
+     SMALL_EDGE "|large:m=2048,n=2048,k=4096", "8*m*n*k", "$S*2*(m*k+k*n+2*m*n)", 1e-2, 1e-3, 0, 0,
+     "/* Complex C = A * B + C with every number stored as (re, im); A is m x k,\n"
+     " * B is k x n, C is m x n, row-major. */\n"
+     "void zgemm(const $T *a, const $T *b, $T *c, int m, int n, int k)\n{\n"
+     "    for (int i = 0; i < m; i++) {\n"
+     "        for (int j = 0; j < n; j++) {\n"
+     "            double re = c[2 * (i * n + j)], im = c[2 * (i * n + j) + 1];\n"
+     "            for (int p = 0; p < k; p++) {\n"
+     "                double ar = a[2 * (i * k + p)], ai = a[2 * (i * k + p) + 1];\n"
+     "                double br = b[2 * (p * n + j)], bi = b[2 * (p * n + j) + 1];\n"
+     "                re += ar * br - ai * bi;\n"
+     "                im += ar * bi + ai * br;\n"
+     "            }\n"
+     "            c[2 * (i * n + j)] = re;\n"
+     "            c[2 * (i * n + j) + 1] = im;\n"
+     "        }\n    }\n}\n"},
+    {"f32 f64", "symm-lower", "symm", "C = alpha*A*B + beta*C with A symmetric, lower triangle stored ($D)",
+     "a:in:m,m;b:in:m,n;c:inout:m,n;alpha:scalar:~0.5~2;beta:scalar:~-1~1;m:param;n:param", NULL,
+     "small:m=96,n=80|edge:m=1,n=1|edge-prime:m=37,n=29|large:m=4096,n=4096", "2*m*m*n",
+     "$S*(m*(m+1)/2+2*m*n)", 1e-2, 1e-3, 0, 0,
+     "/* C = alpha * A * B + beta * C where A is an m x m symmetric matrix of which\n"
+     " * only the lower triangle (row-major) is read; B and C are m x n. */\n"
+     "void symm(const $T *a, const $T *b, $T *c, $T alpha, $T beta, int m, int n)\n{\n"
+     "    for (int i = 0; i < m; i++) {\n"
+     "        for (int j = 0; j < n; j++) {\n"
+     "            double acc = 0.0;\n"
+     "            for (int p = 0; p < m; p++) {\n"
+     "                $T aip = p <= i ? a[i * m + p] : a[p * m + i];\n"
+     "                acc += aip * b[p * n + j];\n"
+     "            }\n"
+     "            c[i * n + j] = alpha * acc + beta * c[i * n + j];\n"
+     "        }\n    }\n}\n"},
+    {"f32", "trmm-lower", "trmm", "C = alpha*L*B with L the lower triangle of A ($D)",
+     "a:in:m,m;b:in:m,n;c:out:m,n;alpha:scalar:~0.5~2;m:param;n:param", NULL,
+     "small:m=96,n=80|edge:m=1,n=1|edge-prime:m=37,n=29|large:m=4096,n=4096", "m*m*n", "$S*(m*(m+1)/2+2*m*n)",
+     1e-2, 1e-3, 0, 0,
+     "/* C = alpha * L * B where L is the lower triangle (diagonal included) of the\n"
+     " * m x m row-major matrix a; B and C are m x n. */\n"
+     "void trmm(const float *a, const float *b, float *c, float alpha, int m, int n)\n{\n"
+     "    for (int i = 0; i < m; i++) {\n"
+     "        for (int j = 0; j < n; j++) {\n"
+     "            double acc = 0.0;\n"
+     "            for (int p = 0; p <= i; p++)\n"
+     "                acc += a[i * m + p] * b[p * n + j];\n"
+     "            c[i * n + j] = alpha * acc;\n"
+     "        }\n    }\n}\n"},
+    {"f32", "trmm-upper-right", "trmm_right", "C = B*U with U the upper triangle of A ($D)",
+     "b:in:m,n;a:in:n,n;c:out:m,n;m:param;n:param", NULL,
+     "small:m=96,n=80|edge:m=1,n=1|edge-prime:m=37,n=29|large:m=4096,n=4096", "m*n*n", "$S*(n*(n+1)/2+2*m*n)",
+     1e-2, 1e-3, 0, 0,
+     "/* C = B * U where U is the upper triangle (diagonal included) of the n x n\n"
+     " * row-major matrix a; B and C are m x n, row-major. */\n"
+     "void trmm_right(const float *b, const float *a, float *c, int m, int n)\n{\n"
+     "    for (int i = 0; i < m; i++) {\n"
+     "        for (int j = 0; j < n; j++) {\n"
+     "            double acc = 0.0;\n"
+     "            for (int p = 0; p <= j; p++)\n"
+     "                acc += b[i * n + p] * a[p * n + j];\n"
+     "            c[i * n + j] = acc;\n"
+     "        }\n    }\n}\n"},
+    {"f32", "diag-scaled", "matmul_diag", "C = A*diag(d)*B ($D)",
+     "a:in:m,k;d:in:k;b:in:k,n;c:out:m,n;m:param;n:param;k:param", NULL, SMALL_EDGE "|large:m=4096,n=4096,k=4096",
+     "3*m*n*k", "$S*(m*k+k+k*n+m*n)", 1e-2, 1e-3, 0, 0,
+     "/* C = A * diag(d) * B: a product with a diagonal matrix in the middle (A is\n"
+     " * m x k, B is k x n, C is m x n, all row-major). */\n"
+     "void matmul_diag(const float *a, const float *d, const float *b, float *c, int m, int n, int k)\n{\n"
+     "    for (int i = 0; i < m; i++) {\n"
+     "        for (int j = 0; j < n; j++) {\n"
+     "            double acc = 0.0;\n"
+     "            for (int p = 0; p < k; p++)\n"
+     "                acc += a[i * k + p] * d[p] * b[p * n + j];\n"
+     "            c[i * n + j] = acc;\n"
+     "        }\n    }\n}\n"},
+    {"f32", "two-products", "matmul2_sum", "C = A*B + D*E ($D)",
+     "a:in:m,k;b:in:k,n;d:in:m,k;e:in:k,n;c:out:m,n;m:param;n:param;k:param", NULL,
+     SMALL_EDGE "|large:m=4096,n=4096,k=2048", "4*m*n*k", "$S*(2*m*k+2*k*n+m*n)", 1e-2, 1e-3, 0, 0,
+     "/* C = A * B + D * E: two products of the same shapes summed in one output\n"
+     " * (A, D m x k; B, E k x n; C m x n; row-major). */\n"
+     "void matmul2_sum(const float *a, const float *b, const float *d, const float *e, float *c, int m, int n,\n"
+     "                 int k)\n{\n"
+     "    for (int i = 0; i < m; i++) {\n"
+     "        for (int j = 0; j < n; j++) {\n"
+     "            double acc = 0.0;\n"
+     "            for (int p = 0; p < k; p++)\n"
+     "                acc += a[i * k + p] * b[p * n + j] + d[i * k + p] * e[p * n + j];\n"
+     "            c[i * n + j] = acc;\n"
+     "        }\n    }\n}\n"},
+    {"f32 f64", "chain3", "matmul_chain", "E = (A*B)*C through a temporary ($D)",
+     "a:in:m,k;b:in:k,n;c:in:n,q;tmp:out:m,n;e:out:m,q;m:param;n:param;k:param;q:param", NULL,
+     "small:m=64,n=48,k=40,q=56|edge:m=1,n=1,k=1,q=1|edge-prime:m=37,n=29,k=31,q=23|"
+     "large:m=4096,n=2048,k=4096,q=4096",
+     "2*m*n*k+2*m*n*q", "$S*(m*k+k*n+n*q+m*n+m*q)", 5e-2, 1e-3, 0, 0,
+     "/* E = (A * B) * C, evaluated left to right: tmp = A * B, then E = tmp * C.\n"
+     " * A is m x k, B is k x n, C is n x q; all row-major. */\n"
+     "void matmul_chain(const $T *a, const $T *b, const $T *c, $T *tmp, $T *e, int m, int n, int k, int q)\n{\n"
+     "    for (int i = 0; i < m; i++) {\n"
+     "        for (int j = 0; j < n; j++) {\n"
+     "            double acc = 0.0;\n"
+     "            for (int p = 0; p < k; p++)\n"
+     "                acc += a[i * k + p] * b[p * n + j];\n"
+     "            tmp[i * n + j] = acc;\n"
+     "        }\n    }\n"
+     "    for (int i = 0; i < m; i++) {\n"
+     "        for (int j = 0; j < q; j++) {\n"
+     "            double acc = 0.0;\n"
+     "            for (int p = 0; p < n; p++)\n"
+     "                acc += tmp[i * n + p] * c[p * q + j];\n"
+     "            e[i * q + j] = acc;\n"
+     "        }\n    }\n}\n"},
+    {"f32", "mixed-f64-out", "matmul_mixed", "C (f64) = A*B for f32 A and B",
+     "a:in:m,k;b:in:k,n;c:out:m,n:f64;m:param;n:param;k:param", NULL, SMALL_EDGE "|large:m=4096,n=4096,k=4096",
+     "2*m*n*k", "4*(m*k+k*n)+8*m*n", 1e-8, 1e-7, 0, 0,
+     "/* C = A * B with single-precision inputs and a double-precision result:\n"
+     " * every product and sum is formed in double.  Row-major, A m x k, B k x n. */\n"
+     "void matmul_mixed(const float *a, const float *b, double *c, int m, int n, int k)\n{\n"
+     "    for (int i = 0; i < m; i++) {\n"
+     "        for (int j = 0; j < n; j++) {\n"
+     "            double acc = 0.0;\n"
+     "            for (int p = 0; p < k; p++)\n"
+     "                acc += (double)a[i * k + p] * b[p * n + j];\n"
+     "            c[i * n + j] = acc;\n"
+     "        }\n    }\n}\n"},
+    {"f32", "transposed-output", "matmul_ct", "C^T = A*B: the product written transposed ($D)",
+     "a:in:m,k;b:in:k,n;ct:out:n,m;m:param;n:param;k:param", NULL, SMALL_EDGE "|large:m=8192,n=2048,k=4096",
+     GEMM_COST, 1e-2, 1e-3, 0, 0,
+     "/* Computes A * B (A m x k, B k x n, row-major) and stores it transposed:\n"
+     " * ct is n x m with ct[j][i] = (A * B)[i][j]. */\n"
+     "void matmul_ct(const float *a, const float *b, float *ct, int m, int n, int k)\n{\n"
+     "    for (int i = 0; i < m; i++) {\n"
+     "        for (int j = 0; j < n; j++) {\n"
+     "            double acc = 0.0;\n"
+     "            for (int p = 0; p < k; p++)\n"
+     "                acc += a[i * k + p] * b[p * n + j];\n"
+     "            ct[j * m + i] = acc;\n"
+     "        }\n    }\n}\n"},
+    {"f32", "rowmax", "matmul_rowmax", "C = A*B and rowmax[i] = max_j C[i][j] ($D)",
+     "a:in:m,k;b:in:k,n;c:out:m,n;rowmax:out:m;m:param;n:param;k:param", NULL,
+     SMALL_EDGE "|large:m=4096,n=4096,k=4096", "2*m*n*k+m*n", "$S*(m*k+k*n+m*n+m)", 1e-2, 1e-3, 0, 0,
+     "#include <float.h>\n\n"
+     "/* C = A * B (row-major, A m x k, B k x n) together with the maximum of each\n"
+     " * row of C, as the first step of a row-wise softmax would need. */\n"
+     "void matmul_rowmax(const float *a, const float *b, float *c, float *rowmax, int m, int n, int k)\n{\n"
+     "    for (int i = 0; i < m; i++) {\n"
+     "        float best = -FLT_MAX;\n"
+     "        for (int j = 0; j < n; j++) {\n"
+     "            double acc = 0.0;\n"
+     "            for (int p = 0; p < k; p++)\n"
+     "                acc += a[i * k + p] * b[p * n + j];\n"
+     "            c[i * n + j] = acc;\n"
+     "            if (c[i * n + j] > best)\n"
+     "                best = c[i * n + j];\n"
+     "        }\n"
+     "        rowmax[i] = best;\n"
+     "    }\n}\n"},
+    {"f64", "scaled-nt", "matmul_nt_scaled", "C = alpha*A*B^T ($D)",
+     "a:in:m,k;b:in:n,k;c:out:m,n;alpha:scalar:~0.1~1;m:param;n:param;k:param", NULL,
+     SMALL_EDGE "|large:m=4096,n=4096,k=1024", "2*m*n*k", "$S*(m*k+k*n+m*n)", 0, 0, 0, 0,
+     "/* C = alpha * A * B^T: scaled dot products of every row of A (m x k) with\n"
+     " * every row of B (n x k), row-major, as in attention scores. */\n"
+     "void matmul_nt_scaled(const double *a, const double *b, double *c, double alpha, int m, int n, int k)\n{\n"
+     "    for (int i = 0; i < m; i++) {\n"
+     "        for (int j = 0; j < n; j++) {\n"
+     "            double acc = 0.0;\n"
+     "            for (int p = 0; p < k; p++)\n"
+     "                acc += a[i * k + p] * b[j * k + p];\n"
+     "            c[i * n + j] = alpha * acc;\n"
+     "        }\n    }\n}\n"},
+};
+
+static int generate(GenCtx *g)
+{
+    int shape = 0;
+    for (int ta = 0; ta < 2; ta++)
+        for (int tb = 0; tb < 2; tb++)
+            if (emit_ops(g, 0, ta, tb, "f32 f64", shape++))
+                return -1;
+    for (int ta = 0; ta < 2; ta++)
+        for (int tb = 0; tb < 2; tb++)
+            if (emit_ops(g, 1, ta, tb, ta == tb ? "f32 f64" : "f32", shape++))
+                return -1;
+    for (size_t i = 0; i < sizeof EPIS / sizeof *EPIS; i++)
+        if (emit_epi(g, &EPIS[i], (int)i))
+            return -1;
+    return emit_all(g, SPECS, (int)(sizeof SPECS / sizeof *SPECS));
+}
+
+const Family family_gemm = {"gemm", "linalg", 54, generate};

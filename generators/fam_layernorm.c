@@ -1,0 +1,514 @@
+/* layernorm — normalisation layers: LayerNorm with and without the affine
+ * gamma/beta, LayerNorm that also returns its per-row statistics, RMSNorm,
+ * the fused residual-add + LayerNorm / RMSNorm of transformer blocks (which
+ * also write the summed residual stream), and over N x C x HW activations
+ * group norm, instance norm and inference-mode batch norm (running mean and
+ * variance inputs).  Each comes over f32 and f64 in three variants: the
+ * plain form, a layout variant (row-wise norms read rows with a padded
+ * leading dimension; channel norms take NHWC instead of NCHW) and a fused
+ * activation epilogue (GELU, SiLU or ReLU).  Statistics accumulate in
+ * double; the variance is the two-pass one. */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gen.h"
+
+/* Template substitution: "@name" in a template is replaced by the value of
+ * `name` (the element type, the float literal suffix, math functions with
+ * their f32 spelling, strides), so a template reads as the C it becomes. */
+#define MAX_SUBS 48
+
+typedef struct Subs {
+    const char *key[MAX_SUBS];
+    const char *val[MAX_SUBS];
+    int n;
+} Subs;
+
+static void subs_set(Subs *s, const char *key, const char *val)
+{
+    for (int i = 0; i < s->n; i++)
+        if (strcmp(s->key[i], key) == 0) {
+            s->val[i] = val;
+            return;
+        }
+    if (s->n < MAX_SUBS) {
+        s->key[s->n] = key;
+        s->val[s->n++] = val;
+    }
+}
+
+/* T: element type; f: literal suffix; exp, log, ...: math functions. */
+static void subs_init(Subs *s, int f64)
+{
+    static const char *const fns[][2] = {
+        {"exp", "expf"},   {"log", "logf"},     {"sqrt", "sqrtf"}, {"tanh", "tanhf"},
+        {"fabs", "fabsf"}, {"fmax", "fmaxf"},   {"fmin", "fminf"}, {"log1p", "log1pf"},
+        {"expm1", "expm1f"}, {"erf", "erff"},   {"sin", "sinf"},   {"cos", "cosf"},
+        {"pow", "powf"},   {"floor", "floorf"}};
+    s->n = 0;
+    subs_set(s, "T", f64 ? "double" : "float");
+    subs_set(s, "f", f64 ? "" : "f");
+    for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
+        subs_set(s, fns[i][0], f64 ? fns[i][0] : fns[i][1]);
+}
+
+static void emit(StrBuf *sb, const Subs *s, const char *tmpl)
+{
+    for (const char *c = tmpl; *c;) {
+        if (*c != '@') {
+            sb_putc(sb, *c++);
+            continue;
+        }
+        /* "@name", or "@{name}" where letters follow. */
+        int braced = c[1] == '{';
+        const char *b = c + 1 + braced, *e = b;
+        while (isalnum((unsigned char)*e) || *e == '_')
+            e++;
+        size_t len = (size_t)(e - b);
+        const char *val = NULL;
+        for (int i = 0; i < s->n; i++)
+            if (strlen(s->key[i]) == len && strncmp(s->key[i], b, len) == 0)
+                val = s->val[i];
+        if (braced && *e == '}')
+            e++;
+        if (val)
+            sb_append(sb, val);
+        else
+            sb_append_n(sb, c, (size_t)(e - c));
+        c = e;
+    }
+}
+
+/* Appends a declaration line, breaking it after a comma when it runs past
+ * 100 columns and aligning the continuation after the opening parenthesis. */
+static void put_wrapped(StrBuf *sb, const char *line)
+{
+    const char *paren = strchr(line, '(');
+    int indent = paren ? (int)(paren - line) + 1 : 4;
+    int col = 0;
+    const char *start = line;
+    while (strlen(start) + (size_t)col > 100) {
+        const char *brk = NULL;
+        for (const char *c = start; *c && c - start + col < 100; c++)
+            if (c[0] == ',' && c[1] == ' ')
+                brk = c;
+        if (!brk)
+            break;
+        sb_append_n(sb, start, (size_t)(brk - start + 1));
+        sb_printf(sb, "\n%*s", indent, "");
+        col = indent;
+        start = brk + 2;
+    }
+    sb_append(sb, start);
+}
+
+enum { V_PLAIN, V_LAYOUT, V_ACT };
+enum { ACT_GELU, ACT_SILU, ACT_RELU };
+
+static const char *const ACT_NAME[] = {"gelu", "silu", "relu"};
+
+static void emit_act(StrBuf *s, const Subs *sub, int act)
+{
+    if (act == ACT_GELU)
+        emit(s, sub,
+             "/* GELU, tanh approximation. */\n"
+             "static @T gelu(@T v)\n{\n"
+             "    return 0.5@f * v * (1 + @tanh(0.7978845608@f * (v + 0.044715@f * v * v * v)));\n}\n\n");
+    else if (act == ACT_SILU)
+        emit(s, sub, "static @T silu(@T v)\n{\n    return v / (1 + @exp(-v));\n}\n\n");
+    else
+        emit(s, sub, "static @T relu(@T v)\n{\n    return v > 0 ? v : 0;\n}\n\n");
+}
+
+/* ---- row-wise norms over an n x d matrix ---- */
+
+typedef struct RowOp {
+    const char *tag, *entry, *title, *math;
+    int rms;       /* RMSNorm instead of LayerNorm */
+    int affine;    /* 0 none, 1 gamma (and beta for LayerNorm) */
+    int residual;  /* h = x + res is normalised and written out */
+    int stats;     /* mean and rstd are written out */
+    int act;       /* the activation of the ACT variant */
+    double eps;
+} RowOp;
+
+static const RowOp ROW_OPS[] = {
+    {"layernorm", "layer_norm", "LayerNorm", "y = (x - mean) / sqrt(var + eps) * gamma + beta", 0, 1, 0, 0,
+     ACT_GELU, 1e-5},
+    {"layernorm-noaffine", "layer_norm", "LayerNorm without affine parameters",
+     "y = (x - mean) / sqrt(var + eps)", 0, 0, 0, 0, ACT_RELU, 1e-5},
+    {"layernorm-stats", "layer_norm_fwd", "LayerNorm returning its statistics",
+     "y = (x - mean) * rstd * gamma + beta, rstd = 1 / sqrt(var + eps);\n"
+     " * mean and rstd are written per row (as a training forward pass does)",
+     0, 1, 0, 1, ACT_GELU, 1e-5},
+    {"rmsnorm", "rms_norm", "RMSNorm", "y = x / sqrt(mean(x^2) + eps) * weight", 1, 1, 0, 0, ACT_SILU, 1e-6},
+    {"residual-layernorm", "add_layer_norm", "Residual add + LayerNorm",
+     "h = x + res;  y = (h - mean(h)) / sqrt(var(h) + eps) * gamma + beta", 0, 1, 1, 0, ACT_GELU, 1e-5},
+    {"residual-rmsnorm", "add_rms_norm", "Residual add + RMSNorm",
+     "h = x + res;  y = h / sqrt(mean(h^2) + eps) * weight", 1, 1, 1, 0, ACT_SILU, 1e-6},
+};
+
+static void row_program(GenCtx *g, GenProgram *p, const RowOp *op, int v, int f64)
+{
+    (void)g;
+    const char *dt = f64 ? "f64" : "f32";
+    int es = f64 ? 8 : 4;
+    Subs sub;
+    subs_init(&sub, f64);
+    subs_set(&sub, "MEAN", f64 ? "sum / d" : "(float)(sum / d)");
+    subs_set(&sub, "VAR", f64 ? "sq / d" : "(float)(sq / d)");
+    int act = v == V_ACT;
+    subs_set(&sub, "A", act ? (op->act == ACT_GELU ? "gelu(" : op->act == ACT_SILU ? "silu(" : "relu(") : "");
+    subs_set(&sub, "Z", act ? ")" : "");
+    const char *in = op->residual ? "h" : "x";
+    subs_set(&sub, "in", in);
+
+    gen_arg(p, "x", dt, "in", v == V_LAYOUT ? "n,ld" : "n,d");
+    if (op->residual)
+        gen_arg(p, "res", dt, "in", "n,d");
+    if (op->affine) {
+        gen_arg(p, op->rms ? "weight" : "gamma", dt, "in", "d");
+        gen_fill_uniform(p, op->rms ? "weight" : "gamma", 0.5, 1.5);
+        if (!op->rms)
+            gen_arg(p, "beta", dt, "in", "d");
+    }
+    if (op->residual)
+        gen_arg(p, "h", dt, "out", "n,d");
+    gen_arg(p, "y", dt, "out", "n,d");
+    if (op->stats) {
+        gen_arg(p, "mean", dt, "out", "n");
+        gen_arg(p, "rstd", dt, "out", "n");
+    }
+    gen_arg(p, "n", "i32", "param", NULL);
+    gen_arg(p, "d", "i32", "param", NULL);
+    if (v == V_LAYOUT)
+        gen_arg(p, "ld", "i32", "param", NULL);
+    gen_scalar(p, "eps", dt, op->eps);
+    gen_fill_uniform(p, "x", -2, 3);
+    if (v == V_LAYOUT) {
+        gen_config(p, "small", "n=64,d=768,ld=800");
+        gen_config(p, "edge", "n=1,d=1,ld=2");
+        gen_config(p, "edge-prime", "n=7,d=131,ld=139");
+        gen_config(p, "large", f64 ? "n=8192,d=4000,ld=4096" : "n=16384,d=4000,ld=4096");
+    } else {
+        gen_config(p, "small", "n=64,d=768");
+        gen_config(p, "edge", "n=1,d=1");
+        gen_config(p, "edge-prime", "n=7,d=131");
+        gen_config(p, "large", f64 ? "n=8192,d=4096" : "n=16384,d=4096");
+    }
+    int full = 2 + (op->residual ? 2 : 0);
+    int vec = op->affine ? (op->rms ? 1 : 2) : 0;
+    char flops[32], bytes[96];
+    snprintf(flops, sizeof flops, "%d*n*d", (op->rms ? 5 : 8) + (op->residual ? 1 : 0) + (act ? 8 : 0));
+    if (op->stats)
+        snprintf(bytes, sizeof bytes, "%d*n*d+%d*d+%d*n", full * es, vec * es, 2 * es);
+    else if (vec)
+        snprintf(bytes, sizeof bytes, "%d*n*d+%d*d", full * es, vec * es);
+    else
+        snprintf(bytes, sizeof bytes, "%d*n*d", full * es);
+    gen_cost(p, flops, bytes);
+    gen_tolerance(p, f64 ? 1e-9 : 1e-4, f64 ? 1e-7 : 1e-3);
+
+    StrBuf *s = gen_src(p);
+    sb_printf(s, "/* %s%s over each row of an n x d matrix%s:\n * %s%s. */\n", op->title,
+              act ? (op->act == ACT_GELU ? " + GELU" : op->act == ACT_SILU ? " + SiLU" : " + ReLU") : "",
+              v == V_LAYOUT ? "\n * whose x rows are ld elements apart" : "", op->math,
+              act ? (op->act == ACT_GELU ? ", then y = gelu(y)" : op->act == ACT_SILU ? ", then y = silu(y)"
+                                                                                      : ", then y = relu(y)")
+                  : "");
+    sb_append(s, "#include <math.h>\n#include <stddef.h>\n\n");
+    if (act)
+        emit_act(s, &sub, op->act);
+
+    /* The per-row helper. */
+    StrBuf sig = STRBUF_INIT;
+    sb_printf(&sig, "static void %s_row(const %s *x, ", op->rms ? "rms_norm" : "layer_norm", f64 ? "double" : "float");
+    if (op->residual)
+        emit(&sig, &sub, "const @T *res, ");
+    if (op->affine)
+        emit(&sig, &sub, op->rms ? "const @T *weight, " : "const @T *gamma, const @T *beta, ");
+    if (op->residual)
+        emit(&sig, &sub, "@T *h, ");
+    emit(&sig, &sub, "@T *y, ");
+    if (op->stats)
+        emit(&sig, &sub, "@T *mean_out, @T *rstd_out, ");
+    emit(&sig, &sub, "int d, @T eps)");
+    put_wrapped(s, sig.data);
+    sb_append(s, "\n{\n");
+    sb_release(&sig);
+    if (op->residual)
+        emit(s, &sub, "    for (int j = 0; j < d; j++)\n        h[j] = x[j] + res[j];\n");
+    if (op->rms) {
+        emit(s, &sub,
+             "    double sq = 0;\n"
+             "    for (int j = 0; j < d; j++)\n"
+             "        sq += @in[j] * @in[j];\n"
+             "    @T scale = 1 / @sqrt(@VAR + eps);\n"
+             "    for (int j = 0; j < d; j++)\n"
+             "        y[j] = @{A}@in[j] * scale * weight[j]@Z;\n");
+    } else {
+        emit(s, &sub,
+             "    double sum = 0;\n"
+             "    for (int j = 0; j < d; j++)\n"
+             "        sum += @in[j];\n"
+             "    @T mean = @MEAN;\n"
+             "    double sq = 0;\n"
+             "    for (int j = 0; j < d; j++) {\n"
+             "        @T c = @in[j] - mean;\n"
+             "        sq += c * c;\n"
+             "    }\n"
+             "    @T rstd = 1 / @sqrt(@VAR + eps);\n"
+             "    for (int j = 0; j < d; j++)\n");
+        if (op->affine)
+            emit(s, &sub, "        y[j] = @A(@in[j] - mean) * rstd * gamma[j] + beta[j]@Z;\n");
+        else
+            emit(s, &sub, "        y[j] = @A(@in[j] - mean) * rstd@Z;\n");
+        if (op->stats)
+            sb_append(s, "    *mean_out = mean;\n    *rstd_out = rstd;\n");
+    }
+    sb_append(s, "}\n\n");
+
+    /* The entry. */
+    emit(&sig, &sub, "void ");
+    sb_printf(&sig, "%s(const %s *x, ", op->entry, f64 ? "double" : "float");
+    if (op->residual)
+        emit(&sig, &sub, "const @T *res, ");
+    if (op->affine)
+        emit(&sig, &sub, op->rms ? "const @T *weight, " : "const @T *gamma, const @T *beta, ");
+    if (op->residual)
+        emit(&sig, &sub, "@T *h, ");
+    emit(&sig, &sub, "@T *y, ");
+    if (op->stats)
+        emit(&sig, &sub, "@T *mean, @T *rstd, ");
+    emit(&sig, &sub, v == V_LAYOUT ? "int n, int d, int ld, @T eps)" : "int n, int d, @T eps)");
+    put_wrapped(s, sig.data);
+    sb_append(s, "\n{\n");
+    sb_release(&sig);
+    sb_append(s, "    for (int i = 0; i < n; i++) {\n");
+    sb_printf(s, "        size_t row = (size_t)i * d;\n");
+    sb_printf(s, "        %s_row(x + %s, ", op->rms ? "rms_norm" : "layer_norm",
+              v == V_LAYOUT ? "(size_t)i * ld" : "row");
+    if (op->residual)
+        sb_append(s, "res + row, ");
+    if (op->affine)
+        sb_append(s, op->rms ? "weight, " : "gamma, beta, ");
+    if (op->residual)
+        sb_append(s, "h + row, ");
+    sb_append(s, "y + row, ");
+    if (op->stats)
+        sb_append(s, "&mean[i], &rstd[i], ");
+    sb_append(s, "d, eps);\n    }\n}\n");
+}
+
+/* ---- channel norms over an n x c x hw activation ---- */
+
+enum { CH_GROUP, CH_INSTANCE, CH_BATCH };
+
+static const struct {
+    const char *tag, *entry;
+    int act;
+} CH_OPS[] = {
+    {"groupnorm", "group_norm", ACT_SILU},
+    {"instancenorm", "instance_norm", ACT_RELU},
+    {"batchnorm", "batch_norm_inference", ACT_RELU},
+};
+
+static void ch_program(GenProgram *p, int kind, int v, int f64)
+{
+    const char *dt = f64 ? "f64" : "f32";
+    int es = f64 ? 8 : 4;
+    int nhwc = v == V_LAYOUT;
+    int act = v == V_ACT;
+    int a = CH_OPS[kind].act;
+    Subs sub;
+    subs_init(&sub, f64);
+    const char *den = kind == CH_GROUP ? "count" : "hw";
+    char mean[40], var[40];
+    snprintf(mean, sizeof mean, f64 ? "sum / %s" : "(float)(sum / %s)", den);
+    snprintf(var, sizeof var, f64 ? "sq / %s" : "(float)(sq / %s)", den);
+    subs_set(&sub, "MEAN", mean);
+    subs_set(&sub, "VAR", var);
+    subs_set(&sub, "A", act ? (a == ACT_SILU ? "silu(" : "relu(") : "");
+    subs_set(&sub, "Z", act ? ")" : "");
+    /* The index of element (i, ch, s). */
+    subs_set(&sub, "IDX", nhwc ? "((size_t)i * hw + s) * c + ch" : "((size_t)i * c + ch) * hw + s");
+
+    const char *shape = nhwc ? "n,hw,c" : "n,c,hw";
+    gen_arg(p, "x", dt, "in", shape);
+    if (kind == CH_BATCH) {
+        gen_arg(p, "running_mean", dt, "in", "c");
+        gen_arg(p, "running_var", dt, "in", "c");
+        gen_fill_uniform(p, "running_mean", -0.5, 0.5);
+        gen_fill_uniform(p, "running_var", 0.25, 2.0);
+    }
+    gen_arg(p, "gamma", dt, "in", "c");
+    gen_arg(p, "beta", dt, "in", "c");
+    gen_arg(p, "y", dt, "out", shape);
+    gen_arg(p, "n", "i32", "param", NULL);
+    gen_arg(p, "c", "i32", "param", NULL);
+    gen_arg(p, "hw", "i32", "param", NULL);
+    if (kind == CH_GROUP)
+        gen_arg(p, "groups", "i32", "param", NULL);
+    gen_scalar(p, "eps", dt, 1e-5);
+    gen_fill_uniform(p, "x", -1.5, 2.5);
+    gen_fill_uniform(p, "gamma", 0.5, 1.5);
+    if (kind == CH_GROUP) {
+        gen_config(p, "small", "n=2,c=32,hw=256,groups=8");
+        gen_config(p, "edge", "n=1,c=1,hw=1,groups=1");
+        gen_config(p, "edge-prime", "n=3,c=15,hw=37,groups=5");
+        gen_config(p, "large", f64 ? "n=16,c=256,hw=8192,groups=32" : "n=32,c=256,hw=8192,groups=32");
+    } else {
+        gen_config(p, "small", "n=2,c=32,hw=256");
+        gen_config(p, "edge", "n=1,c=1,hw=1");
+        gen_config(p, "edge-prime", "n=3,c=13,hw=37");
+        gen_config(p, "large", f64 ? "n=16,c=256,hw=8192" : "n=32,c=256,hw=8192");
+    }
+    char flops[32], bytes[64];
+    snprintf(flops, sizeof flops, "%d*n*c*hw", (kind == CH_BATCH ? 2 : 7) + (act ? 4 : 0));
+    snprintf(bytes, sizeof bytes, "%d*n*c*hw+%d*c", 2 * es, (kind == CH_BATCH ? 4 : 2) * es);
+    gen_cost(p, flops, bytes);
+    if (kind == CH_BATCH)
+        gen_tolerance(p, f64 ? 1e-10 : 1e-5, f64 ? 1e-9 : 1e-4);
+    else
+        gen_tolerance(p, f64 ? 1e-9 : 1e-4, f64 ? 1e-7 : 1e-3);
+
+    StrBuf *s = gen_src(p);
+    const char *layout = nhwc ? "NHWC: x is n x hw x c" : "NCHW: x is n x c x hw";
+    const char *actc = act ? (a == ACT_SILU ? ", then y = silu(y)" : ", then y = relu(y)") : "";
+    if (kind == CH_GROUP)
+        sb_printf(s,
+                  "/* Group norm%s (%s).  The c channels form `groups`\n"
+                  " * groups of c / groups channels; over each sample's group\n"
+                  " * y = (x - mean) / sqrt(var + eps) * gamma[ch] + beta[ch]%s. */\n",
+                  act ? " + SiLU" : "", layout, actc);
+    else if (kind == CH_INSTANCE)
+        sb_printf(s,
+                  "/* Instance norm%s (%s).  Over the hw positions of each\n"
+                  " * (sample, channel): y = (x - mean) / sqrt(var + eps) * gamma[ch] + beta[ch]%s. */\n",
+                  act ? " + ReLU" : "", layout, actc);
+    else
+        sb_printf(s,
+                  "/* Batch norm in inference mode%s (%s):\n"
+                  " * y = (x - running_mean[ch]) / sqrt(running_var[ch] + eps) * gamma[ch] + beta[ch]%s. */\n",
+                  act ? " + ReLU" : "", layout, actc);
+    sb_append(s, "#include <math.h>\n#include <stddef.h>\n\n");
+    if (act)
+        emit_act(s, &sub, a);
+
+    if (kind == CH_BATCH) {
+        emit(s, &sub,
+             "void batch_norm_inference(const @T *x, const @T *running_mean, const @T *running_var,\n"
+             "                          const @T *gamma, const @T *beta, @T *y, int n, int c, int hw, @T eps)\n"
+             "{\n");
+        if (nhwc)
+            emit(s, &sub,
+                 "    for (int i = 0; i < n; i++) {\n"
+                 "        for (int s = 0; s < hw; s++) {\n"
+                 "            for (int ch = 0; ch < c; ch++) {\n"
+                 "                @T scale = gamma[ch] / @sqrt(running_var[ch] + eps);\n"
+                 "                size_t idx = @IDX;\n"
+                 "                y[idx] = @A(x[idx] - running_mean[ch]) * scale + beta[ch]@Z;\n"
+                 "            }\n"
+                 "        }\n"
+                 "    }\n}\n");
+        else
+            emit(s, &sub,
+                 "    for (int i = 0; i < n; i++) {\n"
+                 "        for (int ch = 0; ch < c; ch++) {\n"
+                 "            @T scale = gamma[ch] / @sqrt(running_var[ch] + eps);\n"
+                 "            @T shift = beta[ch] - running_mean[ch] * scale;\n"
+                 "            for (int s = 0; s < hw; s++) {\n"
+                 "                size_t idx = @IDX;\n"
+                 "                y[idx] = @{A}x[idx] * scale + shift@Z;\n"
+                 "            }\n"
+                 "        }\n"
+                 "    }\n}\n");
+        return;
+    }
+
+    if (kind == CH_INSTANCE) {
+        emit(s, &sub,
+             "void instance_norm(const @T *x, const @T *gamma, const @T *beta, @T *y, int n, int c, int hw,\n"
+             "                   @T eps)\n"
+             "{\n"
+             "    for (int i = 0; i < n; i++) {\n"
+             "        for (int ch = 0; ch < c; ch++) {\n"
+             "            double sum = 0;\n"
+             "            for (int s = 0; s < hw; s++)\n"
+             "                sum += x[@IDX];\n"
+             "            @T mean = @MEAN;\n"
+             "            double sq = 0;\n"
+             "            for (int s = 0; s < hw; s++) {\n"
+             "                @T v = x[@IDX] - mean;\n"
+             "                sq += v * v;\n"
+             "            }\n"
+             "            @T rstd = 1 / @sqrt(@VAR + eps);\n"
+             "            for (int s = 0; s < hw; s++) {\n"
+             "                size_t idx = @IDX;\n"
+             "                y[idx] = @A(x[idx] - mean) * rstd * gamma[ch] + beta[ch]@Z;\n"
+             "            }\n"
+             "        }\n"
+             "    }\n}\n");
+        return;
+    }
+
+    /* Group norm: loops over a group's elements in memory order. */
+    subs_set(&sub, "OUTER", nhwc ? "int s = 0; s < hw; s++" : "int ch = g * cpg; ch < (g + 1) * cpg; ch++");
+    subs_set(&sub, "INNER", nhwc ? "int ch = g * cpg; ch < (g + 1) * cpg; ch++" : "int s = 0; s < hw; s++");
+    emit(s, &sub,
+         "void group_norm(const @T *x, const @T *gamma, const @T *beta, @T *y, int n, int c, int hw,\n"
+         "                int groups, @T eps)\n"
+         "{\n"
+         "    int cpg = c / groups;\n"
+         "    double count = (double)cpg * hw;\n"
+         "    for (int i = 0; i < n; i++) {\n"
+         "        for (int g = 0; g < groups; g++) {\n"
+         "            double sum = 0;\n"
+         "            for (@OUTER)\n"
+         "                for (@INNER)\n"
+         "                    sum += x[@IDX];\n"
+         "            @T mean = @MEAN;\n"
+         "            double sq = 0;\n"
+         "            for (@OUTER)\n"
+         "                for (@INNER) {\n"
+         "                    @T v = x[@IDX] - mean;\n"
+         "                    sq += v * v;\n"
+         "                }\n"
+         "            @T rstd = 1 / @sqrt(@VAR + eps);\n"
+         "            for (@OUTER)\n"
+         "                for (@INNER) {\n"
+         "                    size_t idx = @IDX;\n"
+         "                    y[idx] = @A(x[idx] - mean) * rstd * gamma[ch] + beta[ch]@Z;\n"
+         "                }\n"
+         "        }\n"
+         "    }\n}\n");
+}
+
+static int generate(GenCtx *g)
+{
+    static const char *const VTAG[2][3] = {{"", "-ld", ""}, {"-nchw", "-nhwc", "-nchw"}};
+    int nrow = (int)(sizeof ROW_OPS / sizeof ROW_OPS[0]);
+    for (int o = 0; o < nrow + 3; o++)
+        for (int v = 0; v < 3; v++)
+            for (int f64 = 0; f64 < 2; f64++) {
+                int is_row = o < nrow;
+                const char *tag = is_row ? ROW_OPS[o].tag : CH_OPS[o - nrow].tag;
+                int act = is_row ? ROW_OPS[o].act : CH_OPS[o - nrow].act;
+                char variant[80];
+                snprintf(variant, sizeof variant, "%s%s%s%s-%s", tag, VTAG[!is_row][v], v == V_ACT ? "-" : "",
+                         v == V_ACT ? ACT_NAME[act] : "", f64 ? "f64" : "f32");
+                GenProgram *p = gen_begin(g, variant, is_row ? ROW_OPS[o].entry : CH_OPS[o - nrow].entry);
+                gen_describe(p, "%s%s%s (%s)", tag, v == V_ACT ? " + " : "", v == V_ACT ? ACT_NAME[act] : "",
+                             v == V_LAYOUT ? (is_row ? "padded rows" : "NHWC") : (is_row ? "rows" : "NCHW"));
+                if (is_row)
+                    row_program(g, p, &ROW_OPS[o], v, f64);
+                else
+                    ch_program(p, o - nrow, v, f64);
+                if (gen_end(p) != 0)
+                    return -1;
+            }
+    return 0;
+}
+
+const Family family_layernorm = {"layernorm", "ml", 54, generate};

@@ -1,0 +1,255 @@
+/* pb_2mm — two chained matrix products, D = alpha * A * B * C + beta * D,
+ * computed through a temporary tmp (ni x nj) that is also an output.
+ *
+ * Programs vary in dtype (f32, f64), in whether alpha and beta are runtime
+ * scalars or constants baked into the code, in storage (all row-major, all
+ * column-major, or A/D row-major with B and C stored transposed), in where
+ * alpha is applied (tmp = alpha * A * B, or tmp = A * B and alpha applied in
+ * the second product, which changes tmp), and in square (one size n) versus
+ * rectangular (ni, nk, nj, nl) shapes.  The loop order follows the storage:
+ * row-wise updates for row-major, column-wise for column-major, dot products
+ * when the right-hand factors are stored transposed. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gen.h"
+
+enum { ROW, COL, BT };
+static const char *const LAYOUT_TAG[] = {"row", "col", "bt"};
+
+static const char *ctype(int f64)
+{
+    return f64 ? "double" : "float";
+}
+
+/* A floating literal as a person writes it: 1.5f, 2.0, 0.25. */
+static const char *lit(double v, int f64)
+{
+    static char pool[8][40];
+    static int k;
+    char *b = pool[k++ % 8];
+    char t[32];
+    snprintf(t, sizeof t, "%.6g", v);
+    if (!strpbrk(t, ".e"))
+        strcat(t, ".0");
+    snprintf(b, 40, "%s%s", t, f64 ? "" : "f");
+    return b;
+}
+
+/* Rounds a tolerance to two significant digits. */
+static double tol2(double v)
+{
+    double scale = pow(10, floor(log10(v)) - 1);
+    return ceil(v / scale) * scale;
+}
+
+/* Appends "<head>(<params>)\n", wrapping the comma-separated parameter list
+ * at 100 columns with continuation lines aligned after the parenthesis. */
+static void put_signature(StrBuf *s, const char *head, const char *params)
+{
+    int indent = (int)strlen(head) + 1, col = indent;
+    sb_printf(s, "%s(", head);
+    const char *q = params;
+    while (*q) {
+        const char *e = strstr(q, ", ");
+        int len = e ? (int)(e - q) : (int)strlen(q);
+        if (q != params) {
+            if (col + 2 + len + 1 > 100) {
+                sb_printf(s, ",\n%*s", indent, "");
+                col = indent;
+            } else {
+                sb_append(s, ", ");
+                col += 2;
+            }
+        }
+        sb_append_n(s, q, (size_t)len);
+        col += len;
+        q = e ? e + 2 : q + len;
+    }
+    sb_append(s, ")\n");
+}
+
+/* Element (r, c) of matrix x with `rows` rows and `cols` columns. */
+static const char *at(const char *x, int colmajor, const char *r, const char *c, const char *rows,
+                      const char *cols)
+{
+    static char pool[12][96];
+    static int k;
+    char *b = pool[k++ % 12];
+    if (colmajor)
+        snprintf(b, 96, "%s[%s + %s * %s]", x, r, c, rows);
+    else
+        snprintf(b, 96, "%s[%s * %s + %s]", x, r, cols, c);
+    return b;
+}
+
+static int generate(GenCtx *g)
+{
+    for (int lay = 0; lay < 3; lay++)
+        for (int late = 0; late < 2; late++)
+            for (int f64 = 0; f64 < 2; f64++)
+                for (int runtime = 0; runtime < 2; runtime++) {
+                    int rect = (lay + late + f64 + runtime) % 2 == 0;
+                    const char *ty = ctype(f64), *dt = f64 ? "f64" : "f32";
+                    const char *I = rect ? "ni" : "n", *K = rect ? "nk" : "n";
+                    const char *J = rect ? "nj" : "n", *L = rect ? "nl" : "n";
+                    double alpha_v = round(gen_uniform(g, 0.5, 2.0) * 20) / 20;
+                    double beta_v = round(gen_uniform(g, 0.2, 1.5) * 20) / 20;
+                    char al[40], be[40];
+                    snprintf(al, sizeof al, "%s", runtime ? "alpha" : lit(alpha_v, f64));
+                    snprintf(be, sizeof be, "%s", runtime ? "beta" : lit(beta_v, f64));
+
+                    char variant[80];
+                    snprintf(variant, sizeof variant, "%s-%s-%s-%s-%s", late ? "late" : "early",
+                             LAYOUT_TAG[lay], dt, runtime ? "scalars" : "const", rect ? "rect" : "square");
+                    GenProgram *p = gen_begin(g, variant, "two_mm");
+                    gen_describe(p, "D = alpha*A*B*C + beta*D through tmp = %sA*B; %s storage, %s, %s alpha/beta",
+                                 late ? "" : "alpha*",
+                                 lay == ROW ? "row-major" : lay == COL ? "column-major" : "B and C transposed",
+                                 rect ? "rectangular" : "square", runtime ? "runtime" : "constant");
+                    char shp[64];
+                    snprintf(shp, sizeof shp, "%s,%s", I, K);
+                    gen_arg(p, "A", dt, "in", shp);
+                    snprintf(shp, sizeof shp, "%s,%s", lay == BT ? J : K, lay == BT ? K : J);
+                    gen_arg(p, "B", dt, "in", shp);
+                    snprintf(shp, sizeof shp, "%s,%s", lay == BT ? L : J, lay == BT ? J : L);
+                    gen_arg(p, "C", dt, "in", shp);
+                    snprintf(shp, sizeof shp, "%s,%s", I, L);
+                    gen_arg(p, "D", dt, "inout", shp);
+                    snprintf(shp, sizeof shp, "%s,%s", I, J);
+                    gen_arg(p, "tmp", dt, "out", shp);
+                    if (runtime) {
+                        gen_scalar(p, "alpha", dt, alpha_v);
+                        gen_scalar(p, "beta", dt, beta_v);
+                    }
+                    if (rect) {
+                        gen_arg(p, "ni", "i32", "param", NULL);
+                        gen_arg(p, "nk", "i32", "param", NULL);
+                        gen_arg(p, "nj", "i32", "param", NULL);
+                        gen_arg(p, "nl", "i32", "param", NULL);
+                        gen_config(p, "small", "ni=80,nk=96,nj=64,nl=112");
+                        gen_config(p, "edge", "ni=1,nk=1,nj=1,nl=1");
+                        gen_config(p, "edge-prime", "ni=31,nk=17,nj=53,nl=7");
+                        gen_config(p, "large", "ni=4096,nk=2048,nj=3072,nl=4096");
+                        gen_cost(p, "2*ni*nk*nj + ni*nj + 2*ni*nj*nl + 2*ni*nl",
+                                 f64 ? "8*(ni*nk + nk*nj + nj*nl + 2*ni*nl + ni*nj)"
+                                     : "4*(ni*nk + nk*nj + nj*nl + 2*ni*nl + ni*nj)");
+                    } else {
+                        gen_arg(p, "n", "i32", "param", NULL);
+                        gen_config(p, "small", "n=96");
+                        gen_config(p, "edge", "n=1");
+                        gen_config(p, "edge-prime", "n=37");
+                        gen_config(p, "large", "n=4096");
+                        gen_cost(p, "4*n*n*n + 3*n*n", f64 ? "48*n*n" : "24*n*n");
+                    }
+                    /* D is a sum over nj*nk products of inputs in [-1, 1): its
+                     * typical size at the large config sets the absolute error. */
+                    double nk = rect ? 2048 : 4096, nj = rect ? 3072 : 4096;
+                    double mag = alpha_v * sqrt(nj * nk) / 9 * sqrt(3.0) + beta_v;
+                    if (f64)
+                        gen_tolerance(p, fmax(1e-9, tol2(1e-11 * mag)), 1e-7);
+                    else
+                        gen_tolerance(p, tol2(1e-4 * mag), 1e-3);
+
+                    StrBuf *s = gen_src(p);
+                    sb_printf(s, "/* 2mm: tmp = %sA * B, then D = %s * C + beta * D.\n", late ? "" : "alpha * ",
+                              late ? "alpha * tmp" : "tmp");
+                    if (rect)
+                        sb_append(s, " * A is ni x nk, B nk x nj, C nj x nl, D ni x nl, tmp ni x nj.\n");
+                    else
+                        sb_append(s, " * All matrices are n x n.\n");
+                    if (lay == ROW)
+                        sb_append(s, " * Row-major storage: X(r, c) is X[r * cols + c]. */\n");
+                    else if (lay == COL)
+                        sb_append(s, " * Column-major storage: X(r, c) is X[r + c * rows]. */\n");
+                    else
+                        sb_printf(s, " * A, D and tmp are row-major; B and C are stored transposed\n"
+                                     " * (B[j * %s + k] holds B(k, j)), so every product is a dot product. */\n",
+                                  K);
+                    char params[256];
+                    int pl = snprintf(params, sizeof params, "const %s *A, const %s *B, const %s *C, %s *D, %s *tmp",
+                                      ty, ty, ty, ty, ty);
+                    if (runtime)
+                        pl += snprintf(params + pl, sizeof params - (size_t)pl, ", %s alpha, %s beta", ty, ty);
+                    snprintf(params + pl, sizeof params - (size_t)pl, "%s",
+                             rect ? ", int ni, int nk, int nj, int nl" : ", int n");
+                    put_signature(s, "void two_mm", params);
+                    sb_append(s, "{\n");
+                    if (lay == ROW) {
+                        sb_printf(s, "    for (int i = 0; i < %s; i++) {\n", I);
+                        sb_printf(s, "        for (int j = 0; j < %s; j++)\n            %s = 0;\n", J,
+                                  at("tmp", 0, "i", "j", I, J));
+                        sb_printf(s, "        for (int k = 0; k < %s; k++) {\n", K);
+                        if (late)
+                            sb_printf(s, "            %s a = %s;\n", ty, at("A", 0, "i", "k", I, K));
+                        else
+                            sb_printf(s, "            %s a = %s * %s;\n", ty, al, at("A", 0, "i", "k", I, K));
+                        sb_printf(s, "            for (int j = 0; j < %s; j++)\n                %s += a * %s;\n",
+                                  J, at("tmp", 0, "i", "j", I, J), at("B", 0, "k", "j", K, J));
+                        sb_append(s, "        }\n    }\n");
+                        sb_printf(s, "    for (int i = 0; i < %s; i++) {\n", I);
+                        sb_printf(s, "        for (int l = 0; l < %s; l++)\n            %s *= %s;\n", L,
+                                  at("D", 0, "i", "l", I, L), be);
+                        sb_printf(s, "        for (int j = 0; j < %s; j++) {\n", J);
+                        if (late)
+                            sb_printf(s, "            %s t = %s * %s;\n", ty, al, at("tmp", 0, "i", "j", I, J));
+                        else
+                            sb_printf(s, "            %s t = %s;\n", ty, at("tmp", 0, "i", "j", I, J));
+                        sb_printf(s, "            for (int l = 0; l < %s; l++)\n                %s += t * %s;\n",
+                                  L, at("D", 0, "i", "l", I, L), at("C", 0, "j", "l", J, L));
+                        sb_append(s, "        }\n    }\n}\n");
+                    } else if (lay == COL) {
+                        sb_printf(s, "    for (int j = 0; j < %s; j++) {\n", J);
+                        sb_printf(s, "        for (int i = 0; i < %s; i++)\n            %s = 0;\n", I,
+                                  at("tmp", 1, "i", "j", I, J));
+                        sb_printf(s, "        for (int k = 0; k < %s; k++) {\n", K);
+                        if (late)
+                            sb_printf(s, "            %s b = %s;\n", ty, at("B", 1, "k", "j", K, J));
+                        else
+                            sb_printf(s, "            %s b = %s * %s;\n", ty, al, at("B", 1, "k", "j", K, J));
+                        sb_printf(s, "            for (int i = 0; i < %s; i++)\n                %s += %s * b;\n",
+                                  I, at("tmp", 1, "i", "j", I, J), at("A", 1, "i", "k", I, K));
+                        sb_append(s, "        }\n    }\n");
+                        sb_printf(s, "    for (int l = 0; l < %s; l++) {\n", L);
+                        sb_printf(s, "        for (int i = 0; i < %s; i++)\n            %s *= %s;\n", I,
+                                  at("D", 1, "i", "l", I, L), be);
+                        sb_printf(s, "        for (int j = 0; j < %s; j++) {\n", J);
+                        if (late)
+                            sb_printf(s, "            %s c = %s * %s;\n", ty, al, at("C", 1, "j", "l", J, L));
+                        else
+                            sb_printf(s, "            %s c = %s;\n", ty, at("C", 1, "j", "l", J, L));
+                        sb_printf(s, "            for (int i = 0; i < %s; i++)\n                %s += %s * c;\n",
+                                  I, at("D", 1, "i", "l", I, L), at("tmp", 1, "i", "j", I, J));
+                        sb_append(s, "        }\n    }\n}\n");
+                    } else {
+                        sb_printf(s, "    for (int i = 0; i < %s; i++) {\n", I);
+                        sb_printf(s, "        for (int j = 0; j < %s; j++) {\n", J);
+                        sb_printf(s, "            %s acc = 0;\n", ty);
+                        sb_printf(s, "            for (int k = 0; k < %s; k++)\n                acc += %s * %s;\n",
+                                  K, at("A", 0, "i", "k", I, K), at("B", 0, "j", "k", J, K));
+                        if (late)
+                            sb_printf(s, "            %s = acc;\n", at("tmp", 0, "i", "j", I, J));
+                        else
+                            sb_printf(s, "            %s = %s * acc;\n", at("tmp", 0, "i", "j", I, J), al);
+                        sb_append(s, "        }\n    }\n");
+                        sb_printf(s, "    for (int i = 0; i < %s; i++) {\n", I);
+                        sb_printf(s, "        for (int l = 0; l < %s; l++) {\n", L);
+                        sb_printf(s, "            %s acc = 0;\n", ty);
+                        sb_printf(s, "            for (int j = 0; j < %s; j++)\n                acc += %s * %s;\n",
+                                  J, at("tmp", 0, "i", "j", I, J), at("C", 0, "l", "j", L, J));
+                        if (late)
+                            sb_printf(s, "            %s = %s * acc + %s * %s;\n", at("D", 0, "i", "l", I, L), al,
+                                      be, at("D", 0, "i", "l", I, L));
+                        else
+                            sb_printf(s, "            %s = acc + %s * %s;\n", at("D", 0, "i", "l", I, L), be,
+                                      at("D", 0, "i", "l", I, L));
+                        sb_append(s, "        }\n    }\n}\n");
+                    }
+                    if (gen_end(p) != 0)
+                        return -1;
+                }
+    return 0;
+}
+
+const Family family_pb_2mm = {"pb_2mm", "polyhedral", 24, generate};

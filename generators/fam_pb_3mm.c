@@ -1,0 +1,221 @@
+/* pb_3mm — three matrix products, G = (A * B) * (C * D), with the two
+ * intermediate products E = A * B and F = C * D also outputs.
+ *
+ * Programs vary in dtype (f32, f64), in storage (all row-major, all
+ * column-major, or "right factor transposed": B, D and F stored column-major
+ * so every product is a dot product of contiguous rows), in square (one size
+ * n) versus rectangular (ni, nk, nj, nm, nl) shapes, and in form: three
+ * explicit loop nests (dot-product order) or one static matrix-product helper
+ * called three times (row-update order for row-major, column-update order for
+ * column-major). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gen.h"
+
+enum { ROW, COL, RT };
+static const char *const LAYOUT_TAG[] = {"row", "col", "rt"};
+
+static const char *ctype(int f64)
+{
+    return f64 ? "double" : "float";
+}
+
+/* Rounds a tolerance to two significant digits. */
+static double tol2(double v)
+{
+    double scale = pow(10, floor(log10(v)) - 1);
+    return ceil(v / scale) * scale;
+}
+
+/* Appends "<head>(<params>)\n", wrapping the comma-separated parameter list
+ * at 100 columns with continuation lines aligned after the parenthesis. */
+static void put_signature(StrBuf *s, const char *head, const char *params)
+{
+    int indent = (int)strlen(head) + 1, col = indent;
+    sb_printf(s, "%s(", head);
+    const char *q = params;
+    while (*q) {
+        const char *e = strstr(q, ", ");
+        int len = e ? (int)(e - q) : (int)strlen(q);
+        if (q != params) {
+            if (col + 2 + len + 1 > 100) {
+                sb_printf(s, ",\n%*s", indent, "");
+                col = indent;
+            } else {
+                sb_append(s, ", ");
+                col += 2;
+            }
+        }
+        sb_append_n(s, q, (size_t)len);
+        col += len;
+        q = e ? e + 2 : q + len;
+    }
+    sb_append(s, ")\n");
+}
+
+/* Element (r, c) of matrix x with `rows` rows and `cols` columns. */
+static const char *at(const char *x, int colmajor, const char *r, const char *c, const char *rows,
+                      const char *cols)
+{
+    static char pool[12][96];
+    static int k;
+    char *b = pool[k++ % 12];
+    if (colmajor)
+        snprintf(b, 96, "%s[%s + %s * %s]", x, r, c, rows);
+    else
+        snprintf(b, 96, "%s[%s * %s + %s]", x, r, cols, c);
+    return b;
+}
+
+/* One explicit dot-product nest: Z(i, j) = sum_k X(i, k) * Y(k, j). */
+static void emit_nest(StrBuf *s, const char *ty, const char *z, const char *x, const char *y,
+                      const char *R, const char *M, const char *C, int cx, int cy, int cz)
+{
+    sb_printf(s, "    for (int i = 0; i < %s; i++) {\n", R);
+    sb_printf(s, "        for (int j = 0; j < %s; j++) {\n", C);
+    sb_printf(s, "            %s acc = 0;\n", ty);
+    sb_printf(s, "            for (int k = 0; k < %s; k++)\n                acc += %s * %s;\n", M,
+              at(x, cx, "i", "k", R, M), at(y, cy, "k", "j", M, C));
+    sb_printf(s, "            %s = acc;\n        }\n    }\n", at(z, cz, "i", "j", R, C));
+}
+
+static int generate(GenCtx *g)
+{
+    for (int lay = 0; lay < 3; lay++)
+        for (int helper = 0; helper < 2; helper++)
+            for (int f64 = 0; f64 < 2; f64++)
+                for (int rect = 0; rect < 2; rect++) {
+                    const char *ty = ctype(f64), *dt = f64 ? "f64" : "f32";
+                    const char *I = rect ? "ni" : "n", *K = rect ? "nk" : "n", *J = rect ? "nj" : "n";
+                    const char *M = rect ? "nm" : "n", *L = rect ? "nl" : "n";
+                    /* Column-major flags of the left factors and of the right factors. */
+                    int cl = lay == COL, cr = lay != ROW;
+                    char variant[80];
+                    snprintf(variant, sizeof variant, "%s-%s-%s-%s", helper ? "helper" : "nests", LAYOUT_TAG[lay],
+                             dt, rect ? "rect" : "square");
+                    GenProgram *p = gen_begin(g, variant, "three_mm");
+                    gen_describe(p, "G = (A*B)*(C*D) with E = A*B and F = C*D; %s storage, %s, %s",
+                                 lay == ROW ? "row-major" : lay == COL ? "column-major" : "right factors column-major",
+                                 rect ? "rectangular" : "square", helper ? "matmul helper" : "explicit nests");
+                    char shp[64];
+#define SHAPE(a, b, colmajor) (snprintf(shp, sizeof shp, "%s,%s", (colmajor) ? (b) : (a), (colmajor) ? (a) : (b)), shp)
+                    gen_arg(p, "A", dt, "in", SHAPE(I, K, cl));
+                    gen_arg(p, "B", dt, "in", SHAPE(K, J, cr));
+                    gen_arg(p, "C", dt, "in", SHAPE(J, M, cl));
+                    gen_arg(p, "D", dt, "in", SHAPE(M, L, cr));
+                    gen_arg(p, "E", dt, "out", SHAPE(I, J, cl));
+                    gen_arg(p, "F", dt, "out", SHAPE(J, L, cr));
+                    gen_arg(p, "G", dt, "out", SHAPE(I, L, cl));
+#undef SHAPE
+                    if (rect) {
+                        static const char *const names[] = {"ni", "nk", "nj", "nm", "nl"};
+                        for (int k = 0; k < 5; k++)
+                            gen_arg(p, names[k], "i32", "param", NULL);
+                        gen_config(p, "small", "ni=72,nk=96,nj=64,nm=80,nl=88");
+                        gen_config(p, "edge", "ni=1,nk=1,nj=1,nm=1,nl=1");
+                        gen_config(p, "edge-prime", "ni=29,nk=7,nj=41,nm=13,nl=3");
+                        gen_config(p, "large", "ni=4096,nk=2048,nj=3072,nm=2560,nl=4096");
+                        gen_cost(p, "2*ni*nk*nj + 2*nj*nm*nl + 2*ni*nj*nl",
+                                 f64 ? "8*(ni*nk + nk*nj + nj*nm + nm*nl + ni*nj + nj*nl + ni*nl)"
+                                     : "4*(ni*nk + nk*nj + nj*nm + nm*nl + ni*nj + nj*nl + ni*nl)");
+                    } else {
+                        gen_arg(p, "n", "i32", "param", NULL);
+                        gen_config(p, "small", "n=96");
+                        gen_config(p, "edge", "n=1");
+                        gen_config(p, "edge-prime", "n=31");
+                        gen_config(p, "large", "n=4096");
+                        gen_cost(p, "6*n*n*n", f64 ? "56*n*n" : "28*n*n");
+                    }
+                    /* G's typical size at the large config: sqrt(nj) * |E| * |F|,
+                     * with |E| = sqrt(nk)/3, |F| = sqrt(nm)/3 for inputs in [-1, 1). */
+                    double nk = rect ? 2048 : 4096, nj = rect ? 3072 : 4096, nm = rect ? 2560 : 4096;
+                    double mag = sqrt(nj) * sqrt(nk) / 3 * sqrt(nm) / 3;
+                    if (f64)
+                        gen_tolerance(p, tol2(1e-11 * mag), 1e-7);
+                    else
+                        gen_tolerance(p, tol2(1e-4 * mag), 1e-3);
+
+                    StrBuf *s = gen_src(p);
+                    sb_append(s, "/* 3mm: E = A * B, F = C * D, G = E * F.\n");
+                    if (rect)
+                        sb_append(s, " * A is ni x nk, B nk x nj, C nj x nm, D nm x nl;\n"
+                                     " * E is ni x nj, F nj x nl, G ni x nl.\n");
+                    else
+                        sb_append(s, " * All matrices are n x n.\n");
+                    if (lay == ROW)
+                        sb_append(s, " * Row-major storage: X(r, c) is X[r * cols + c]. */\n");
+                    else if (lay == COL)
+                        sb_append(s, " * Column-major storage: X(r, c) is X[r + c * rows]. */\n");
+                    else
+                        sb_append(s, " * A, C, E and G are row-major; the right factors B, D and F are\n"
+                                     " * column-major (X(r, c) is X[r + c * rows]), so each product is a\n"
+                                     " * dot product of two contiguous vectors. */\n");
+                    char params[300];
+                    snprintf(params, sizeof params,
+                             "const %s *A, const %s *B, const %s *C, const %s *D, %s *E, %s *F, %s *G, %s", ty, ty,
+                             ty, ty, ty, ty, ty, rect ? "int ni, int nk, int nj, int nm, int nl" : "int n");
+                    if (helper) {
+                        if (lay == ROW) {
+                            sb_printf(s, "\n/* z = x * y for row-major x (rows x inner) and y (inner x cols). */\n"
+                                         "static void matmul(const %s *x, const %s *y, %s *z, int rows, int inner, int cols)\n{\n",
+                                      ty, ty, ty);
+                            sb_append(s, "    for (int i = 0; i < rows; i++) {\n"
+                                         "        for (int j = 0; j < cols; j++)\n"
+                                         "            z[i * cols + j] = 0;\n"
+                                         "        for (int k = 0; k < inner; k++) {\n");
+                            sb_printf(s, "            %s a = x[i * inner + k];\n", ty);
+                            sb_append(s, "            for (int j = 0; j < cols; j++)\n"
+                                         "                z[i * cols + j] += a * y[k * cols + j];\n"
+                                         "        }\n    }\n}\n\n");
+                        } else if (lay == COL) {
+                            sb_printf(s, "\n/* z = x * y for column-major x (rows x inner) and y (inner x cols). */\n"
+                                         "static void matmul(const %s *x, const %s *y, %s *z, int rows, int inner, int cols)\n{\n",
+                                      ty, ty, ty);
+                            sb_append(s, "    for (int j = 0; j < cols; j++) {\n"
+                                         "        for (int i = 0; i < rows; i++)\n"
+                                         "            z[i + j * rows] = 0;\n"
+                                         "        for (int k = 0; k < inner; k++) {\n");
+                            sb_printf(s, "            %s b = y[k + j * inner];\n", ty);
+                            sb_append(s, "            for (int i = 0; i < rows; i++)\n"
+                                         "                z[i + j * rows] += x[i + k * rows] * b;\n"
+                                         "        }\n    }\n}\n\n");
+                        } else {
+                            sb_printf(s, "\n/* z = x * y for row-major x (rows x inner) and column-major y\n"
+                                         " * (inner x cols); z is row-major if z_colmajor is 0. */\n"
+                                         "static void matmul(const %s *x, const %s *y, %s *z, int rows, int inner, int cols,\n"
+                                         "                   int z_colmajor)\n{\n", ty, ty, ty);
+                            sb_append(s, "    for (int i = 0; i < rows; i++) {\n"
+                                         "        for (int j = 0; j < cols; j++) {\n");
+                            sb_printf(s, "            %s acc = 0;\n", ty);
+                            sb_append(s, "            for (int k = 0; k < inner; k++)\n"
+                                         "                acc += x[i * inner + k] * y[k + j * inner];\n"
+                                         "            if (z_colmajor)\n"
+                                         "                z[i + j * rows] = acc;\n"
+                                         "            else\n"
+                                         "                z[i * cols + j] = acc;\n"
+                                         "        }\n    }\n}\n\n");
+                        }
+                        put_signature(s, "void three_mm", params);
+                        if (lay == RT)
+                            sb_printf(s, "{\n    matmul(A, B, E, %s, %s, %s, 0);\n    matmul(C, D, F, %s, %s, %s, 1);\n"
+                                         "    matmul(E, F, G, %s, %s, %s, 0);\n}\n", I, K, J, J, M, L, I, J, L);
+                        else
+                            sb_printf(s, "{\n    matmul(A, B, E, %s, %s, %s);\n    matmul(C, D, F, %s, %s, %s);\n"
+                                         "    matmul(E, F, G, %s, %s, %s);\n}\n", I, K, J, J, M, L, I, J, L);
+                    } else {
+                        put_signature(s, "void three_mm", params);
+                        sb_append(s, "{\n");
+                        emit_nest(s, ty, "E", "A", "B", I, K, J, cl, cr, cl);
+                        emit_nest(s, ty, "F", "C", "D", J, M, L, cl, cr, cr);
+                        emit_nest(s, ty, "G", "E", "F", I, J, L, cl, cr, cl);
+                        sb_append(s, "}\n");
+                    }
+                    if (gen_end(p) != 0)
+                        return -1;
+                }
+    return 0;
+}
+
+const Family family_pb_3mm = {"pb_3mm", "polyhedral", 24, generate};

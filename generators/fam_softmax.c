@@ -1,0 +1,445 @@
+/* softmax — softmax-style normalisations along one axis: softmax,
+ * log-softmax, softmax with a temperature, masked softmax (a u8 mask input),
+ * the online single-pass form (which also returns the row log-sum-exp),
+ * softmax of a scaled and biased input, log-sum-exp alone, and the backward
+ * passes of softmax and log-softmax.  Every operator comes over f32 and f64
+ * (always numerically stable: the maximum is subtracted before exp) and in
+ * three layouts: contiguous rows, rows with a padded leading dimension, and
+ * "columns" (the middle axis of an n x m x c tensor, stride c). */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gen.h"
+
+/* Template substitution: "@name" in a template is replaced by the value of
+ * `name` (the element type, the float literal suffix, math functions with
+ * their f32 spelling, strides), so a template reads as the C it becomes. */
+#define MAX_SUBS 48
+
+typedef struct Subs {
+    const char *key[MAX_SUBS];
+    const char *val[MAX_SUBS];
+    int n;
+} Subs;
+
+static void subs_set(Subs *s, const char *key, const char *val)
+{
+    for (int i = 0; i < s->n; i++)
+        if (strcmp(s->key[i], key) == 0) {
+            s->val[i] = val;
+            return;
+        }
+    if (s->n < MAX_SUBS) {
+        s->key[s->n] = key;
+        s->val[s->n++] = val;
+    }
+}
+
+/* T: element type; f: literal suffix; exp, log, ...: math functions. */
+static void subs_init(Subs *s, int f64)
+{
+    static const char *const fns[][2] = {
+        {"exp", "expf"},   {"log", "logf"},     {"sqrt", "sqrtf"}, {"tanh", "tanhf"},
+        {"fabs", "fabsf"}, {"fmax", "fmaxf"},   {"fmin", "fminf"}, {"log1p", "log1pf"},
+        {"expm1", "expm1f"}, {"erf", "erff"},   {"sin", "sinf"},   {"cos", "cosf"},
+        {"pow", "powf"},   {"floor", "floorf"}};
+    s->n = 0;
+    subs_set(s, "T", f64 ? "double" : "float");
+    subs_set(s, "f", f64 ? "" : "f");
+    for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
+        subs_set(s, fns[i][0], f64 ? fns[i][0] : fns[i][1]);
+}
+
+static void emit(StrBuf *sb, const Subs *s, const char *tmpl)
+{
+    for (const char *c = tmpl; *c;) {
+        if (*c != '@') {
+            sb_putc(sb, *c++);
+            continue;
+        }
+        const char *e = c + 1;
+        while (isalnum((unsigned char)*e) || *e == '_')
+            e++;
+        size_t len = (size_t)(e - c - 1);
+        const char *val = NULL;
+        for (int i = 0; i < s->n; i++)
+            if (strlen(s->key[i]) == len && strncmp(s->key[i], c + 1, len) == 0)
+                val = s->val[i];
+        if (val)
+            sb_append(sb, val);
+        else
+            sb_append_n(sb, c, (size_t)(e - c));
+        c = e;
+    }
+}
+
+/* A buffer of an operator: 'x' a full tensor (the first one takes the padded
+ * leading dimension in the "ld" layout), 'v' a vector of length m, 'r' one
+ * value per row (the helper's return value), 'k' a u8 mask shaped like x. */
+typedef struct OpArg {
+    const char *name;
+    int out;
+    char kind;
+} OpArg;
+
+typedef struct Op {
+    const char *tag;     /* variant prefix and helper name */
+    const char *entry;
+    const char *title;   /* the program comment's first words */
+    const char *math;    /* the comment stating the math */
+    OpArg args[4];
+    int nargs;
+    const char *scalar;  /* a by-value scalar, or NULL */
+    double scalar_value;
+    const char *body;    /* the helper's body over one row of length m */
+    int flops;           /* per element */
+    double lo, hi;       /* fill of the first input */
+    int logout;          /* outputs are logs (looser absolute tolerance) */
+    int grad;            /* a backward pass */
+} Op;
+
+#define ROWMAX                                                                                     \
+    "    @T mx = x[0];\n"                                                                          \
+    "    for (int j = 1; j < m; j++)\n"                                                            \
+    "        if (x[j@S] > mx)\n"                                                                   \
+    "            mx = x[j@S];\n"
+
+static const Op OPS[] = {
+    {"softmax", "softmax", "Softmax", "y = exp(x - max(x)) / sum(exp(x - max(x)))",
+     {{"x", 0, 'x'}, {"y", 1, 'x'}}, 2, NULL, 0,
+     ROWMAX
+     "    @T sum = 0;\n"
+     "    for (int j = 0; j < m; j++) {\n"
+     "        y[j@S] = @exp(x[j@S] - mx);\n"
+     "        sum += y[j@S];\n"
+     "    }\n"
+     "    for (int j = 0; j < m; j++)\n"
+     "        y[j@S] /= sum;\n",
+     5, -8, 8, 0, 0},
+    {"logsoftmax", "log_softmax", "Log-softmax", "y = x - max(x) - log(sum(exp(x - max(x))))",
+     {{"x", 0, 'x'}, {"y", 1, 'x'}}, 2, NULL, 0,
+     ROWMAX
+     "    @T sum = 0;\n"
+     "    for (int j = 0; j < m; j++)\n"
+     "        sum += @exp(x[j@S] - mx);\n"
+     "    @T lse = mx + @log(sum);\n"
+     "    for (int j = 0; j < m; j++)\n"
+     "        y[j@S] = x[j@S] - lse;\n",
+     5, -8, 8, 1, 0},
+    {"temp", "softmax_temperature", "Softmax with a temperature", "y = softmax(x / temperature), temperature > 0",
+     {{"x", 0, 'x'}, {"y", 1, 'x'}}, 2, "temperature", 0.7,
+     "    /* A positive temperature keeps the position of the maximum. */\n"
+     ROWMAX
+     "    @T inv_t = 1 / temperature;\n"
+     "    @T sum = 0;\n"
+     "    for (int j = 0; j < m; j++) {\n"
+     "        y[j@S] = @exp((x[j@S] - mx) * inv_t);\n"
+     "        sum += y[j@S];\n"
+     "    }\n"
+     "    for (int j = 0; j < m; j++)\n"
+     "        y[j@S] /= sum;\n",
+     6, -4, 4, 0, 0},
+    {"masked", "masked_softmax", "Masked softmax",
+     "y = softmax over the positions where mask != 0; masked positions, and\n"
+     " * rows masked entirely, get 0",
+     {{"x", 0, 'x'}, {"mask", 0, 'k'}, {"y", 1, 'x'}}, 3, NULL, 0,
+     "    @T mx = -INFINITY;\n"
+     "    for (int j = 0; j < m; j++)\n"
+     "        if (mask[j@S] && x[j@S] > mx)\n"
+     "            mx = x[j@S];\n"
+     "    if (mx == -INFINITY) {\n"
+     "        for (int j = 0; j < m; j++)\n"
+     "            y[j@S] = 0;\n"
+     "        return;\n"
+     "    }\n"
+     "    @T sum = 0;\n"
+     "    for (int j = 0; j < m; j++) {\n"
+     "        y[j@S] = mask[j@S] ? @exp(x[j@S] - mx) : 0;\n"
+     "        sum += y[j@S];\n"
+     "    }\n"
+     "    for (int j = 0; j < m; j++)\n"
+     "        y[j@S] /= sum;\n",
+     5, -8, 8, 0, 0},
+    {"online", "softmax_online", "Single-pass (online) softmax",
+     "y = softmax(x) and lse = log(sum(exp(x))); the maximum and the sum are\n"
+     " * taken in one pass, rescaling the running sum whenever the maximum grows",
+     {{"x", 0, 'x'}, {"y", 1, 'x'}, {"lse", 1, 'r'}}, 3, NULL, 0,
+     "    @T mx = x[0];\n"
+     "    @T sum = 1;\n"
+     "    for (int j = 1; j < m; j++) {\n"
+     "        @T v = x[j@S];\n"
+     "        if (v > mx) {\n"
+     "            sum = sum * @exp(mx - v) + 1;\n"
+     "            mx = v;\n"
+     "        } else {\n"
+     "            sum += @exp(v - mx);\n"
+     "        }\n"
+     "    }\n"
+     "    for (int j = 0; j < m; j++)\n"
+     "        y[j@S] = @exp(x[j@S] - mx) / sum;\n"
+     "    return mx + @log(sum);\n",
+     6, -8, 8, 0, 0},
+    {"bias", "softmax_scale_bias", "Softmax of a scaled, biased input", "y = softmax(scale * x + bias), bias broadcast along the softmax axis",
+     {{"x", 0, 'x'}, {"bias", 0, 'v'}, {"y", 1, 'x'}}, 3, "scale", 0.125,
+     "    @T mx = scale * x[0] + bias[0];\n"
+     "    for (int j = 1; j < m; j++) {\n"
+     "        @T v = scale * x[j@S] + bias[j];\n"
+     "        if (v > mx)\n"
+     "            mx = v;\n"
+     "    }\n"
+     "    @T sum = 0;\n"
+     "    for (int j = 0; j < m; j++) {\n"
+     "        y[j@S] = @exp(scale * x[j@S] + bias[j] - mx);\n"
+     "        sum += y[j@S];\n"
+     "    }\n"
+     "    for (int j = 0; j < m; j++)\n"
+     "        y[j@S] /= sum;\n",
+     7, -16, 16, 0, 0},
+    {"lse", "logsumexp", "Log-sum-exp", "lse = max(x) + log(sum(exp(x - max(x))))",
+     {{"x", 0, 'x'}, {"lse", 1, 'r'}}, 2, NULL, 0,
+     ROWMAX
+     "    @T sum = 0;\n"
+     "    for (int j = 0; j < m; j++)\n"
+     "        sum += @exp(x[j@S] - mx);\n"
+     "    return mx + @log(sum);\n",
+     4, -8, 8, 1, 0},
+    {"backward", "softmax_backward", "Softmax backward", "dx = y * (dy - sum(dy * y)), y the softmax output",
+     {{"y", 0, 'x'}, {"dy", 0, 'x'}, {"dx", 1, 'x'}}, 3, NULL, 0,
+     "    @T dot = 0;\n"
+     "    for (int j = 0; j < m; j++)\n"
+     "        dot += dy[j@S] * y[j@S];\n"
+     "    for (int j = 0; j < m; j++)\n"
+     "        dx[j@S] = y[j@S] * (dy[j@S] - dot);\n",
+     4, 0.0001, 0.01, 0, 1},
+    {"logbackward", "log_softmax_backward", "Log-softmax backward",
+     "dx = dy - exp(logy) * sum(dy), logy the log-softmax output",
+     {{"logy", 0, 'x'}, {"dy", 0, 'x'}, {"dx", 1, 'x'}}, 3, NULL, 0,
+     "    @T total = 0;\n"
+     "    for (int j = 0; j < m; j++)\n"
+     "        total += dy[j@S];\n"
+     "    for (int j = 0; j < m; j++)\n"
+     "        dx[j@S] = dy[j@S] - @exp(logy[j@S]) * total;\n",
+     4, -12, -4, 0, 1},
+};
+
+enum { LAYOUT_ROWS, LAYOUT_LD, LAYOUT_COLS };
+static const char *const LAYOUT_TAG[] = {"rows", "ld", "cols"};
+
+static int op_returns(const Op *op)
+{
+    for (int a = 0; a < op->nargs; a++)
+        if (op->args[a].kind == 'r')
+            return 1;
+    return 0;
+}
+
+static const char *arg_ctype(const OpArg *a, const char *ty)
+{
+    return a->kind == 'k' ? "uint8_t" : ty;
+}
+
+/* The helper over one row (contiguous) or one strided column. */
+static void emit_helper(StrBuf *s, Subs *sub, const Op *op, int layout)
+{
+    const char *ty = sub->val[0];
+    sb_printf(s, "static %s %s_%s(", op_returns(op) ? ty : "void", op->tag,
+              layout == LAYOUT_COLS ? "col" : "row");
+    int first = 1;
+    for (int a = 0; a < op->nargs; a++) {
+        const OpArg *x = &op->args[a];
+        if (x->kind == 'r')
+            continue;
+        sb_printf(s, "%s%s%s *%s", first ? "" : ", ", x->out ? "" : "const ", arg_ctype(x, ty), x->name);
+        first = 0;
+    }
+    sb_append(s, ", int m");
+    if (layout == LAYOUT_COLS)
+        sb_append(s, ", int stride");
+    if (op->scalar)
+        sb_printf(s, ", %s %s", ty, op->scalar);
+    sb_append(s, ")\n{\n");
+    emit(s, sub, op->body);
+    sb_append(s, "}\n\n");
+}
+
+static int generate(GenCtx *g)
+{
+    int nops = (int)(sizeof OPS / sizeof OPS[0]);
+    for (int o = 0; o < nops; o++)
+        for (int layout = 0; layout < 3; layout++)
+            for (int f64 = 0; f64 < 2; f64++) {
+                const Op *op = &OPS[o];
+                const char *dt = f64 ? "f64" : "f32";
+                int es = f64 ? 8 : 4;
+                Subs sub;
+                subs_init(&sub, f64);
+                subs_set(&sub, "S", layout == LAYOUT_COLS ? " * stride" : "");
+                const char *ty = f64 ? "double" : "float";
+                char variant[64];
+                snprintf(variant, sizeof variant, "%s-%s-%s", op->tag, LAYOUT_TAG[layout], dt);
+                GenProgram *p = gen_begin(g, variant, op->entry);
+                gen_describe(p, "%s along %s (%s)", op->entry,
+                              layout == LAYOUT_COLS ? "the middle axis of an n x m x c tensor"
+                                                    : "the rows of an n x m matrix",
+                              dt);
+                /* Shapes of each kind of buffer in this layout. */
+                const char *full = layout == LAYOUT_COLS ? "n,m,c" : "n,m";
+                const char *rowstat = layout == LAYOUT_COLS ? "n,c" : "n";
+                int first_full = 1;
+                for (int a = 0; a < op->nargs; a++) {
+                    const OpArg *x = &op->args[a];
+                    const char *shape = x->kind == 'v' ? "m" : x->kind == 'r' ? rowstat : full;
+                    if (x->kind == 'x' && !x->out && layout == LAYOUT_LD && first_full)
+                        shape = "n,ld";
+                    if (x->kind == 'x' && !x->out)
+                        first_full = 0;
+                    gen_arg(p, x->name, x->kind == 'k' ? "u8" : dt, x->out ? "out" : "in", shape);
+                }
+                gen_fill_uniform(p, op->args[0].name, op->lo, op->hi);
+                for (int a = 1; a < op->nargs; a++)
+                    if (op->args[a].kind == 'k')
+                        gen_fill_int(p, op->args[a].name, "0", "2");
+                gen_arg(p, "n", "i32", "param", NULL);
+                gen_arg(p, "m", "i32", "param", NULL);
+                if (layout == LAYOUT_LD)
+                    gen_arg(p, "ld", "i32", "param", NULL);
+                if (layout == LAYOUT_COLS)
+                    gen_arg(p, "c", "i32", "param", NULL);
+                if (op->scalar)
+                    gen_scalar(p, op->scalar, dt, op->scalar_value);
+                if (layout == LAYOUT_ROWS) {
+                    gen_config(p, "small", "n=64,m=500");
+                    gen_config(p, "edge", "n=1,m=1");
+                    gen_config(p, "edge-prime", "n=7,m=131");
+                    gen_config(p, "large", f64 ? "n=8192,m=4096" : "n=16384,m=4096");
+                } else if (layout == LAYOUT_LD) {
+                    gen_config(p, "small", "n=64,m=500,ld=512");
+                    gen_config(p, "edge", "n=1,m=1,ld=3");
+                    gen_config(p, "edge-prime", "n=7,m=131,ld=137");
+                    gen_config(p, "large", f64 ? "n=8192,m=4000,ld=4096" : "n=16384,m=4000,ld=4096");
+                } else {
+                    gen_config(p, "small", "n=4,m=100,c=48");
+                    gen_config(p, "edge", "n=1,m=1,c=1");
+                    gen_config(p, "edge-prime", "n=3,m=13,c=7");
+                    gen_config(p, "large", f64 ? "n=32,m=1024,c=1024" : "n=64,m=1024,c=1024");
+                }
+                /* Cost: every element once per buffer. */
+                const char *elems = layout == LAYOUT_COLS ? "n*m*c" : "n*m";
+                const char *rows = layout == LAYOUT_COLS ? "n*c" : "n";
+                int full_bytes = 0, row_bytes = 0, vec_bytes = 0;
+                for (int a = 0; a < op->nargs; a++) {
+                    char k = op->args[a].kind;
+                    if (k == 'x')
+                        full_bytes += es;
+                    else if (k == 'k')
+                        full_bytes += 1;
+                    else if (k == 'r')
+                        row_bytes += es;
+                    else
+                        vec_bytes += es;
+                }
+                char flops[64], bytes[96];
+                snprintf(flops, sizeof flops, "%d*%s", op->flops, elems);
+                if (row_bytes && vec_bytes)
+                    snprintf(bytes, sizeof bytes, "%d*%s+%d*%s+%d*m", full_bytes, elems, row_bytes, rows,
+                             vec_bytes);
+                else if (row_bytes)
+                    snprintf(bytes, sizeof bytes, "%d*%s+%d*%s", full_bytes, elems, row_bytes, rows);
+                else if (vec_bytes)
+                    snprintf(bytes, sizeof bytes, "%d*%s+%d*m", full_bytes, elems, vec_bytes);
+                else
+                    snprintf(bytes, sizeof bytes, "%d*%s", full_bytes, elems);
+                gen_cost(p, flops, bytes);
+                if (!f64)
+                    gen_tolerance(p, op->logout || op->grad ? 1e-4 : 1e-6, 1e-3);
+                else
+                    gen_tolerance(p, 1e-10, 1e-8);
+
+                StrBuf *s = gen_src(p);
+                sb_printf(s, "/* %s along ", op->title);
+                if (layout == LAYOUT_ROWS)
+                    sb_append(s, "each row of an n x m row-major matrix:\n");
+                else if (layout == LAYOUT_LD)
+                    sb_printf(s, "each row of an n x m matrix (%s rows are ld\n * elements apart):\n",
+                              op->args[0].name);
+                else
+                    sb_append(s, "the middle axis of an n x m x c tensor (stride c):\n");
+                sb_printf(s, " * %s. */\n", op->math);
+                sb_append(s, "#include <math.h>\n#include <stddef.h>\n");
+                if (op->args[1].kind == 'k')
+                    sb_append(s, "#include <stdint.h>\n");
+                sb_append(s, "\n");
+                emit_helper(s, &sub, op, layout);
+
+                /* The entry function. */
+                sb_printf(s, "void %s(", op->entry);
+                for (int a = 0; a < op->nargs; a++) {
+                    const OpArg *x = &op->args[a];
+                    sb_printf(s, "%s%s%s *%s", a ? ", " : "", x->out ? "" : "const ", arg_ctype(x, ty),
+                              x->name);
+                }
+                sb_printf(s, ", int n, int m%s", layout == LAYOUT_LD ? ", int ld" : layout == LAYOUT_COLS ? ", int c" : "");
+                if (op->scalar)
+                    sb_printf(s, ", %s %s", ty, op->scalar);
+                sb_append(s, ")\n{\n");
+                const char *ind = "        ";
+                if (layout == LAYOUT_COLS) {
+                    sb_append(s, "    for (int i = 0; i < n; i++) {\n"
+                                 "        for (int k = 0; k < c; k++) {\n"
+                                 "            size_t base = (size_t)i * m * c + k;\n");
+                    ind = "            ";
+                } else {
+                    sb_append(s, "    for (int i = 0; i < n; i++)");
+                    ind = op_returns(op) ? "        " : " ";
+                    if (op_returns(op))
+                        sb_append(s, "\n");
+                }
+                const char *ret = NULL;
+                for (int a = 0; a < op->nargs; a++)
+                    if (op->args[a].kind == 'r')
+                        ret = op->args[a].name;
+                if (ret) {
+                    if (layout == LAYOUT_COLS)
+                        sb_printf(s, "%s%s[(size_t)i * c + k] = ", ind, ret);
+                    else
+                        sb_printf(s, "%s%s[i] = ", ind, ret);
+                } else {
+                    sb_append(s, layout == LAYOUT_COLS ? ind : (strcmp(ind, " ") == 0 ? "\n        " : ind));
+                }
+                sb_printf(s, "%s_%s(", op->tag, layout == LAYOUT_COLS ? "col" : "row");
+                first_full = 1;
+                int first = 1;
+                for (int a = 0; a < op->nargs; a++) {
+                    const OpArg *x = &op->args[a];
+                    if (x->kind == 'r')
+                        continue;
+                    sb_printf(s, "%s%s", first ? "" : ", ", x->name);
+                    first = 0;
+                    if (x->kind == 'v')
+                        continue;
+                    if (layout == LAYOUT_COLS)
+                        sb_append(s, " + base");
+                    else if (layout == LAYOUT_LD && x->kind == 'x' && !x->out && first_full)
+                        sb_append(s, " + (size_t)i * ld");
+                    else
+                        sb_append(s, " + (size_t)i * m");
+                    if (x->kind == 'x' && !x->out)
+                        first_full = 0;
+                }
+                sb_append(s, ", m");
+                if (layout == LAYOUT_COLS)
+                    sb_append(s, ", c");
+                if (op->scalar)
+                    sb_printf(s, ", %s", op->scalar);
+                sb_append(s, ");\n");
+                if (layout == LAYOUT_COLS)
+                    sb_append(s, "        }\n    }\n");
+                sb_append(s, "}\n");
+                if (gen_end(p) != 0)
+                    return -1;
+            }
+    return 0;
+}
+
+const Family family_softmax = {"softmax", "ml", 54, generate};

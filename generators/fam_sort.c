@@ -1,0 +1,783 @@
+/* sort — sorting written as a person would in C: insertion, odd-even
+ * transposition, shell and selection sorts of many short rows (and of the
+ * columns of a matrix), bottom-up merge sort of a whole array through a
+ * scratch buffer, counting sorts of u8/u16/small-range keys, LSD radix sorts
+ * of u32/i32/f32/i64 keys, stable sorts by key with a payload, stable
+ * argsort, ranks (stable, dense, global), top-k, row medians, segmented
+ * sorts, lexicographic records, sorting by magnitude and per-row unique.
+ * Element types vary over f32, f64, i32, i64, i16, u8, u16, u32.  Every
+ * output is fully determined: sorts carrying payloads are stable. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen.h"
+
+/* Template text: "$T" is the main element type, "$V" a second (payload)
+ * type, "$F" the float suffix ("f" or ""), used for literals (1.0$F) and
+ * math functions (sqrt$F). */
+typedef struct Sub {
+    const char *T, *V, *F;
+} Sub;
+
+static void put(StrBuf *s, const Sub *t, const char *tmpl)
+{
+    for (const char *c = tmpl; *c; c++) {
+        if (c[0] == '$' && (c[1] == 'T' || c[1] == 'V' || c[1] == 'F')) {
+            sb_append(s, c[1] == 'T' ? t->T : c[1] == 'V' ? t->V : t->F);
+            c++;
+        } else {
+            sb_putc(s, *c);
+        }
+    }
+}
+
+static const char *ctype_of(const char *dt)
+{
+    static const char *const map[][2] = {
+        {"f32", "float"},     {"f64", "double"},    {"i32", "int"},        {"i64", "int64_t"},
+        {"u8", "uint8_t"},    {"u16", "uint16_t"},  {"i16", "int16_t"},    {"u32", "uint32_t"},
+        {"u64", "uint64_t"},  {"i8", "int8_t"},
+    };
+    for (size_t k = 0; k < sizeof map / sizeof *map; k++)
+        if (!strcmp(map[k][0], dt))
+            return map[k][1];
+    return "?";
+}
+
+static const char *dtype_of(const char *ctype, size_t len)
+{
+    static const char *const map[][2] = {
+        {"float", "f32"},     {"double", "f64"},    {"int", "i32"},        {"int32_t", "i32"},
+        {"int64_t", "i64"},   {"uint8_t", "u8"},    {"uint16_t", "u16"},   {"int16_t", "i16"},
+        {"uint32_t", "u32"},  {"uint64_t", "u64"},  {"int8_t", "i8"},
+    };
+    for (size_t k = 0; k < sizeof map / sizeof *map; k++)
+        if (strlen(map[k][0]) == len && !strncmp(map[k][0], ctype, len))
+            return map[k][1];
+    return "?";
+}
+
+/* Looks `name` up in a "name=value;name=value" list; copies the value. */
+static int lookup(const char *list, const char *name, char *out, size_t outlen)
+{
+    size_t nl = strlen(name);
+    for (const char *q = list; q && *q;) {
+        const char *end = strchr(q, ';');
+        if (!end)
+            end = q + strlen(q);
+        const char *eq = memchr(q, '=', (size_t)(end - q));
+        if (eq && (size_t)(eq - q) == nl && !strncmp(q, name, nl)) {
+            snprintf(out, outlen, "%.*s", (int)(end - eq - 1), eq + 1);
+            return 1;
+        }
+        q = *end ? end + 1 : end;
+    }
+    return 0;
+}
+
+/* Declares the arguments of the C parameter list `sig` (types substituted)
+ * in order: `const T *x` is an input and `T *x` an output (an in-out when
+ * x is named in `inout`, a space-separated list), with its shape from
+ * `shapes` ("x=n,m;y=n"); a plain `int`/`int64_t` is a param, unless
+ * `scalars` ("name=value;...") gives it a value, as it does every other
+ * plain value. */
+static void declare(GenProgram *p, const char *sig, const char *shapes, const char *inout, const char *scalars)
+{
+    const char *q = sig;
+    while (*q) {
+        while (*q == ' ' || *q == ',' || *q == '\n')
+            q++;
+        if (!*q)
+            break;
+        int is_const = !strncmp(q, "const ", 6);
+        if (is_const)
+            q += 6;
+        const char *ty = q;
+        while (*q != ' ')
+            q++;
+        const char *dt = dtype_of(ty, (size_t)(q - ty));
+        q++;
+        int ptr = *q == '*';
+        if (ptr)
+            q++;
+        char name[64];
+        size_t n = 0;
+        while (*q && *q != ',' && n < sizeof name - 1)
+            name[n++] = *q++;
+        name[n] = '\0';
+        char val[128];
+        if (ptr) {
+            const char *role = is_const ? "in" : "out";
+            char pad[70];
+            snprintf(pad, sizeof pad, " %s ", name);
+            char list[256];
+            snprintf(list, sizeof list, " %s ", inout ? inout : "");
+            if (strstr(list, pad))
+                role = "inout";
+            if (!lookup(shapes, name, val, sizeof val))
+                snprintf(val, sizeof val, "?");
+            gen_arg(p, name, dt, role, val);
+        } else if (lookup(scalars, name, val, sizeof val)) {
+            gen_scalar(p, name, dt, strtod(val, NULL));
+        } else {
+            gen_arg(p, name, dt, "param", NULL);
+        }
+    }
+}
+
+enum { ROWS, TOPK, ARRAY, BIG, KRANGE, SEG, COLS, RECS };
+
+typedef struct Op {
+    const char *tag;
+    const char *types;  /* space-separated instances: "f32" or "u8/i32" (key/payload) */
+    int kind;           /* which configs */
+    const char *entry;
+    const char *pre;    /* includes, comment, helpers */
+    const char *sig;
+    const char *body;
+    const char *flops, *bytes;  /* $S / $W: key / payload sizes */
+    const char *shapes;
+    const char *fills;  /* "name=int:lo:hi;name=part:total" */
+} Op;
+
+#define ROW_INS_PRE(order) \
+    "#include <stddef.h>\n\n/* Sorts each row of a rows x len matrix " order " by insertion sort\n" \
+    " * (the rows are short). */\n"
+#define ROWS_SHAPES "in=rows,len;out=rows,len"
+
+static const Op OPS[] = {
+    {"insertion-rows-asc", "f32 i32 u8 i64", ROWS, "sort_rows", ROW_INS_PRE("ascending"),
+     "const $T *in, $T *out, int rows, int len",
+     "    for (int r = 0; r < rows; r++) {\n        const $T *src = in + (size_t)r * len;\n"
+     "        $T *a = out + (size_t)r * len;\n        for (int i = 0; i < len; i++) {\n"
+     "            $T v = src[i];\n            int j = i - 1;\n            while (j >= 0 && a[j] > v) {\n"
+     "                a[j + 1] = a[j];\n                j--;\n            }\n            a[j + 1] = v;\n"
+     "        }\n    }\n",
+     "rows*len*len/2", "2*$S*rows*len", ROWS_SHAPES, NULL},
+    {"insertion-rows-desc", "f64 i16", ROWS, "sort_rows", ROW_INS_PRE("descending"),
+     "const $T *in, $T *out, int rows, int len",
+     "    for (int r = 0; r < rows; r++) {\n        const $T *src = in + (size_t)r * len;\n"
+     "        $T *a = out + (size_t)r * len;\n        for (int i = 0; i < len; i++) {\n"
+     "            $T v = src[i];\n            int j = i - 1;\n            while (j >= 0 && a[j] < v) {\n"
+     "                a[j + 1] = a[j];\n                j--;\n            }\n            a[j + 1] = v;\n"
+     "        }\n    }\n",
+     "rows*len*len/2", "2*$S*rows*len", ROWS_SHAPES, NULL},
+    {"odd-even-rows-asc", "f32 u8 f64", ROWS, "sort_rows",
+     "#include <stddef.h>\n\n/* Sorts each row of a rows x len matrix ascending by odd-even\n"
+     " * transposition: len phases compare-exchanging the pairs (i, i+1) with i\n"
+     " * even, then odd, alternately. */\n",
+     "const $T *in, $T *out, int rows, int len",
+     "    for (int r = 0; r < rows; r++) {\n        $T *a = out + (size_t)r * len;\n"
+     "        for (int i = 0; i < len; i++)\n            a[i] = in[(size_t)r * len + i];\n"
+     "        for (int phase = 0; phase < len; phase++) {\n"
+     "            for (int i = phase % 2; i + 1 < len; i += 2) {\n"
+     "                if (a[i] > a[i + 1]) {\n                    $T t = a[i];\n"
+     "                    a[i] = a[i + 1];\n                    a[i + 1] = t;\n                }\n"
+     "            }\n        }\n    }\n",
+     "rows*len*len/2", "2*$S*rows*len", ROWS_SHAPES, NULL},
+    {"odd-even-rows-desc", "i32", ROWS, "sort_rows",
+     "#include <stddef.h>\n\n/* Sorts each row of a rows x len matrix descending by odd-even\n"
+     " * transposition (len alternating phases of compare-exchange). */\n",
+     "const $T *in, $T *out, int rows, int len",
+     "    for (int r = 0; r < rows; r++) {\n        $T *a = out + (size_t)r * len;\n"
+     "        for (int i = 0; i < len; i++)\n            a[i] = in[(size_t)r * len + i];\n"
+     "        for (int phase = 0; phase < len; phase++) {\n"
+     "            for (int i = phase % 2; i + 1 < len; i += 2) {\n"
+     "                if (a[i] < a[i + 1]) {\n                    $T t = a[i];\n"
+     "                    a[i] = a[i + 1];\n                    a[i + 1] = t;\n                }\n"
+     "            }\n        }\n    }\n",
+     "rows*len*len/2", "2*$S*rows*len", ROWS_SHAPES, NULL},
+    {"shell-rows", "f32", ROWS, "sort_rows",
+     "#include <stddef.h>\n#include <string.h>\n\n"
+     "/* Sorts each row of a rows x len matrix ascending by Shell sort with the\n"
+     " * gap sequence len/2, len/4, ..., 1. */\n",
+     "const $T *in, $T *out, int rows, int len",
+     "    for (int r = 0; r < rows; r++) {\n        $T *a = out + (size_t)r * len;\n"
+     "        memcpy(a, in + (size_t)r * len, (size_t)len * sizeof *a);\n"
+     "        for (int gap = len / 2; gap > 0; gap /= 2) {\n"
+     "            for (int i = gap; i < len; i++) {\n                $T v = a[i];\n                int j = i;\n"
+     "                while (j >= gap && a[j - gap] > v) {\n                    a[j] = a[j - gap];\n"
+     "                    j -= gap;\n                }\n                a[j] = v;\n            }\n        }\n    }\n",
+     "rows*len*len/4", "2*$S*rows*len", ROWS_SHAPES, NULL},
+    {"selection-rows", "i32", ROWS, "sort_rows",
+     "#include <stddef.h>\n#include <string.h>\n\n"
+     "/* Sorts each row of a rows x len matrix ascending by selection sort:\n"
+     " * position i receives the smallest of the elements i..len-1. */\n",
+     "const $T *in, $T *out, int rows, int len",
+     "    for (int r = 0; r < rows; r++) {\n        $T *a = out + (size_t)r * len;\n"
+     "        memcpy(a, in + (size_t)r * len, (size_t)len * sizeof *a);\n"
+     "        for (int i = 0; i + 1 < len; i++) {\n            int m = i;\n"
+     "            for (int j = i + 1; j < len; j++)\n                if (a[j] < a[m])\n                    m = j;\n"
+     "            $T t = a[i];\n            a[i] = a[m];\n            a[m] = t;\n        }\n    }\n",
+     "rows*len*len/2", "2*$S*rows*len", ROWS_SHAPES, NULL},
+    {"columns", "f32", COLS, "sort_columns",
+     "#include <stddef.h>\n\n/* Sorts each column of a row-major rows x cols matrix ascending (insertion\n"
+     " * sort down the column, stride cols). */\n",
+     "const $T *in, $T *out, int rows, int cols",
+     "    for (int c = 0; c < cols; c++) {\n        for (int i = 0; i < rows; i++) {\n"
+     "            $T v = in[(size_t)i * cols + c];\n            int j = i - 1;\n"
+     "            while (j >= 0 && out[(size_t)j * cols + c] > v) {\n"
+     "                out[(size_t)(j + 1) * cols + c] = out[(size_t)j * cols + c];\n                j--;\n"
+     "            }\n            out[(size_t)(j + 1) * cols + c] = v;\n        }\n    }\n",
+     "cols*rows*rows/2", "2*$S*rows*cols", "in=rows,cols;out=rows,cols", NULL},
+    {"merge-asc", "f32 f64 i32 u32 i64", ARRAY, "merge_sort",
+     "#include <stdlib.h>\n#include <string.h>\n\n"
+     "/* Sorts n keys ascending with a bottom-up merge sort: sorted runs of width\n"
+     " * 1, 2, 4, ... are merged pairwise, alternating between out and a scratch\n * buffer. */\n"
+     "static void merge(const $T *src, $T *dst, int lo, int mid, int hi)\n{\n"
+     "    int i = lo, j = mid, k = lo;\n    while (i < mid && j < hi)\n"
+     "        dst[k++] = src[j] < src[i] ? src[j++] : src[i++];\n"
+     "    while (i < mid)\n        dst[k++] = src[i++];\n    while (j < hi)\n        dst[k++] = src[j++];\n}\n\n",
+     "const $T *in, $T *out, int n",
+     "    $T *tmp = malloc((size_t)n * sizeof *tmp);\n    if (!tmp)\n        return;\n"
+     "    memcpy(out, in, (size_t)n * sizeof *out);\n    $T *src = out, *dst = tmp;\n"
+     "    for (int width = 1; width < n; width *= 2) {\n"
+     "        for (int lo = 0; lo < n; lo += 2 * width) {\n"
+     "            int mid = lo + width < n ? lo + width : n;\n"
+     "            int hi = lo + 2 * width < n ? lo + 2 * width : n;\n"
+     "            merge(src, dst, lo, mid, hi);\n        }\n"
+     "        $T *t = src;\n        src = dst;\n        dst = t;\n    }\n"
+     "    if (src != out)\n        memcpy(out, src, (size_t)n * sizeof *out);\n    free(tmp);\n",
+     "27*n", "2*$S*n", "in=n;out=n", NULL},
+    {"merge-desc", "f32", ARRAY, "merge_sort",
+     "#include <stdlib.h>\n#include <string.h>\n\n"
+     "/* Sorts n keys descending with a bottom-up merge sort through a scratch\n * buffer. */\n"
+     "static void merge(const $T *src, $T *dst, int lo, int mid, int hi)\n{\n"
+     "    int i = lo, j = mid, k = lo;\n    while (i < mid && j < hi)\n"
+     "        dst[k++] = src[j] > src[i] ? src[j++] : src[i++];\n"
+     "    while (i < mid)\n        dst[k++] = src[i++];\n    while (j < hi)\n        dst[k++] = src[j++];\n}\n\n",
+     "const $T *in, $T *out, int n",
+     "    $T *tmp = malloc((size_t)n * sizeof *tmp);\n    if (!tmp)\n        return;\n"
+     "    memcpy(out, in, (size_t)n * sizeof *out);\n    $T *src = out, *dst = tmp;\n"
+     "    for (int width = 1; width < n; width *= 2) {\n"
+     "        for (int lo = 0; lo < n; lo += 2 * width) {\n"
+     "            int mid = lo + width < n ? lo + width : n;\n"
+     "            int hi = lo + 2 * width < n ? lo + 2 * width : n;\n"
+     "            merge(src, dst, lo, mid, hi);\n        }\n"
+     "        $T *t = src;\n        src = dst;\n        dst = t;\n    }\n"
+     "    if (src != out)\n        memcpy(out, src, (size_t)n * sizeof *out);\n    free(tmp);\n",
+     "27*n", "2*$S*n", "in=n;out=n", NULL},
+    {"merge-by-key", "f32/i32 i32/f32 f64/i64", ARRAY, "sort_by_key",
+     "#include <stdlib.h>\n#include <string.h>\n\n"
+     "/* Stable sort of (key, value) pairs by key, ascending: a bottom-up merge\n"
+     " * sort that moves the values with their keys, so equal keys keep their\n"
+     " * input order. */\n"
+     "static void merge(const $T *ks, const $V *vs, $T *kd, $V *vd, int lo, int mid, int hi)\n{\n"
+     "    int i = lo, j = mid;\n    for (int k = lo; k < hi; k++) {\n"
+     "        if (j >= hi || (i < mid && !(ks[j] < ks[i]))) {\n"
+     "            kd[k] = ks[i];\n            vd[k] = vs[i++];\n        } else {\n"
+     "            kd[k] = ks[j];\n            vd[k] = vs[j++];\n        }\n    }\n}\n\n",
+     "const $T *keys, const $V *vals, $T *keys_out, $V *vals_out, int n",
+     "    $T *ktmp = malloc((size_t)n * sizeof *ktmp);\n    $V *vtmp = malloc((size_t)n * sizeof *vtmp);\n"
+     "    if (!ktmp || !vtmp) {\n        free(ktmp);\n        free(vtmp);\n        return;\n    }\n"
+     "    memcpy(keys_out, keys, (size_t)n * sizeof *keys_out);\n"
+     "    memcpy(vals_out, vals, (size_t)n * sizeof *vals_out);\n"
+     "    $T *ks = keys_out, *kd = ktmp;\n    $V *vs = vals_out, *vd = vtmp;\n"
+     "    for (int width = 1; width < n; width *= 2) {\n"
+     "        for (int lo = 0; lo < n; lo += 2 * width) {\n"
+     "            int mid = lo + width < n ? lo + width : n;\n"
+     "            int hi = lo + 2 * width < n ? lo + 2 * width : n;\n"
+     "            merge(ks, vs, kd, vd, lo, mid, hi);\n        }\n"
+     "        $T *kt = ks;\n        ks = kd;\n        kd = kt;\n"
+     "        $V *vt = vs;\n        vs = vd;\n        vd = vt;\n    }\n"
+     "    if (ks != keys_out) {\n        memcpy(keys_out, ks, (size_t)n * sizeof *keys_out);\n"
+     "        memcpy(vals_out, vs, (size_t)n * sizeof *vals_out);\n    }\n"
+     "    free(ktmp);\n    free(vtmp);\n",
+     "27*n", "2*($S+$W)*n", "keys=n;vals=n;keys_out=n;vals_out=n", "keys=int:0:1000"},
+    {"insertion-by-key-rows", "u8/f32", ROWS, "sort_rows_by_key",
+     "#include <stddef.h>\n\n/* Stable insertion sort of each row of (key, value) pairs by key: equal\n"
+     " * keys keep their order.  keys and vals are rows x len. */\n",
+     "const $T *keys, const $V *vals, $T *keys_out, $V *vals_out, int rows, int len",
+     "    for (int r = 0; r < rows; r++) {\n        size_t base = (size_t)r * len;\n"
+     "        $T *k = keys_out + base;\n        $V *v = vals_out + base;\n"
+     "        for (int i = 0; i < len; i++) {\n            $T key = keys[base + i];\n"
+     "            $V val = vals[base + i];\n            int j = i - 1;\n"
+     "            while (j >= 0 && k[j] > key) {\n                k[j + 1] = k[j];\n"
+     "                v[j + 1] = v[j];\n                j--;\n            }\n"
+     "            k[j + 1] = key;\n            v[j + 1] = val;\n        }\n    }\n",
+     "rows*len*len/2", "2*($S+$W)*rows*len", "keys=rows,len;vals=rows,len;keys_out=rows,len;vals_out=rows,len",
+     "keys=int:0:8"},
+    {"argsort", "f32 i32", ARRAY, "argsort",
+     "#include <stdlib.h>\n#include <string.h>\n\n"
+     "/* Stable argsort: order[p] is the index of the element at position p when\n"
+     " * keys are sorted ascending, equal keys in index order (a bottom-up merge\n"
+     " * sort of indices). */\n"
+     "static void merge(const $T *keys, const int *src, int *dst, int lo, int mid, int hi)\n{\n"
+     "    int i = lo, j = mid, k = lo;\n    while (i < mid && j < hi)\n"
+     "        dst[k++] = keys[src[j]] < keys[src[i]] ? src[j++] : src[i++];\n"
+     "    while (i < mid)\n        dst[k++] = src[i++];\n    while (j < hi)\n        dst[k++] = src[j++];\n}\n\n",
+     "const $T *keys, int *order, int n",
+     "    int *tmp = malloc((size_t)n * sizeof *tmp);\n    if (!tmp)\n        return;\n"
+     "    for (int i = 0; i < n; i++)\n        order[i] = i;\n    int *src = order, *dst = tmp;\n"
+     "    for (int width = 1; width < n; width *= 2) {\n"
+     "        for (int lo = 0; lo < n; lo += 2 * width) {\n"
+     "            int mid = lo + width < n ? lo + width : n;\n"
+     "            int hi = lo + 2 * width < n ? lo + 2 * width : n;\n"
+     "            merge(keys, src, dst, lo, mid, hi);\n        }\n"
+     "        int *t = src;\n        src = dst;\n        dst = t;\n    }\n"
+     "    if (src != order)\n        memcpy(order, src, (size_t)n * sizeof *order);\n    free(tmp);\n",
+     "27*n", "($S+4)*n", "keys=n;order=n", NULL},
+    {"argsort-rows-asc", "f32", ROWS, "argsort_rows",
+     "#include <stddef.h>\n\n/* Stable argsort of each row of a rows x len matrix: idx[r][p] is the\n"
+     " * column of the p-th smallest element of row r (ties in column order). */\n",
+     "const $T *keys, int *idx, int rows, int len",
+     "    for (int r = 0; r < rows; r++) {\n        const $T *k = keys + (size_t)r * len;\n"
+     "        int *a = idx + (size_t)r * len;\n        for (int i = 0; i < len; i++) {\n"
+     "            int j = i - 1;\n            while (j >= 0 && k[a[j]] > k[i]) {\n"
+     "                a[j + 1] = a[j];\n                j--;\n            }\n            a[j + 1] = i;\n"
+     "        }\n    }\n",
+     "rows*len*len/2", "($S+4)*rows*len", "keys=rows,len;idx=rows,len", NULL},
+    {"argsort-rows-desc", "i32", ROWS, "argsort_rows",
+     "#include <stddef.h>\n\n/* Stable descending argsort of each row of a rows x len matrix: idx[r][p]\n"
+     " * is the column of the p-th largest element, equal keys in column order. */\n",
+     "const $T *keys, int *idx, int rows, int len",
+     "    for (int r = 0; r < rows; r++) {\n        const $T *k = keys + (size_t)r * len;\n"
+     "        int *a = idx + (size_t)r * len;\n        for (int i = 0; i < len; i++) {\n"
+     "            int j = i - 1;\n            while (j >= 0 && k[a[j]] < k[i]) {\n"
+     "                a[j + 1] = a[j];\n                j--;\n            }\n            a[j + 1] = i;\n"
+     "        }\n    }\n",
+     "rows*len*len/2", "($S+4)*rows*len", "keys=rows,len;idx=rows,len", "keys=int:0:16"},
+    {"counting-u8", "u8", BIG, "counting_sort",
+     "#include <stddef.h>\n\n/* Counting sort of byte keys: count each value, then write the values out\n * in order. */\n",
+     "const $T *in, $T *out, int n",
+     "    size_t count[256] = {0};\n    for (int i = 0; i < n; i++)\n        count[in[i]]++;\n"
+     "    size_t pos = 0;\n    for (int v = 0; v < 256; v++)\n"
+     "        for (size_t c = 0; c < count[v]; c++)\n            out[pos++] = ($T)v;\n",
+     "2*n", "2*n", "in=n;out=n", NULL},
+    {"counting-payload", "u8/i32", BIG, "counting_sort_pairs",
+     "#include <stddef.h>\n\n/* Stable counting sort of (byte key, value) pairs: bucket starts are the\n"
+     " * exclusive prefix sums of the key counts, and pairs are scattered in\n * input order. */\n",
+     "const $T *keys, const $V *vals, $T *keys_out, $V *vals_out, int n",
+     "    size_t start[257] = {0};\n    for (int i = 0; i < n; i++)\n        start[keys[i] + 1]++;\n"
+     "    for (int v = 0; v < 256; v++)\n        start[v + 1] += start[v];\n"
+     "    for (int i = 0; i < n; i++) {\n        size_t d = start[keys[i]]++;\n"
+     "        keys_out[d] = keys[i];\n        vals_out[d] = vals[i];\n    }\n",
+     "3*n", "2*($S+$W)*n", "keys=n;vals=n;keys_out=n;vals_out=n", NULL},
+    {"counting-payload-desc", "u8/f32", BIG, "counting_sort_pairs",
+     "#include <stddef.h>\n\n/* Stable counting sort of (byte key, value) pairs into descending key\n"
+     " * order: the bucket of key 255 comes first; equal keys keep input order. */\n",
+     "const $T *keys, const $V *vals, $T *keys_out, $V *vals_out, int n",
+     "    size_t count[256] = {0}, start[256];\n    for (int i = 0; i < n; i++)\n        count[keys[i]]++;\n"
+     "    size_t pos = 0;\n    for (int v = 255; v >= 0; v--) {\n        start[v] = pos;\n        pos += count[v];\n    }\n"
+     "    for (int i = 0; i < n; i++) {\n        size_t d = start[keys[i]]++;\n"
+     "        keys_out[d] = keys[i];\n        vals_out[d] = vals[i];\n    }\n",
+     "3*n", "2*($S+$W)*n", "keys=n;vals=n;keys_out=n;vals_out=n", NULL},
+    {"counting-offsets", "u8", BIG, "counting_sort",
+     "#include <stddef.h>\n\n/* Counting sort of byte keys that also returns where each value's run\n"
+     " * starts in the output (starts[v] = number of keys < v). */\n",
+     "const $T *in, $T *out, int *starts, int n",
+     "    int count[256] = {0};\n    for (int i = 0; i < n; i++)\n        count[in[i]]++;\n"
+     "    int pos = 0;\n    for (int v = 0; v < 256; v++) {\n        starts[v] = pos;\n"
+     "        for (int c = 0; c < count[v]; c++)\n            out[pos++] = ($T)v;\n    }\n",
+     "2*n", "2*n+1024", "in=n;out=n;starts=256", NULL},
+    {"counting-u16-payload", "u16/f32", BIG, "counting_sort_pairs",
+     "#include <stdlib.h>\n\n/* Stable counting sort of (16-bit key, value) pairs through 65536\n * buckets. */\n",
+     "const $T *keys, const $V *vals, $T *keys_out, $V *vals_out, int n",
+     "    size_t *start = calloc(65537, sizeof *start);\n    if (!start)\n        return;\n"
+     "    for (int i = 0; i < n; i++)\n        start[keys[i] + 1]++;\n"
+     "    for (int v = 0; v < 65536; v++)\n        start[v + 1] += start[v];\n"
+     "    for (int i = 0; i < n; i++) {\n        size_t d = start[keys[i]]++;\n"
+     "        keys_out[d] = keys[i];\n        vals_out[d] = vals[i];\n    }\n    free(start);\n",
+     "3*n", "2*($S+$W)*n", "keys=n;vals=n;keys_out=n;vals_out=n", "keys=int:0:65536"},
+    {"counting-range", "i32", KRANGE, "counting_sort",
+     "#include <stdlib.h>\n\n/* Counting sort of integer keys known to lie in [0, K). */\n",
+     "const $T *in, $T *out, int n, int K",
+     "    size_t *count = calloc((size_t)K, sizeof *count);\n    if (!count)\n        return;\n"
+     "    for (int i = 0; i < n; i++)\n        count[in[i]]++;\n"
+     "    size_t pos = 0;\n    for (int v = 0; v < K; v++)\n"
+     "        for (size_t c = 0; c < count[v]; c++)\n            out[pos++] = v;\n    free(count);\n",
+     "2*n+K", "2*$S*n", "in=n;out=n", "in=int:0:K"},
+#define RADIX_PRE(what, extra)                                                                    \
+    "#include <stddef.h>\n#include <stdint.h>\n#include <stdlib.h>\n#include <string.h>\n\n"      \
+    "/* LSD radix sort of " what ": stable counting-sort passes over the digits from\n"            \
+    " * least to most significant, ping-ponging between out and a scratch\n * buffer." extra " */\n"
+#define RADIX_LOOP(bits, passes, digit, copy)                                                     \
+    "    for (int shift = 0; shift < " passes "; shift += " bits ") {\n"                           \
+    "        size_t start[BUCKETS + 1] = {0};\n"                                                     \
+    "        for (int i = 0; i < n; i++)\n            start[" digit " + 1]++;\n"                    \
+    "        for (int b = 0; b < BUCKETS; b++)\n            start[b + 1] += start[b];\n"            \
+    "        for (int i = 0; i < n; i++) {\n            size_t d = start[" digit "]++;\n" copy       \
+    "        }\n"
+    {"radix-u32-8bit", "u32", BIG, "radix_sort", RADIX_PRE("32-bit unsigned keys with 8-bit digits", "")
+     "#define BUCKETS 256\n\n",
+     "const $T *in, $T *out, int n",
+     "    $T *tmp = malloc((size_t)n * sizeof *tmp);\n    if (!tmp)\n        return;\n"
+     "    memcpy(out, in, (size_t)n * sizeof *out);\n    $T *src = out, *dst = tmp;\n"
+     RADIX_LOOP("8", "32", "((src[i] >> shift) & 0xFF)", "            dst[d] = src[i];\n")
+     "        $T *t = src;\n        src = dst;\n        dst = t;\n    }\n"
+     "    free(tmp); /* an even number of passes leaves the result in out */\n",
+     "12*n", "2*$S*n", "in=n;out=n", "in=int:0:4294967295"},
+    {"radix-u32-4bit", "u32", BIG, "radix_sort", RADIX_PRE("32-bit unsigned keys with 4-bit digits (eight passes)", "")
+     "#define BUCKETS 16\n\n",
+     "const $T *in, $T *out, int n",
+     "    $T *tmp = malloc((size_t)n * sizeof *tmp);\n    if (!tmp)\n        return;\n"
+     "    memcpy(out, in, (size_t)n * sizeof *out);\n    $T *src = out, *dst = tmp;\n"
+     RADIX_LOOP("4", "32", "((src[i] >> shift) & 0xF)", "            dst[d] = src[i];\n")
+     "        $T *t = src;\n        src = dst;\n        dst = t;\n    }\n"
+     "    free(tmp); /* an even number of passes leaves the result in out */\n",
+     "24*n", "2*$S*n", "in=n;out=n", "in=int:0:4294967295"},
+    {"radix-pairs", "u32/u32 u32/f32", BIG, "radix_sort_pairs",
+     RADIX_PRE("(32-bit key, value) pairs with 8-bit digits", "  Stable: equal keys keep\n * their input order.")
+     "#define BUCKETS 256\n\n",
+     "const $T *keys, const $V *vals, $T *keys_out, $V *vals_out, int n",
+     "    $T *ktmp = malloc((size_t)n * sizeof *ktmp);\n    $V *vtmp = malloc((size_t)n * sizeof *vtmp);\n"
+     "    if (!ktmp || !vtmp) {\n        free(ktmp);\n        free(vtmp);\n        return;\n    }\n"
+     "    memcpy(keys_out, keys, (size_t)n * sizeof *keys_out);\n"
+     "    memcpy(vals_out, vals, (size_t)n * sizeof *vals_out);\n"
+     "    $T *ks = keys_out, *kd = ktmp;\n    $V *vs = vals_out, *vd = vtmp;\n"
+     "    for (int shift = 0; shift < 32; shift += 8) {\n"
+     "        size_t start[BUCKETS + 1] = {0};\n"
+     "        for (int i = 0; i < n; i++)\n            start[((ks[i] >> shift) & 0xFF) + 1]++;\n"
+     "        for (int b = 0; b < BUCKETS; b++)\n            start[b + 1] += start[b];\n"
+     "        for (int i = 0; i < n; i++) {\n            size_t d = start[(ks[i] >> shift) & 0xFF]++;\n"
+     "            kd[d] = ks[i];\n            vd[d] = vs[i];\n        }\n"
+     "        $T *kt = ks;\n        ks = kd;\n        kd = kt;\n"
+     "        $V *vt = vs;\n        vs = vd;\n        vd = vt;\n    }\n"
+     "    free(ktmp); /* an even number of passes leaves the result in the outputs */\n    free(vtmp);\n",
+     "12*n", "2*($S+$W)*n", "keys=n;vals=n;keys_out=n;vals_out=n", "keys=int:0:65536"},
+    {"radix-i32", "i32", BIG, "radix_sort", RADIX_PRE("signed 32-bit keys", "  Flipping the sign bit maps\n"
+                                                       " * signed order onto unsigned order.")
+     "#define BUCKETS 256\n\nstatic unsigned digit(int32_t key, int shift)\n{\n"
+     "    return (((uint32_t)key ^ 0x80000000u) >> shift) & 0xFF;\n}\n\n",
+     "const int32_t *in, int32_t *out, int n",
+     "    int32_t *tmp = malloc((size_t)n * sizeof *tmp);\n    if (!tmp)\n        return;\n"
+     "    memcpy(out, in, (size_t)n * sizeof *out);\n    int32_t *src = out, *dst = tmp;\n"
+     RADIX_LOOP("8", "32", "digit(src[i], shift)", "            dst[d] = src[i];\n")
+     "        int32_t *t = src;\n        src = dst;\n        dst = t;\n    }\n"
+     "    free(tmp); /* an even number of passes leaves the result in out */\n",
+     "12*n", "2*$S*n", "in=n;out=n", "in=int:-1000000000:1000000000"},
+    {"radix-f32", "f32", BIG, "radix_sort", RADIX_PRE("float keys", "  Each float's bits are mapped to an\n"
+                                                       " * unsigned key of the same order: negative values have all bits\n"
+                                                       " * flipped, others only the sign bit.")
+     "#define BUCKETS 256\n\nstatic uint32_t order_key(float x)\n{\n    uint32_t u;\n"
+     "    memcpy(&u, &x, sizeof u);\n    return (u & 0x80000000u) ? ~u : u | 0x80000000u;\n}\n\n",
+     "const float *in, float *out, int n",
+     "    float *tmp = malloc((size_t)n * sizeof *tmp);\n    if (!tmp)\n        return;\n"
+     "    memcpy(out, in, (size_t)n * sizeof *out);\n    float *src = out, *dst = tmp;\n"
+     RADIX_LOOP("8", "32", "((order_key(src[i]) >> shift) & 0xFF)", "            dst[d] = src[i];\n")
+     "        float *t = src;\n        src = dst;\n        dst = t;\n    }\n"
+     "    free(tmp); /* an even number of passes leaves the result in out */\n",
+     "16*n", "2*$S*n", "in=n;out=n", "in=uni:-1000:1000"},
+    {"radix-i64-16bit", "i64", BIG, "radix_sort", RADIX_PRE("signed 64-bit keys with 16-bit digits", "")
+     "#define BUCKETS 65536\n\nstatic unsigned digit(int64_t key, int shift)\n{\n"
+     "    return (unsigned)((((uint64_t)key ^ 0x8000000000000000u) >> shift) & 0xFFFF);\n}\n\n",
+     "const int64_t *in, int64_t *out, int n",
+     "    int64_t *tmp = malloc((size_t)n * sizeof *tmp);\n    size_t *start = malloc((BUCKETS + 1) * sizeof *start);\n"
+     "    if (!tmp || !start) {\n        free(tmp);\n        free(start);\n        return;\n    }\n"
+     "    memcpy(out, in, (size_t)n * sizeof *out);\n    int64_t *src = out, *dst = tmp;\n"
+     "    for (int shift = 0; shift < 64; shift += 16) {\n"
+     "        memset(start, 0, (BUCKETS + 1) * sizeof *start);\n"
+     "        for (int i = 0; i < n; i++)\n            start[digit(src[i], shift) + 1]++;\n"
+     "        for (int b = 0; b < BUCKETS; b++)\n            start[b + 1] += start[b];\n"
+     "        for (int i = 0; i < n; i++)\n            dst[start[digit(src[i], shift)]++] = src[i];\n"
+     "        int64_t *t = src;\n        src = dst;\n        dst = t;\n    }\n"
+     "    free(tmp); /* an even number of passes leaves the result in out */\n    free(start);\n",
+     "12*n", "2*$S*n", "in=n;out=n", "in=int:-1000000000000000:1000000000000000"},
+    {"rank-rows", "f32 i32", ROWS, "rank_rows",
+     "#include <stddef.h>\n\n/* Stable rank of each element within its row: rank[r][i] is the number of\n"
+     " * elements of row r that are smaller, or equal and to the left, i.e. the\n"
+     " * position the element takes when the row is stably sorted. */\n",
+     "const $T *keys, int *rank, int rows, int len",
+     "    for (int r = 0; r < rows; r++) {\n        const $T *a = keys + (size_t)r * len;\n"
+     "        for (int i = 0; i < len; i++) {\n            int c = 0;\n"
+     "            for (int j = 0; j < len; j++)\n"
+     "                if (a[j] < a[i] || (a[j] == a[i] && j < i))\n                    c++;\n"
+     "            rank[(size_t)r * len + i] = c;\n        }\n    }\n",
+     "2*rows*len*len", "($S+4)*rows*len", "keys=rows,len;rank=rows,len", "keys=int:0:50"},
+    {"dense-rank-rows", "i32", ROWS, "dense_rank_rows",
+     "#include <stddef.h>\n#include <stdlib.h>\n\n"
+     "/* Dense rank within each row: the number of distinct values of the row\n"
+     " * that are smaller than the element (equal values share a rank).  Each\n"
+     " * row is sorted into a scratch row, deduplicated and searched. */\n",
+     "const $T *keys, int *rank, int rows, int len",
+     "    $T *u = malloc((size_t)len * sizeof *u);\n    if (!u)\n        return;\n"
+     "    for (int r = 0; r < rows; r++) {\n        const $T *a = keys + (size_t)r * len;\n"
+     "        int m = 0; /* sorted distinct values so far */\n"
+     "        for (int i = 0; i < len; i++) {\n            int j = m - 1;\n"
+     "            while (j >= 0 && u[j] > a[i])\n                j--;\n"
+     "            if (j >= 0 && u[j] == a[i])\n                continue;\n"
+     "            for (int k = m; k > j + 1; k--)\n                u[k] = u[k - 1];\n"
+     "            u[j + 1] = a[i];\n            m++;\n        }\n"
+     "        for (int i = 0; i < len; i++) {\n            int lo = 0, hi = m;\n"
+     "            while (lo < hi) {\n                int mid = lo + (hi - lo) / 2;\n"
+     "                if (u[mid] < a[i])\n                    lo = mid + 1;\n                else\n                    hi = mid;\n"
+     "            }\n            rank[(size_t)r * len + i] = lo;\n        }\n    }\n    free(u);\n",
+     "rows*len*len", "($S+4)*rows*len", "keys=rows,len;rank=rows,len", "keys=int:0:20"},
+    {"rank-global", "i32", ARRAY, "rank",
+     "#include <stdlib.h>\n\n/* Global stable rank: rank[i] is the position of element i in the stable\n"
+     " * ascending order of keys.  A merge sort of indices gives the order, which\n * is then inverted. */\n"
+     "static void merge(const $T *keys, const int *src, int *dst, int lo, int mid, int hi)\n{\n"
+     "    int i = lo, j = mid, k = lo;\n    while (i < mid && j < hi)\n"
+     "        dst[k++] = keys[src[j]] < keys[src[i]] ? src[j++] : src[i++];\n"
+     "    while (i < mid)\n        dst[k++] = src[i++];\n    while (j < hi)\n        dst[k++] = src[j++];\n}\n\n",
+     "const $T *keys, int *rank, int n",
+     "    int *a = malloc((size_t)n * sizeof *a);\n    int *b = malloc((size_t)n * sizeof *b);\n"
+     "    if (!a || !b) {\n        free(a);\n        free(b);\n        return;\n    }\n"
+     "    for (int i = 0; i < n; i++)\n        a[i] = i;\n    int *src = a, *dst = b;\n"
+     "    for (int width = 1; width < n; width *= 2) {\n"
+     "        for (int lo = 0; lo < n; lo += 2 * width) {\n"
+     "            int mid = lo + width < n ? lo + width : n;\n"
+     "            int hi = lo + 2 * width < n ? lo + 2 * width : n;\n"
+     "            merge(keys, src, dst, lo, mid, hi);\n        }\n"
+     "        int *t = src;\n        src = dst;\n        dst = t;\n    }\n"
+     "    for (int p = 0; p < n; p++)\n        rank[src[p]] = p;\n    free(a);\n    free(b);\n",
+     "27*n", "($S+4)*n", "keys=n;rank=n", "keys=int:0:10000"},
+    {"topk-smallest", "f32", TOPK, "topk_rows",
+     "#include <stddef.h>\n\n/* The k smallest elements of each row of a rows x len matrix, in ascending\n"
+     " * order (k <= len), kept in a sorted list while scanning the row. */\n",
+     "const $T *in, $T *out, int rows, int len, int k",
+     "    for (int r = 0; r < rows; r++) {\n        const $T *a = in + (size_t)r * len;\n"
+     "        $T *best = out + (size_t)r * k;\n        int m = 0;\n"
+     "        for (int i = 0; i < len; i++) {\n            $T v = a[i];\n"
+     "            if (m == k && !(v < best[k - 1]))\n                continue;\n"
+     "            int j = m < k ? m++ : k - 1;\n"
+     "            while (j > 0 && best[j - 1] > v) {\n                best[j] = best[j - 1];\n                j--;\n            }\n"
+     "            best[j] = v;\n        }\n    }\n",
+     "rows*len*k", "$S*rows*len+$S*rows*k", "in=rows,len;out=rows,k", NULL},
+    {"topk-largest", "f64", TOPK, "topk_rows",
+     "#include <stddef.h>\n\n/* The k largest elements of each row of a rows x len matrix, in descending\n"
+     " * order (k <= len). */\n",
+     "const $T *in, $T *out, int rows, int len, int k",
+     "    for (int r = 0; r < rows; r++) {\n        const $T *a = in + (size_t)r * len;\n"
+     "        $T *best = out + (size_t)r * k;\n        int m = 0;\n"
+     "        for (int i = 0; i < len; i++) {\n            $T v = a[i];\n"
+     "            if (m == k && !(v > best[k - 1]))\n                continue;\n"
+     "            int j = m < k ? m++ : k - 1;\n"
+     "            while (j > 0 && best[j - 1] < v) {\n                best[j] = best[j - 1];\n                j--;\n            }\n"
+     "            best[j] = v;\n        }\n    }\n",
+     "rows*len*k", "$S*rows*len+$S*rows*k", "in=rows,len;out=rows,k", NULL},
+    {"topk-indices", "f32", TOPK, "topk_rows",
+     "#include <stddef.h>\n\n/* Indices of the k largest elements of each row (k <= len), largest first;\n"
+     " * of equal values the one with the smaller index comes first. */\n",
+     "const $T *in, int *idx, int rows, int len, int k",
+     "    for (int r = 0; r < rows; r++) {\n        const $T *a = in + (size_t)r * len;\n"
+     "        int *best = idx + (size_t)r * k;\n        int m = 0;\n"
+     "        for (int i = 0; i < len; i++) {\n"
+     "            if (m == k && !(a[i] > a[best[k - 1]]))\n                continue;\n"
+     "            int j = m < k ? m++ : k - 1;\n"
+     "            while (j > 0 && a[best[j - 1]] < a[i]) {\n                best[j] = best[j - 1];\n                j--;\n            }\n"
+     "            best[j] = i;\n        }\n    }\n",
+     "rows*len*k", "$S*rows*len+4*rows*k", "in=rows,len;idx=rows,k", NULL},
+    {"median-rows", "f32 f64", ROWS, "median_rows",
+     "#include <stddef.h>\n#include <stdlib.h>\n\n"
+     "/* Median of each row of a rows x len matrix: the middle element of the\n"
+     " * sorted row, or the mean of the two middle ones when len is even. */\n",
+     "const $T *in, $T *med, int rows, int len",
+     "    $T *a = malloc((size_t)len * sizeof *a);\n    if (!a)\n        return;\n"
+     "    for (int r = 0; r < rows; r++) {\n        const $T *src = in + (size_t)r * len;\n"
+     "        for (int i = 0; i < len; i++) {\n            $T v = src[i];\n            int j = i - 1;\n"
+     "            while (j >= 0 && a[j] > v) {\n                a[j + 1] = a[j];\n                j--;\n            }\n"
+     "            a[j + 1] = v;\n        }\n"
+     "        med[r] = len % 2 ? a[len / 2] : (a[len / 2 - 1] + a[len / 2]) / 2;\n    }\n    free(a);\n",
+     "rows*len*len/2", "$S*rows*len+$S*rows", "in=rows,len;med=rows", NULL},
+    {"segmented", "f32", SEG, "segmented_sort",
+     "/* Sorts each segment [seg_ptr[s], seg_ptr[s+1]) of keys ascending by\n * insertion sort. */\n",
+     "const int *seg_ptr, const $T *keys, $T *out, int n, int nseg",
+     "    (void)n; /* sizes keys and out: seg_ptr[nseg] == n */\n    for (int s = 0; s < nseg; s++) {\n        int lo = seg_ptr[s], hi = seg_ptr[s + 1];\n"
+     "        for (int i = lo; i < hi; i++) {\n            $T v = keys[i];\n            int j = i - 1;\n"
+     "            while (j >= lo && out[j] > v) {\n                out[j + 1] = out[j];\n                j--;\n            }\n"
+     "            out[j + 1] = v;\n        }\n    }\n",
+     "n*n/nseg", "4*(nseg+1)+2*$S*n", "seg_ptr=nseg+1;keys=n;out=n", "seg_ptr=part:n"},
+    {"segmented-by-key", "i32/f32", SEG, "segmented_sort_by_key",
+     "/* Stable sort by key of (key, value) pairs within each segment\n"
+     " * [seg_ptr[s], seg_ptr[s+1]); equal keys keep their order. */\n",
+     "const int *seg_ptr, const $T *keys, const $V *vals, $T *keys_out, $V *vals_out, int n, int nseg",
+     "    (void)n; /* sizes the arrays: seg_ptr[nseg] == n */\n    for (int s = 0; s < nseg; s++) {\n        int lo = seg_ptr[s], hi = seg_ptr[s + 1];\n"
+     "        for (int i = lo; i < hi; i++) {\n            $T k = keys[i];\n            $V v = vals[i];\n"
+     "            int j = i - 1;\n            while (j >= lo && keys_out[j] > k) {\n"
+     "                keys_out[j + 1] = keys_out[j];\n                vals_out[j + 1] = vals_out[j];\n"
+     "                j--;\n            }\n            keys_out[j + 1] = k;\n            vals_out[j + 1] = v;\n"
+     "        }\n    }\n",
+     "n*n/nseg", "4*(nseg+1)+2*($S+$W)*n", "seg_ptr=nseg+1;keys=n;vals=n;keys_out=n;vals_out=n",
+     "seg_ptr=part:n;keys=int:0:20"},
+    {"records-lex", "i32", RECS, "sort_records",
+     "#include <stdlib.h>\n#include <string.h>\n\n"
+     "/* Sorts n records of two integers lexicographically (by the first field,\n"
+     " * then the second) with a bottom-up merge sort through a scratch buffer. */\n"
+     "static int before(const $T *a, const $T *b)\n{\n"
+     "    return a[0] < b[0] || (a[0] == b[0] && a[1] < b[1]);\n}\n\n"
+     "static void merge(const $T *src, $T *dst, int lo, int mid, int hi)\n{\n"
+     "    int i = lo, j = mid;\n    for (int k = lo; k < hi; k++) {\n"
+     "        int from = (j >= hi || (i < mid && !before(src + 2 * j, src + 2 * i))) ? i++ : j++;\n"
+     "        dst[2 * k] = src[2 * from];\n        dst[2 * k + 1] = src[2 * from + 1];\n    }\n}\n\n",
+     "const $T *recs, $T *out, int n",
+     "    $T *tmp = malloc((size_t)n * 2 * sizeof *tmp);\n    if (!tmp)\n        return;\n"
+     "    memcpy(out, recs, (size_t)n * 2 * sizeof *out);\n    $T *src = out, *dst = tmp;\n"
+     "    for (int width = 1; width < n; width *= 2) {\n"
+     "        for (int lo = 0; lo < n; lo += 2 * width) {\n"
+     "            int mid = lo + width < n ? lo + width : n;\n"
+     "            int hi = lo + 2 * width < n ? lo + 2 * width : n;\n"
+     "            merge(src, dst, lo, mid, hi);\n        }\n"
+     "        $T *t = src;\n        src = dst;\n        dst = t;\n    }\n"
+     "    if (src != out)\n        memcpy(out, src, (size_t)n * 2 * sizeof *out);\n    free(tmp);\n",
+     "54*n", "4*$S*n", "recs=n,2;out=n,2", "recs=int:0:64"},
+    {"by-magnitude", "f32", ARRAY, "sort_by_magnitude",
+     "#include <math.h>\n#include <stdlib.h>\n#include <string.h>\n\n"
+     "/* Sorts values by absolute value, ascending; of two values with the same\n"
+     " * magnitude the negative one comes first.  Bottom-up merge sort. */\n"
+     "static int before($T a, $T b)\n{\n"
+     "    return fabs$F(a) < fabs$F(b) || (fabs$F(a) == fabs$F(b) && a < b);\n}\n\n"
+     "static void merge(const $T *src, $T *dst, int lo, int mid, int hi)\n{\n"
+     "    int i = lo, j = mid, k = lo;\n    while (i < mid && j < hi)\n"
+     "        dst[k++] = before(src[j], src[i]) ? src[j++] : src[i++];\n"
+     "    while (i < mid)\n        dst[k++] = src[i++];\n    while (j < hi)\n        dst[k++] = src[j++];\n}\n\n",
+     "const $T *in, $T *out, int n",
+     "    $T *tmp = malloc((size_t)n * sizeof *tmp);\n    if (!tmp)\n        return;\n"
+     "    memcpy(out, in, (size_t)n * sizeof *out);\n    $T *src = out, *dst = tmp;\n"
+     "    for (int width = 1; width < n; width *= 2) {\n"
+     "        for (int lo = 0; lo < n; lo += 2 * width) {\n"
+     "            int mid = lo + width < n ? lo + width : n;\n"
+     "            int hi = lo + 2 * width < n ? lo + 2 * width : n;\n"
+     "            merge(src, dst, lo, mid, hi);\n        }\n"
+     "        $T *t = src;\n        src = dst;\n        dst = t;\n    }\n"
+     "    if (src != out)\n        memcpy(out, src, (size_t)n * sizeof *out);\n    free(tmp);\n",
+     "40*n", "2*$S*n", "in=n;out=n", NULL},
+    {"unique-rows", "i32", ROWS, "unique_rows",
+     "#include <stddef.h>\n\n/* Sorted distinct values of each row: out[r] holds the count[r] distinct\n"
+     " * values of row r ascending, followed by -1 padding. */\n",
+     "const $T *in, $T *out, int *count, int rows, int len",
+     "    for (int r = 0; r < rows; r++) {\n        const $T *a = in + (size_t)r * len;\n"
+     "        $T *u = out + (size_t)r * len;\n        int m = 0;\n"
+     "        for (int i = 0; i < len; i++) {\n            int j = m - 1;\n"
+     "            while (j >= 0 && u[j] > a[i])\n                j--;\n"
+     "            if (j >= 0 && u[j] == a[i])\n                continue;\n"
+     "            for (int k = m; k > j + 1; k--)\n                u[k] = u[k - 1];\n"
+     "            u[j + 1] = a[i];\n            m++;\n        }\n"
+     "        count[r] = m;\n        for (int i = m; i < len; i++)\n            u[i] = -1;\n    }\n",
+     "rows*len*len", "2*$S*rows*len+4*rows", "in=rows,len;out=rows,len;count=rows", "in=int:0:24"},
+};
+#define N_OPS ((int)(sizeof OPS / sizeof *OPS))
+
+static void configs(GenProgram *p, int kind)
+{
+    static const char *const C[][4] = {
+        [ROWS] = {"rows=2000,len=32", "rows=1,len=1", "rows=7,len=13", "rows=4194304,len=32"},
+        [TOPK] = {"rows=2000,len=32,k=8", "rows=1,len=1,k=1", "rows=7,len=13,k=5", "rows=4194304,len=32,k=8"},
+        [ARRAY] = {"n=20000", "n=1", "n=1009", "n=67108864"},
+        [BIG] = {"n=50000", "n=1", "n=1009", "n=134217728"},
+        [KRANGE] = {"n=50000,K=1000", "n=1,K=1", "n=1009,K=97", "n=134217728,K=65536"},
+        [SEG] = {"n=20000,nseg=600", "n=1,nseg=1", "n=1009,nseg=31", "n=67108864,nseg=2097152"},
+        [COLS] = {"rows=32,cols=2000", "rows=1,cols=1", "rows=13,cols=7", "rows=32,cols=4194304"},
+        [RECS] = {"n=20000", "n=1", "n=1009", "n=33554432"},
+    };
+    gen_config(p, "small", C[kind][0]);
+    gen_config(p, "edge", C[kind][1]);
+    gen_config(p, "edge-prime", C[kind][2]);
+    gen_config(p, "large", C[kind][3]);
+}
+
+/* Applies "name=int:lo:hi;name=uni:lo:hi;name=part:total" fills. */
+static void fills(GenProgram *p, const char *spec)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", spec ? spec : "");
+    for (char *save = NULL, *item = strtok_r(buf, ";", &save); item; item = strtok_r(NULL, ";", &save)) {
+        char *eq = strchr(item, '=');
+        *eq = '\0';
+        char *kind = eq + 1, *a = strchr(kind, ':'), *b = a ? strchr(a + 1, ':') : NULL;
+        if (a)
+            *a++ = '\0';
+        if (b)
+            *b++ = '\0';
+        if (!strcmp(kind, "int"))
+            gen_fill_int(p, item, a, b);
+        else if (!strcmp(kind, "uni"))
+            gen_fill_uniform(p, item, strtod(a, NULL), strtod(b, NULL));
+        else if (!strcmp(kind, "part"))
+            gen_fill_partition(p, item, a);
+        else if (!strcmp(kind, "sorted"))
+            gen_fill_sorted(p, item);
+    }
+}
+
+/* "void name(params)" wrapped at about 96 columns. */
+static void signature(StrBuf *s, const char *entry, const char *sig)
+{
+    sb_printf(s, "void %s(", entry);
+    int col = 6 + (int)strlen(entry), indent = col;
+    const char *q = sig;
+    while (*q) {
+        const char *end = strchr(q, ',');
+        size_t len = end ? (size_t)(end - q) : strlen(q);
+        if (col + (int)len > 96 && q != sig) {
+            sb_printf(s, "\n%*s", indent, "");
+            col = indent;
+        }
+        sb_append_n(s, q, len);
+        col += (int)len;
+        if (!end)
+            break;
+        sb_append(s, ",");
+        col++;
+        q = end + 1;
+        if (*q == ' ') {
+            q++;
+            if (col + 1 <= 96) {
+                sb_append(s, " ");
+                col++;
+            }
+        }
+    }
+    sb_append(s, ")\n{\n");
+}
+
+static const char *size_of(const char *dt)
+{
+    return dt[1] == '8' ? "1" : strstr(dt, "16") ? "2" : strstr(dt, "64") ? "8" : "4";
+}
+
+static int emit(GenCtx *g, const Op *op, const char *inst)
+{
+    char kt[8] = "", vt[8] = "";
+    const char *slash = strchr(inst, '/');
+    snprintf(kt, sizeof kt, "%.*s", (int)(slash ? slash - inst : (long)strlen(inst)), inst);
+    if (slash)
+        snprintf(vt, sizeof vt, "%s", slash + 1);
+    Sub t = {ctype_of(kt), slash ? ctype_of(vt) : "", !strcmp(kt, "f32") ? "f" : ""};
+    char variant[96];
+    snprintf(variant, sizeof variant, "%s-%s%s%s", op->tag, kt, slash ? "-" : "", vt);
+    GenProgram *p = gen_begin(g, variant, op->entry);
+    gen_describe(p, "sorting: %s of %s keys%s%s", op->tag, kt, slash ? " with a payload of " : "", vt);
+    StrBuf sig = STRBUF_INIT;
+    put(&sig, &t, op->sig);
+    declare(p, sig.data, op->shapes, NULL, NULL);
+    configs(p, op->kind);
+    fills(p, op->fills);
+    Sub sizes = {size_of(kt), slash ? size_of(vt) : "0", ""};
+    StrBuf bytes = STRBUF_INIT;
+    for (const char *c = op->bytes; *c; c++) {
+        if (c[0] == '$' && (c[1] == 'S' || c[1] == 'W')) {
+            sb_append(&bytes, c[1] == 'S' ? sizes.T : sizes.V);
+            c++;
+        } else {
+            sb_putc(&bytes, *c);
+        }
+    }
+    gen_cost(p, op->flops, bytes.data);
+    StrBuf *s = gen_src(p);
+    /* Integer types beyond int need stdint.h. */
+    if (strstr(sig.data, "_t ") && !strstr(op->pre, "<stdint.h>"))
+        sb_append(s, "#include <stdint.h>\n");
+    put(s, &t, op->pre);
+    signature(s, op->entry, sig.data);
+    put(s, &t, op->body);
+    sb_append(s, "}\n");
+    sb_release(&sig);
+    sb_release(&bytes);
+    return gen_end(p);
+}
+
+static int generate(GenCtx *g)
+{
+    for (int k = 0; k < N_OPS; k++) {
+        char types[64];
+        snprintf(types, sizeof types, "%s", OPS[k].types);
+        for (char *save = NULL, *it = strtok_r(types, " ", &save); it; it = strtok_r(NULL, " ", &save))
+            if (emit(g, &OPS[k], it) != 0)
+                return -1;
+    }
+    return 0;
+}
+
+const Family family_sort = {"sort", "sorting", 54, generate};

@@ -1,0 +1,35 @@
+/* harness — the CudaPerf command line: catalog queries, ingest of program
+ * folders, and (as later modules land) candidate evaluation. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/cli.h"
+
+static const CliCommand COMMANDS[] = {
+    /* sorted by name */
+    {"catalog", cmd_catalog, "query and check the catalog (stats, list, show, check, hash)"},
+    {"ingest", cmd_ingest, "validate program folders and add them to the catalog"},
+};
+
+int main(int argc, char **argv)
+{
+    CliContext cx = {getenv("CUDAPERF_CATALOG") ? getenv("CUDAPERF_CATALOG") : "datasets/catalog.db"};
+    /* --catalog PATH is accepted anywhere on the line. */
+    int n = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--catalog") == 0) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "harness: --catalog needs a path\n");
+                return EXIT_USAGE;
+            }
+            cx.catalog_path = argv[++i];
+        } else if (strncmp(argv[i], "--catalog=", 10) == 0) {
+            cx.catalog_path = argv[i] + 10;
+        } else {
+            argv[n++] = argv[i];
+        }
+    }
+    argv[n] = NULL;
+    return cli_dispatch(&cx, "", COMMANDS, (int)(sizeof COMMANDS / sizeof *COMMANDS), n, argv);
+}
