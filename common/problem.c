@@ -565,6 +565,9 @@ static int parse_root(ParseCtx *px, const cJSON *root, Problem *p)
         if (!cJSON_IsString(v))
             return ERR(px->e, "%s: params[%d]: must be a string", px->file, i);
         p->params[i] = xstrdup(v->valuestring);
+        for (int j = 0; j < i; j++)
+            if (strcmp(p->params[i], p->params[j]) == 0)
+                return ERR(px->e, "%s: params[%d]: duplicate param '%s'", px->file, i, p->params[i]);
     }
     const cJSON *args = cJSON_GetObjectItemCaseSensitive(root, "args");
     if (!cJSON_IsArray(args))

@@ -154,20 +154,6 @@ static void large_dims(const Shape *sh, int matrices, double *rows, double *cols
         *rows = 8192, *cols = 15360;
 }
 
-/* The storage comment for the program's header. */
-static const char *layout_comment(const Shape *sh)
-{
-    switch (sh->lay) {
-    case COL:
-        return sh->rect ? " * A is stored column-major: A(i, j) is A[i + j * m]. */\n"
-                        : " * A is stored column-major: A(i, j) is A[i + j * n]. */\n";
-    case PAD:
-        return " * A is row-major with leading dimension lda >= n: A(i, j) is A[i * lda + j]. */\n";
-    default:
-        return " * A is row-major. */\n";
-    }
-}
-
 static int generate(GenCtx *g)
 {
     for (int lay = 0; lay < 3; lay++)
@@ -249,7 +235,7 @@ static int generate(GenCtx *g)
                         sb_printf(s, "            y[i] += %s * x[j];\n        }\n", at(&sh, "B", "i", "j"));
                         sb_printf(s, "        y[i] = %s * tmp[i] + %s * y[i];\n    }\n}\n", al, be);
                     } else {
-                        /* Column-major: sweep the columns, scaling at the end. */
+                        /* Column-major: sweep A and B column by column. */
                         const char *ax = fused ? "y" : "tmp";
                         if (fused)
                             sb_printf(s, "    for (int i = 0; i < %s; i++)\n        y[i] = 0;\n", R);

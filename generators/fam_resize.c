@@ -51,6 +51,11 @@ static const char *px(char *buf, const Spec *S, int is_in, const char *y, const 
 {
     const char *arr = S->layout == PLANAR ? (is_in ? "src" : "dst") : (is_in ? "in" : "out");
     const char *w = is_in ? "in_w" : "out_w";
+    char yp[48];
+    if (strchr(y, ' ')) {
+        snprintf(yp, sizeof yp, "(%s)", y);
+        y = yp;
+    }
     if (LAYOUT_CH[S->layout] > 1)
         snprintf(buf, 96, "%s[(%s * %s + %s) * %d + c]", arr, y, w, x, LAYOUT_CH[S->layout]);
     else
@@ -340,7 +345,7 @@ static int gen_resize(GenCtx *g, const Spec *S, int idx)
     snprintf(ms, sizeof ms, "%s", MTEXT[S->method]);
     ms[0] = (char)(ms[0] - 'a' + 'A');
     const char *img = S->layout == GRAY ? "single-channel" : S->layout == RGB ? "interleaved RGB"
-                    : S->layout == RGBA ? "interleaved RGBA" : "planar (c planes)";
+                    : S->layout == RGBA ? "interleaved RGBA" : "planar (one plane per channel)";
     if (area_fixed)
         sb_printf(s, "/* %s:\n * an in_h x in_w %s %s image shrunk %d times in each direction,\n"
                      " * each output the mean of its %d x %d block.",

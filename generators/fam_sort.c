@@ -390,8 +390,9 @@ static const Op OPS[] = {
      "2*n+K", "2*$S*n", "in=n;out=n", "in=int:0:K"},
 #define RADIX_PRE(what, extra)                                                                    \
     "#include <stddef.h>\n#include <stdint.h>\n#include <stdlib.h>\n#include <string.h>\n\n"      \
-    "/* LSD radix sort of " what ": stable counting-sort passes over the digits from\n"            \
-    " * least to most significant, ping-ponging between out and a scratch\n * buffer." extra " */\n"
+    "/* LSD radix sort of " what ":\n"                                                                \
+    " * stable counting-sort passes over the digits from least to most\n"                          \
+    " * significant, ping-ponging between out and a scratch buffer." extra " */\n"
 #define RADIX_LOOP(bits, passes, digit, copy)                                                     \
     "    for (int shift = 0; shift < " passes "; shift += " bits ") {\n"                           \
     "        size_t start[BUCKETS + 1] = {0};\n"                                                     \
@@ -418,7 +419,7 @@ static const Op OPS[] = {
      "    free(tmp); /* an even number of passes leaves the result in out */\n",
      "24*n", "2*$S*n", "in=n;out=n", "in=int:0:4294967295"},
     {"radix-pairs", "u32/u32 u32/f32", BIG, "radix_sort_pairs",
-     RADIX_PRE("(32-bit key, value) pairs with 8-bit digits", "  Stable: equal keys keep\n * their input order.")
+     RADIX_PRE("(32-bit key, value) pairs with 8-bit digits", "\n * Equal keys keep their input order.")
      "#define BUCKETS 256\n\n",
      "const $T *keys, const $V *vals, $T *keys_out, $V *vals_out, int n",
      "    $T *ktmp = malloc((size_t)n * sizeof *ktmp);\n    $V *vtmp = malloc((size_t)n * sizeof *vtmp);\n"
@@ -436,8 +437,7 @@ static const Op OPS[] = {
      "        $V *vt = vs;\n        vs = vd;\n        vd = vt;\n    }\n"
      "    free(ktmp); /* an even number of passes leaves the result in the outputs */\n    free(vtmp);\n",
      "12*n", "2*($S+$W)*n", "keys=n;vals=n;keys_out=n;vals_out=n", "keys=int:0:65536"},
-    {"radix-i32", "i32", BIG, "radix_sort", RADIX_PRE("signed 32-bit keys", "  Flipping the sign bit maps\n"
-                                                       " * signed order onto unsigned order.")
+    {"radix-i32", "i32", BIG, "radix_sort", RADIX_PRE("signed 32-bit keys", "\n * Flipping the sign bit maps signed order onto unsigned order.")
      "#define BUCKETS 256\n\nstatic unsigned digit(int32_t key, int shift)\n{\n"
      "    return (((uint32_t)key ^ 0x80000000u) >> shift) & 0xFF;\n}\n\n",
      "const int32_t *in, int32_t *out, int n",
@@ -447,9 +447,8 @@ static const Op OPS[] = {
      "        int32_t *t = src;\n        src = dst;\n        dst = t;\n    }\n"
      "    free(tmp); /* an even number of passes leaves the result in out */\n",
      "12*n", "2*$S*n", "in=n;out=n", "in=int:-1000000000:1000000000"},
-    {"radix-f32", "f32", BIG, "radix_sort", RADIX_PRE("float keys", "  Each float's bits are mapped to an\n"
-                                                       " * unsigned key of the same order: negative values have all bits\n"
-                                                       " * flipped, others only the sign bit.")
+    {"radix-f32", "f32", BIG, "radix_sort", RADIX_PRE("float keys", "\n * Each float's bits map to an unsigned key of the same order: negative\n"
+                                                      " * values have all bits flipped, others only the sign bit.")
      "#define BUCKETS 256\n\nstatic uint32_t order_key(float x)\n{\n    uint32_t u;\n"
      "    memcpy(&u, &x, sizeof u);\n    return (u & 0x80000000u) ? ~u : u | 0x80000000u;\n}\n\n",
      "const float *in, float *out, int n",

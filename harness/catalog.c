@@ -563,7 +563,8 @@ int catalog_check(Catalog *c, FILE *out, int *problems, Error *e)
          " (SELECT id FROM kernels) OR config_id NOT IN (SELECT id FROM configs)"},
         {"programs without configs", "SELECT count(*) FROM programs WHERE id NOT IN (SELECT program_id FROM configs)"},
         {"programs with fewer than 3 configs",
-         "SELECT count(*) FROM (SELECT program_id FROM configs GROUP BY program_id HAVING count(*) < 3)"},
+         "SELECT count(*) FROM (SELECT program_id FROM configs WHERE program_id IN (SELECT id FROM programs)"
+         " GROUP BY program_id HAVING count(*) < 3)"},
         {"programs without a split", "SELECT count(*) FROM programs WHERE split IS NULL"},
         {"programs without args", "SELECT count(*) FROM programs WHERE id NOT IN (SELECT program_id FROM program_args)"},
     };

@@ -17,13 +17,14 @@ static const char USAGE[] =
     "  --seed N     input seed of the checks (default 20261202)\n"
     "  --origin O   generated (default), contributed or imported\n"
     "  --cache DIR  compiled references (default: next to the catalog, cache/cref)\n"
+    "  --timeout S  wall-clock limit per reference run (default 20)\n"
     "  --force      re-check programs the catalog already knows\n"
     "  --strict     exit 1 if any program was invalid, failed or dropped\n"
     "  --quiet      no progress line\n";
 
 int cmd_ingest(CliContext *cx, int argc, char **argv)
 {
-    IngestOptions opt = {(int)sysconf(_SC_NPROCESSORS_ONLN), 20261202, NULL, "generated", 0, 0};
+    IngestOptions opt = {(int)sysconf(_SC_NPROCESSORS_ONLN), 20261202, NULL, "generated", 0, 0, 0};
     char **roots = calloc((size_t)argc + 1, sizeof *roots);
     int n_roots = 0, rc = 0, strict = 0;
     char *cache = NULL;
@@ -43,6 +44,8 @@ int cmd_ingest(CliContext *cx, int argc, char **argv)
             opt.cache_dir = argv[++i];
         } else if (strcmp(a, "--force") == 0) {
             opt.force = 1;
+        } else if (strcmp(a, "--timeout") == 0 && i + 1 < argc) {
+            opt.timeout_seconds = atof(argv[++i]);
         } else if (strcmp(a, "--strict") == 0) {
             strict = 1;
         } else if (strcmp(a, "--quiet") == 0) {

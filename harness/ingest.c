@@ -82,10 +82,14 @@ static void output_stats(const ProblemArg *a, const void *buf, int64_t n, Output
 
 /* Runs config `cf` with `seed`; on success *out holds the buffers (caller
  * releases). */
+static double g_timeout;
+
 static int run_config(const char *so, const Problem *p, const ProblemConfig *cf, uint64_t seed, RefBuffers *out,
                       Error *e)
 {
     SandboxLimits lim = sandbox_default_limits();
+    if (g_timeout > 0)
+        lim.wall_seconds = lim.cpu_seconds = g_timeout;
     if (cref_buffers_init(out, p, cf, seed, e) != 0)
         return -1;
     if (cref_run(so, p, out, &lim, e) != 0) {
@@ -146,11 +150,6 @@ static int validate(const Item *it, const IngestOptions *opt, char *reason, size
         if (arg_role_is_output(p->args[i].role) &&
             memcmp(a.data[i], b.data[i], (size_t)a.count[i] * dtype_size(p->args[i].dtype)) != 0)
             same = 0;
-    if (same) {
-        snprintf(reason, rlen, "outputs do not depend on the inputs (identical for two seeds on config small)");
-        verdict = 1;
-        goto done;
-    }
     if (all_const && has_vector) {
         snprintf(reason, rlen, "every output is constant on config small");
         verdict = 1;
@@ -158,6 +157,11 @@ static int validate(const Item *it, const IngestOptions *opt, char *reason, size
     }
     if (all_zero) {
         snprintf(reason, rlen, "every output is near zero (|x| <= %g) on config small", NEAR_ZERO);
+        verdict = 1;
+        goto done;
+    }
+    if (same) {
+        snprintf(reason, rlen, "outputs do not depend on the inputs (identical for two seeds on config small)");
         verdict = 1;
         goto done;
     }
@@ -198,6 +202,7 @@ done:
 static void worker_main(Item *items, const int *todo, int n_todo, int wid, int jobs, const IngestOptions *opt, int fd)
 {
     sandbox_isolate_network();
+    g_timeout = opt->timeout_seconds;
     for (int k = wid; k < n_todo; k += jobs) {
         char reason[1600] = "";
         int verdict = validate(&items[todo[k]], opt, reason, sizeof reason);

@@ -24,6 +24,7 @@ typedef struct IngestOptions {
     const char *origin;      /* generated / contributed / imported */
     int quiet;               /* no progress line */
     int force;               /* re-run programs the catalog already knows */
+    double timeout_seconds;  /* wall-clock limit per reference run (0: default 20 s) */
 } IngestOptions;
 
 typedef struct IngestSummary {

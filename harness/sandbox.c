@@ -90,6 +90,7 @@ static void child_setup(const SandboxLimits *lim, int out_fd, const char *workdi
     int devnull = open("/dev/null", O_RDONLY);
     if (devnull >= 0)
         dup2(devnull, STDIN_FILENO);
+    setenv("LC_ALL", "C", 1); /* plain ASCII quotes in compiler logs */
     if (workdir && chdir(workdir) == 0)
         setenv("TMPDIR", workdir, 1);
     /* A new network namespace has no interfaces but loopback (down).

@@ -1,0 +1,567 @@
+/* search — searching sorted data: lower/upper bound of many queries in a
+ * sorted array (also per row of a batch), occurrence and range counts,
+ * membership flags and exact-match positions, nearest element, piecewise
+ * linear table lookup, bucketing values against sorted bin edges (left- or
+ * right-closed, clamped, u8 ids, histograms, weighted histograms, 2D
+ * cells), merging two sorted arrays (two-finger, merge-path partitioned,
+ * with payloads or source indices, descending, batched), merge co-ranks,
+ * and per-row set intersection and union sizes.  Keys are f32, f64, i32,
+ * i64, u32 or u16. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen.h"
+
+#define FAMILY_WHAT "searching sorted data"
+
+/* Template text: "$T" is the main element type, "$V" a second (payload)
+ * type, "$F" the float suffix ("f" or ""), used for literals (1.0$F) and
+ * math functions (sqrt$F). */
+typedef struct Sub {
+    const char *T, *V, *F;
+} Sub;
+
+static void put(StrBuf *s, const Sub *t, const char *tmpl)
+{
+    for (const char *c = tmpl; *c; c++) {
+        if (c[0] == '$' && (c[1] == 'T' || c[1] == 'V' || c[1] == 'F')) {
+            sb_append(s, c[1] == 'T' ? t->T : c[1] == 'V' ? t->V : t->F);
+            c++;
+        } else {
+            sb_putc(s, *c);
+        }
+    }
+}
+
+static const char *ctype_of(const char *dt)
+{
+    static const char *const map[][2] = {
+        {"f32", "float"},     {"f64", "double"},    {"i32", "int"},        {"i64", "int64_t"},
+        {"u8", "uint8_t"},    {"u16", "uint16_t"},  {"i16", "int16_t"},    {"u32", "uint32_t"},
+        {"u64", "uint64_t"},  {"i8", "int8_t"},
+    };
+    for (size_t k = 0; k < sizeof map / sizeof *map; k++)
+        if (!strcmp(map[k][0], dt))
+            return map[k][1];
+    return "?";
+}
+
+static const char *dtype_of(const char *ctype, size_t len)
+{
+    static const char *const map[][2] = {
+        {"float", "f32"},     {"double", "f64"},    {"int", "i32"},        {"int32_t", "i32"},
+        {"int64_t", "i64"},   {"uint8_t", "u8"},    {"uint16_t", "u16"},   {"int16_t", "i16"},
+        {"uint32_t", "u32"},  {"uint64_t", "u64"},  {"int8_t", "i8"},
+    };
+    for (size_t k = 0; k < sizeof map / sizeof *map; k++)
+        if (strlen(map[k][0]) == len && !strncmp(map[k][0], ctype, len))
+            return map[k][1];
+    return "?";
+}
+
+/* Looks `name` up in a "name=value;name=value" list; copies the value. */
+static int lookup(const char *list, const char *name, char *out, size_t outlen)
+{
+    size_t nl = strlen(name);
+    for (const char *q = list; q && *q;) {
+        const char *end = strchr(q, ';');
+        if (!end)
+            end = q + strlen(q);
+        const char *eq = memchr(q, '=', (size_t)(end - q));
+        if (eq && (size_t)(eq - q) == nl && !strncmp(q, name, nl)) {
+            snprintf(out, outlen, "%.*s", (int)(end - eq - 1), eq + 1);
+            return 1;
+        }
+        q = *end ? end + 1 : end;
+    }
+    return 0;
+}
+
+/* Declares the arguments of the C parameter list `sig` (types substituted)
+ * in order: `const T *x` is an input and `T *x` an output (an in-out when
+ * x is named in `inout`, a space-separated list), with its shape from
+ * `shapes` ("x=n,m;y=n"); a plain `int`/`int64_t` is a param, unless
+ * `scalars` ("name=value;...") gives it a value, as it does every other
+ * plain value. */
+static void declare(GenProgram *p, const char *sig, const char *shapes, const char *inout, const char *scalars)
+{
+    const char *q = sig;
+    while (*q) {
+        while (*q == ' ' || *q == ',' || *q == '\n')
+            q++;
+        if (!*q)
+            break;
+        int is_const = !strncmp(q, "const ", 6);
+        if (is_const)
+            q += 6;
+        const char *ty = q;
+        while (*q != ' ')
+            q++;
+        const char *dt = dtype_of(ty, (size_t)(q - ty));
+        q++;
+        int ptr = *q == '*';
+        if (ptr)
+            q++;
+        char name[64];
+        size_t n = 0;
+        while (*q && *q != ',' && n < sizeof name - 1)
+            name[n++] = *q++;
+        name[n] = '\0';
+        char val[128];
+        if (ptr) {
+            const char *role = is_const ? "in" : "out";
+            char pad[70];
+            snprintf(pad, sizeof pad, " %s ", name);
+            char list[256];
+            snprintf(list, sizeof list, " %s ", inout ? inout : "");
+            if (strstr(list, pad))
+                role = "inout";
+            if (!lookup(shapes, name, val, sizeof val))
+                snprintf(val, sizeof val, "?");
+            gen_arg(p, name, dt, role, val);
+        } else if (lookup(scalars, name, val, sizeof val)) {
+            gen_scalar(p, name, dt, strtod(val, NULL));
+        } else {
+            gen_arg(p, name, dt, "param", NULL);
+        }
+    }
+}
+
+typedef struct Op {
+    const char *tag;
+    const char *types;  /* space-separated instances: "f32" or "i32/f32" ($T/$V) */
+    int kind;           /* which configs */
+    const char *entry;
+    const char *pre;    /* includes, the opening comment, helpers */
+    const char *sig;    /* the C parameter list */
+    const char *body;
+    const char *flops, *bytes;  /* $S / $W: sizes of $T / $V */
+    const char *shapes; /* "x=n,m;y=n" */
+    const char *fills;  /* "x=int:lo:hi;y=uni:lo:hi;p=part:total;a=sorted" */
+    const char *inout;  /* space-separated in-out buffers */
+    const char *scalars;/* "alpha=1.5;beta=0.5" */
+    double tol[2];      /* atol, rtol for non-f64 instances; 0: defaults */
+    double tol64[2];    /* the same for f64 instances */
+} Op;
+
+enum { SEARCH, BATCH, COUNT, BINS, BINS8, BINS2, MERGE, MERGEB, SETS, TABLE };
+
+static void configs(GenProgram *p, int kind)
+{
+    static const char *const C[][4] = {
+        [SEARCH] = {"n=10000,q=20000", "n=1,q=1", "n=37,q=101", "n=16777216,q=67108864"},
+        [BATCH] = {"b=64,n=256,q=300", "b=1,n=1,q=1", "b=7,n=37,q=11", "b=65536,n=1024,q=1024"},
+        [COUNT] = {"n=10000,q=20000", "n=1,q=1", "n=37,q=101", "n=16777216,q=67108864"},
+        [BINS] = {"n=20000,nb=64", "n=1,nb=1", "n=1009,nb=13", "n=134217728,nb=1000"},
+        [BINS8] = {"n=20000,nb=64", "n=1,nb=1", "n=1009,nb=13", "n=268435456,nb=250"},
+        [BINS2] = {"n=20000,nbx=32,nby=24", "n=1,nbx=1,nby=1", "n=1009,nbx=7,nby=11", "n=67108864,nbx=512,nby=512"},
+        [MERGE] = {"na=10000,nb=13000", "na=1,nb=1", "na=37,nb=101", "na=33554432,nb=33554432"},
+        [MERGEB] = {"batch=64,na=200,nb=300", "batch=1,na=1,nb=1", "batch=7,na=37,nb=11", "batch=65536,na=512,nb=512"},
+        [SETS] = {"batch=64,n=200", "batch=1,n=1", "batch=7,n=37", "batch=131072,n=512"},
+        [TABLE] = {"n=4096,q=20000", "n=1,q=1", "n=37,q=101", "n=16777216,q=67108864"},
+    };
+    gen_config(p, "small", C[kind][0]);
+    gen_config(p, "edge", C[kind][1]);
+    gen_config(p, "edge-prime", C[kind][2]);
+    gen_config(p, "large", C[kind][3]);
+}
+
+#define LOWER_BOUND                                                                                 \
+    "/* The first index in a[0..n) whose element is not less than x (n if none). */\n"                \
+    "static int lower_bound(const $T *a, int n, $T x)\n{\n    int lo = 0, hi = n;\n"                 \
+    "    while (lo < hi) {\n        int mid = lo + (hi - lo) / 2;\n        if (a[mid] < x)\n"         \
+    "            lo = mid + 1;\n        else\n            hi = mid;\n    }\n    return lo;\n}\n\n"
+#define UPPER_BOUND                                                                                 \
+    "/* The first index in a[0..n) whose element is greater than x (n if none). */\n"                 \
+    "static int upper_bound(const $T *a, int n, $T x)\n{\n    int lo = 0, hi = n;\n"                 \
+    "    while (lo < hi) {\n        int mid = lo + (hi - lo) / 2;\n        if (a[mid] <= x)\n"        \
+    "            lo = mid + 1;\n        else\n            hi = mid;\n    }\n    return lo;\n}\n\n"
+#define SORTED_REAL "a=uni:0:1000;a=sorted;queries=uni:-50:1050"
+#define SORTED_INT "a=int:0:2*n;a=sorted;queries=int:0:2*n+2"
+#define MERGE_LOOP(cmp)                                                                             \
+    "    int i = 0, j = 0, k = 0;\n    while (i < na && j < nb)\n"                                   \
+    "        out[k++] = " cmp " ? b[j++] : a[i++];\n"                                                 \
+    "    while (i < na)\n        out[k++] = a[i++];\n    while (j < nb)\n        out[k++] = b[j++];\n"
+
+/* Each entry also gets .tol64 = {0, 0} (the default f64 tolerance), which
+ * keeps -Wextra content with the optional fields left out. */
+#define OP(...) {__VA_ARGS__, .tol64 = {0, 0}}
+
+static const Op OPS[] = {
+    OP("lower-bound", "f32 f64 i32 i64 u32 u16", SEARCH, "search",
+     "/* For each query, the index of the first element of the sorted array a\n"
+     " * that is not less than it (n when every element is smaller). */\n",
+     "const $T *a, const $T *queries, int *idx, int n, int q",
+     "    for (int i = 0; i < q; i++) {\n        $T x = queries[i];\n        int lo = 0, hi = n;\n"
+     "        while (lo < hi) {\n            int mid = lo + (hi - lo) / 2;\n"
+     "            if (a[mid] < x)\n                lo = mid + 1;\n            else\n                hi = mid;\n"
+     "        }\n        idx[i] = lo;\n    }\n",
+     "20*q", "$S*n+$S*q+4*q", "a=n;queries=q;idx=q", NULL),
+    OP("upper-bound", "f32 f64 i32 i64 u32", SEARCH, "search",
+     "/* For each query, the index of the first element of the sorted array a\n"
+     " * that is greater than it (n when none is). */\n",
+     "const $T *a, const $T *queries, int *idx, int n, int q",
+     "    for (int i = 0; i < q; i++) {\n        $T x = queries[i];\n        int lo = 0, hi = n;\n"
+     "        while (lo < hi) {\n            int mid = lo + (hi - lo) / 2;\n"
+     "            if (a[mid] <= x)\n                lo = mid + 1;\n            else\n                hi = mid;\n"
+     "        }\n        idx[i] = lo;\n    }\n",
+     "20*q", "$S*n+$S*q+4*q", "a=n;queries=q;idx=q", NULL),
+    OP("batched-lower-bound", "f32 i32", BATCH, "search_rows",
+     "#include <stddef.h>\n\n" LOWER_BOUND
+     "/* Batched search: row r of queries is searched in row r of a (b sorted\n * rows of n). */\n",
+     "const $T *a, const $T *queries, int *idx, int b, int n, int q",
+     "    for (int r = 0; r < b; r++)\n        for (int i = 0; i < q; i++) {\n"
+     "            size_t k = (size_t)r * q + i;\n"
+     "            idx[k] = lower_bound(a + (size_t)r * n, n, queries[k]);\n        }\n",
+     "10*b*q", "$S*b*n+($S+4)*b*q", "a=b,n;queries=b,q;idx=b,q", "a=sorted;queries=sorted"),
+    OP("batched-upper-bound", "f64", BATCH, "search_rows",
+     "#include <stddef.h>\n\n" UPPER_BOUND
+     "/* Batched search: row r of queries is searched in row r of a (b sorted\n * rows of n). */\n",
+     "const $T *a, const $T *queries, int *idx, int b, int n, int q",
+     "    for (int r = 0; r < b; r++)\n        for (int i = 0; i < q; i++) {\n"
+     "            size_t k = (size_t)r * q + i;\n"
+     "            idx[k] = upper_bound(a + (size_t)r * n, n, queries[k]);\n        }\n",
+     "10*b*q", "$S*b*n+($S+4)*b*q", "a=b,n;queries=b,q;idx=b,q", "a=sorted;queries=sorted"),
+    OP("count-occurrences", "i32 i64 u32", COUNT, "count_occurrences",
+     LOWER_BOUND UPPER_BOUND "/* How many times each query occurs in the sorted array a. */\n",
+     "const $T *a, const $T *queries, int *count, int n, int q",
+     "    for (int i = 0; i < q; i++)\n"
+     "        count[i] = upper_bound(a, n, queries[i]) - lower_bound(a, n, queries[i]);\n",
+     "40*q", "$S*n+$S*q+4*q", "a=n;queries=q;count=q", "a=int:0:n/4+2;a=sorted;queries=int:0:n/4+2"),
+    OP("range-count", "f32 i32", COUNT, "range_count",
+     LOWER_BOUND UPPER_BOUND
+     "/* For each query i, how many elements of the sorted array a lie in the\n"
+     " * closed interval [lo[i], lo[i] + width[i]]. */\n",
+     "const $T *a, const $T *lo, const $T *width, int *count, int n, int q",
+     "    for (int i = 0; i < q; i++)\n"
+     "        count[i] = upper_bound(a, n, lo[i] + width[i]) - lower_bound(a, n, lo[i]);\n",
+     "40*q", "$S*n+2*$S*q+4*q", "a=n;lo=q;width=q;count=q",
+     "a=int:0:100000;a=sorted;lo=int:-100:100000;width=int:0:2000"),
+    OP("membership", "i32 i64 u32", SEARCH, "contains",
+     "#include <stdint.h>\n\n" LOWER_BOUND
+     "/* found[i] = 1 when queries[i] occurs in the sorted array a, else 0. */\n",
+     "const $T *a, const $T *queries, uint8_t *found, int n, int q",
+     "    for (int i = 0; i < q; i++) {\n        int k = lower_bound(a, n, queries[i]);\n"
+     "        found[i] = k < n && a[k] == queries[i];\n    }\n",
+     "20*q", "$S*n+$S*q+q", "a=n;queries=q;found=q", SORTED_INT),
+    OP("find-first", "i32 f64", SEARCH, "find",
+     LOWER_BOUND "/* The index of the first occurrence of each query in the sorted array a,\n"
+     " * or -1 when it does not occur. */\n",
+     "const $T *a, const $T *queries, int *pos, int n, int q",
+     "    for (int i = 0; i < q; i++) {\n        int k = lower_bound(a, n, queries[i]);\n"
+     "        pos[i] = k < n && a[k] == queries[i] ? k : -1;\n    }\n",
+     "20*q", "$S*n+$S*q+4*q", "a=n;queries=q;pos=q", SORTED_INT),
+    OP("find-last", "i32", SEARCH, "find",
+     UPPER_BOUND "/* The index of the last occurrence of each query in the sorted array a,\n"
+     " * or -1 when it does not occur. */\n",
+     "const $T *a, const $T *queries, int *pos, int n, int q",
+     "    for (int i = 0; i < q; i++) {\n        int k = upper_bound(a, n, queries[i]) - 1;\n"
+     "        pos[i] = k >= 0 && a[k] == queries[i] ? k : -1;\n    }\n",
+     "20*q", "$S*n+$S*q+4*q", "a=n;queries=q;pos=q", SORTED_INT),
+    OP("nearest", "f32 f64", SEARCH, "nearest",
+     "#include <math.h>\n\n" LOWER_BOUND
+     "/* For each query, the index of the element of the sorted array a closest\n"
+     " * to it; of two equally close elements the lower index wins. */\n",
+     "const $T *a, const $T *queries, int *idx, int n, int q",
+     "    for (int i = 0; i < q; i++) {\n        $T x = queries[i];\n        int k = lower_bound(a, n, x);\n"
+     "        if (k == n)\n            k = n - 1;\n"
+     "        else if (k > 0 && fabs$F(x - a[k - 1]) <= fabs$F(a[k] - x))\n            k--;\n"
+     "        idx[i] = k;\n    }\n",
+     "24*q", "$S*n+$S*q+4*q", "a=n;queries=q;idx=q", SORTED_REAL),
+    OP("interp-clamp", "f32 f64", TABLE, "interp",
+     UPPER_BOUND "/* Piecewise linear lookup in a table (xs sorted, ys): queries below xs[0]\n"
+     " * or above xs[n-1] take the end values; a zero-width interval takes its\n * left value. */\n",
+     "const $T *xs, const $T *ys, const $T *queries, $T *out, int n, int q",
+     "    for (int i = 0; i < q; i++) {\n        $T x = queries[i];\n"
+     "        int k = upper_bound(xs, n, x); /* xs[k-1] <= x < xs[k] */\n"
+     "        if (k == 0) {\n            out[i] = ys[0];\n        } else if (k == n) {\n"
+     "            out[i] = ys[n - 1];\n        } else {\n            $T x0 = xs[k - 1], x1 = xs[k];\n"
+     "            $T t = x1 > x0 ? (x - x0) / (x1 - x0) : 0;\n"
+     "            out[i] = ys[k - 1] + t * (ys[k] - ys[k - 1]);\n        }\n    }\n",
+     "26*q", "2*$S*n+2*$S*q", "xs=n;ys=n;queries=q;out=q", "xs=uni:0:100;xs=sorted;queries=uni:-5:105",
+     .tol = {1e-4, 1e-4}),
+    OP("interp-extrapolate", "f32", TABLE, "interp",
+     UPPER_BOUND "/* Piecewise linear interpolation in a table (xs sorted, ys) that\n"
+     " * extrapolates the first and last segments beyond the ends; a table of\n"
+     " * one point is constant and a zero-width segment takes its left value. */\n",
+     "const $T *xs, const $T *ys, const $T *queries, $T *out, int n, int q",
+     "    for (int i = 0; i < q; i++) {\n        $T x = queries[i];\n        if (n == 1) {\n"
+     "            out[i] = ys[0];\n            continue;\n        }\n"
+     "        int k = upper_bound(xs, n, x);\n        if (k == 0)\n            k = 1;\n"
+     "        if (k == n)\n            k = n - 1;\n        $T x0 = xs[k - 1], x1 = xs[k];\n"
+     "        $T t = x1 > x0 ? (x - x0) / (x1 - x0) : 0;\n"
+     "        out[i] = ys[k - 1] + t * (ys[k] - ys[k - 1]);\n    }\n",
+     "26*q", "2*$S*n+2*$S*q", "xs=n;ys=n;queries=q;out=q", "xs=uni:0:100;xs=sorted;queries=uni:-5:105",
+     .tol = {1e-3, 1e-3}),
+    OP("bucket-left", "f32 f64 i32", BINS, "bucketize",
+     UPPER_BOUND "/* The bin of each value against sorted bin edges: bin b holds\n"
+     " * edges[b] <= x < edges[b+1]; values outside [edges[0], edges[nb]) get -1. */\n",
+     "const $T *x, const $T *edges, int *bin, int n, int nb",
+     "    for (int i = 0; i < n; i++) {\n        int b = upper_bound(edges, nb + 1, x[i]) - 1;\n"
+     "        bin[i] = b >= 0 && b < nb ? b : -1;\n    }\n",
+     "12*n", "$S*n+$S*(nb+1)+4*n", "x=n;edges=nb+1;bin=n", "edges=int:0:1000;edges=sorted;x=int:-20:1020"),
+    OP("bucket-right", "f32", BINS, "bucketize",
+     LOWER_BOUND "/* The bin of each value against sorted bin edges, bins closed on the\n"
+     " * right: bin b holds edges[b] < x <= edges[b+1]; values outside get -1. */\n",
+     "const $T *x, const $T *edges, int *bin, int n, int nb",
+     "    for (int i = 0; i < n; i++) {\n        int b = lower_bound(edges, nb + 1, x[i]) - 1;\n"
+     "        bin[i] = b >= 0 && b < nb ? b : -1;\n    }\n",
+     "12*n", "$S*n+$S*(nb+1)+4*n", "x=n;edges=nb+1;bin=n", "edges=int:0:1000;edges=sorted;x=int:-20:1020"),
+    OP("bucket-clamp", "f32", BINS, "bucketize",
+     UPPER_BOUND "/* The bin of each value against sorted bin edges (edges[b] <= x <\n"
+     " * edges[b+1]), values below the first edge or above the last clamped into\n"
+     " * the first or last bin. */\n",
+     "const $T *x, const $T *edges, int *bin, int n, int nb",
+     "    for (int i = 0; i < n; i++) {\n        int b = upper_bound(edges, nb + 1, x[i]) - 1;\n"
+     "        bin[i] = b < 0 ? 0 : (b >= nb ? nb - 1 : b);\n    }\n",
+     "12*n", "$S*n+$S*(nb+1)+4*n", "x=n;edges=nb+1;bin=n", "edges=uni:0:1000;edges=sorted;x=uni:-20:1020"),
+    OP("bucket-u8", "f32", BINS8, "bucketize",
+     "#include <stdint.h>\n\n" UPPER_BOUND
+     "/* Byte-sized bin ids (nb <= 255) of values against sorted edges, values\n"
+     " * outside the edges clamped into the first or last bin. */\n",
+     "const $T *x, const $T *edges, uint8_t *bin, int n, int nb",
+     "    for (int i = 0; i < n; i++) {\n        int b = upper_bound(edges, nb + 1, x[i]) - 1;\n"
+     "        bin[i] = (uint8_t)(b < 0 ? 0 : (b >= nb ? nb - 1 : b));\n    }\n",
+     "12*n", "$S*n+$S*(nb+1)+n", "x=n;edges=nb+1;bin=n", "edges=uni:0:1000;edges=sorted;x=uni:-20:1020"),
+    OP("histogram", "f32 f64", BINS, "histogram",
+     UPPER_BOUND "/* Histogram against sorted bin edges: counts[b] is the number of values\n"
+     " * with edges[b] <= x < edges[b+1]; values outside are not counted. */\n",
+     "const $T *x, const $T *edges, int *counts, int n, int nb",
+     "    for (int b = 0; b < nb; b++)\n        counts[b] = 0;\n"
+     "    for (int i = 0; i < n; i++) {\n        int b = upper_bound(edges, nb + 1, x[i]) - 1;\n"
+     "        if (b >= 0 && b < nb)\n            counts[b]++;\n    }\n",
+     "12*n", "$S*n+$S*(nb+1)+4*nb", "x=n;edges=nb+1;counts=nb", "edges=uni:0:1000;edges=sorted;x=uni:-20:1020"),
+    OP("histogram-weighted", "f32", BINS, "histogram",
+     UPPER_BOUND "/* Weighted histogram against sorted bin edges, summed in double:\n"
+     " * sums[b] adds w[i] for every value with edges[b] <= x[i] < edges[b+1]. */\n",
+     "const $T *x, const $T *w, const $T *edges, double *sums, int n, int nb",
+     "    for (int b = 0; b < nb; b++)\n        sums[b] = 0;\n"
+     "    for (int i = 0; i < n; i++) {\n        int b = upper_bound(edges, nb + 1, x[i]) - 1;\n"
+     "        if (b >= 0 && b < nb)\n            sums[b] += w[i];\n    }\n",
+     "13*n", "2*$S*n+$S*(nb+1)+8*nb", "x=n;w=n;edges=nb+1;sums=nb",
+     "edges=uni:0:1000;edges=sorted;x=uni:-20:1020;w=uni:0:1", .tol = {1e-7, 1e-7}),
+    OP("bucket-2d", "f32", BINS2, "bucketize_2d",
+     UPPER_BOUND "/* The grid cell of each point (x, y) against sorted edges in x (nbx\n"
+     " * bins) and y (nby bins): cell = by * nbx + bx, or -1 outside the grid. */\n",
+     "const $T *x, const $T *y, const $T *xedges, const $T *yedges, int *cell, int n, int nbx, int nby",
+     "    for (int i = 0; i < n; i++) {\n        int bx = upper_bound(xedges, nbx + 1, x[i]) - 1;\n"
+     "        int by = upper_bound(yedges, nby + 1, y[i]) - 1;\n"
+     "        cell[i] = bx >= 0 && bx < nbx && by >= 0 && by < nby ? by * nbx + bx : -1;\n    }\n",
+     "24*n", "2*$S*n+$S*(nbx+nby+2)+4*n", "x=n;y=n;xedges=nbx+1;yedges=nby+1;cell=n",
+     "xedges=uni:0:1;xedges=sorted;yedges=uni:0:1;yedges=sorted;x=uni:-0.02:1.02;y=uni:-0.02:1.02"),
+    OP("merge", "f32 f64 i32 i64", MERGE, "merge",
+     "/* Merges the sorted arrays a (na) and b (nb) into out, stably: on equal\n * keys the element of a comes first. */\n",
+     "const $T *a, const $T *b, $T *out, int na, int nb", MERGE_LOOP("b[j] < a[i]"),
+     "na+nb", "2*$S*(na+nb)", "a=na;b=nb;out=na+nb", "a=sorted;b=sorted"),
+    OP("merge-desc", "f32", MERGE, "merge_desc",
+     "/* Merges the ascending arrays a (na) and b (nb) into one descending array,\n"
+     " * walking both from their ends; on equal keys b's element comes first. */\n",
+     "const $T *a, const $T *b, $T *out, int na, int nb",
+     "    int i = na - 1, j = nb - 1, k = 0;\n    while (i >= 0 && j >= 0)\n"
+     "        out[k++] = a[i] > b[j] ? a[i--] : b[j--];\n"
+     "    while (i >= 0)\n        out[k++] = a[i--];\n    while (j >= 0)\n        out[k++] = b[j--];\n",
+     "na+nb", "2*$S*(na+nb)", "a=na;b=nb;out=na+nb", "a=sorted;b=sorted"),
+    OP("merge-path", "f32 i32", MERGE, "merge",
+     "#define CHUNK 256\n\n"
+     "/* Merge path: the number of elements of a among the first d outputs of the\n"
+     " * stable merge of a and b, found by binary search along diagonal d. */\n"
+     "static int split(const $T *a, int na, const $T *b, int nb, int d)\n{\n"
+     "    int lo = d > nb ? d - nb : 0, hi = d < na ? d : na;\n    while (lo < hi) {\n"
+     "        int i = lo + (hi - lo) / 2; /* take i from a and d - i from b? */\n"
+     "        if (b[d - i - 1] < a[i])\n            hi = i;\n        else\n            lo = i + 1;\n"
+     "    }\n    return lo;\n}\n\n"
+     "/* Stable merge of the sorted arrays a and b (a first on ties), produced in\n"
+     " * independent chunks of CHUNK outputs whose starting points come from\n"
+     " * merge-path splits. */\n",
+     "const $T *a, const $T *b, $T *out, int na, int nb",
+     "    int n = na + nb;\n    for (int d0 = 0; d0 < n; d0 += CHUNK) {\n"
+     "        int d1 = n - d0 < CHUNK ? n : d0 + CHUNK;\n"
+     "        int i = split(a, na, b, nb, d0), j = d0 - i;\n"
+     "        for (int k = d0; k < d1; k++) {\n"
+     "            if (j >= nb || (i < na && !(b[j] < a[i])))\n                out[k] = a[i++];\n"
+     "            else\n                out[k] = b[j++];\n        }\n    }\n",
+     "na+nb", "2*$S*(na+nb)", "a=na;b=nb;out=na+nb", "a=sorted;b=sorted"),
+    OP("merge-pairs", "i32/f32", MERGE, "merge_pairs",
+     "/* Stable merge of two sorted runs of (key, value) pairs: on equal keys the\n * pair from a comes first. */\n",
+     "const $T *akeys, const $V *avals, const $T *bkeys, const $V *bvals, $T *keys, $V *vals, int na, int nb",
+     "    int i = 0, j = 0;\n    for (int k = 0; k < na + nb; k++) {\n"
+     "        if (j >= nb || (i < na && !(bkeys[j] < akeys[i]))) {\n"
+     "            keys[k] = akeys[i];\n            vals[k] = avals[i++];\n        } else {\n"
+     "            keys[k] = bkeys[j];\n            vals[k] = bvals[j++];\n        }\n    }\n",
+     "na+nb", "2*($S+$W)*(na+nb)", "akeys=na;avals=na;bkeys=nb;bvals=nb;keys=na+nb;vals=na+nb",
+     "akeys=int:0:na+nb;akeys=sorted;bkeys=int:0:na+nb;bkeys=sorted"),
+    OP("merge-source", "f32", MERGE, "merge_source",
+     "/* Where each output of the stable merge of the sorted arrays a and b comes\n"
+     " * from: src[k] = i for a[i], na + j for b[j]. */\n",
+     "const $T *a, const $T *b, int *src, int na, int nb",
+     "    int i = 0, j = 0;\n    for (int k = 0; k < na + nb; k++)\n"
+     "        src[k] = (j >= nb || (i < na && !(b[j] < a[i]))) ? i++ : na + j++;\n",
+     "na+nb", "$S*(na+nb)+4*(na+nb)", "a=na;b=nb;src=na+nb", "a=sorted;b=sorted"),
+    OP("merge-rows", "f32", MERGEB, "merge_rows",
+     "#include <stddef.h>\n\n/* Batched stable merge: row r of a (na sorted) and row r of b (nb sorted)\n"
+     " * merge into row r of out (na + nb). */\n",
+     "const $T *a, const $T *b, $T *out, int batch, int na, int nb",
+     "    for (int r = 0; r < batch; r++) {\n        const $T *x = a + (size_t)r * na, *y = b + (size_t)r * nb;\n"
+     "        $T *o = out + (size_t)r * (na + nb);\n        int i = 0, j = 0, k = 0;\n"
+     "        while (i < na && j < nb)\n            o[k++] = y[j] < x[i] ? y[j++] : x[i++];\n"
+     "        while (i < na)\n            o[k++] = x[i++];\n        while (j < nb)\n            o[k++] = y[j++];\n    }\n",
+     "batch*(na+nb)", "2*$S*batch*(na+nb)", "a=batch,na;b=batch,nb;out=batch,na+nb", "a=sorted;b=sorted"),
+    OP("merge-corank", "i32", MERGE, "merge_positions",
+     LOWER_BOUND UPPER_BOUND
+     "/* Final positions in the stable merge of the sorted arrays a and b (a first\n"
+     " * on ties): a[i] lands at i + #(b < a[i]), b[j] at j + #(a <= b[j]). */\n",
+     "const $T *a, const $T *b, int *pos_a, int *pos_b, int na, int nb",
+     "    for (int i = 0; i < na; i++)\n        pos_a[i] = i + lower_bound(b, nb, a[i]);\n"
+     "    for (int j = 0; j < nb; j++)\n        pos_b[j] = j + upper_bound(a, na, b[j]);\n",
+     "20*(na+nb)", "($S+4)*(na+nb)", "a=na;b=nb;pos_a=na;pos_b=nb",
+     "a=int:0:na+nb;a=sorted;b=int:0:na+nb;b=sorted"),
+    OP("sorted-queries", "f32", SEARCH, "search_sorted_queries",
+     "/* Lower bounds of queries that are themselves sorted: one forward walk\n"
+     " * through a serves them all (idx[i] = first k with a[k] >= queries[i]). */\n",
+     "const $T *a, const $T *queries, int *idx, int n, int q",
+     "    int k = 0;\n    for (int i = 0; i < q; i++) {\n"
+     "        while (k < n && a[k] < queries[i])\n            k++;\n        idx[i] = k;\n    }\n",
+     "n+q", "$S*n+$S*q+4*q", "a=n;queries=q;idx=q", SORTED_REAL ";queries=sorted"),
+    OP("intersect-count", "i32", SETS, "intersect_rows",
+     "#include <stddef.h>\n\n/* Per row, the size of the multiset intersection of the sorted rows a[r]\n"
+     " * and b[r] (two-pointer walk). */\n",
+     "const $T *a, const $T *b, int *count, int batch, int n",
+     "    for (int r = 0; r < batch; r++) {\n        const $T *x = a + (size_t)r * n, *y = b + (size_t)r * n;\n"
+     "        int i = 0, j = 0, c = 0;\n        while (i < n && j < n) {\n"
+     "            if (x[i] < y[j])\n                i++;\n            else if (y[j] < x[i])\n                j++;\n"
+     "            else {\n                c++;\n                i++;\n                j++;\n            }\n        }\n"
+     "        count[r] = c;\n    }\n",
+     "2*batch*n", "2*$S*batch*n+4*batch", "a=batch,n;b=batch,n;count=batch",
+     "a=int:0:batch*n;a=sorted;b=int:0:batch*n;b=sorted"),
+    OP("union-count", "i32", SETS, "union_rows",
+     "#include <stddef.h>\n\n/* Per row, the number of distinct values in the union of the sorted rows\n"
+     " * a[r] and b[r] (each may hold repeats). */\n",
+     "const $T *a, const $T *b, int *count, int batch, int n",
+     "    for (int r = 0; r < batch; r++) {\n        const $T *x = a + (size_t)r * n, *y = b + (size_t)r * n;\n"
+     "        int i = 0, j = 0, c = 0;\n        while (i < n || j < n) {\n"
+     "            $T v = (j >= n || (i < n && x[i] <= y[j])) ? x[i] : y[j];\n            c++;\n"
+     "            while (i < n && x[i] == v)\n                i++;\n"
+     "            while (j < n && y[j] == v)\n                j++;\n        }\n        count[r] = c;\n    }\n",
+     "2*batch*n", "2*$S*batch*n+4*batch", "a=batch,n;b=batch,n;count=batch",
+     "a=int:0:batch*n/2+1;a=sorted;b=int:0:batch*n/2+1;b=sorted"),
+};
+#define N_OPS ((int)(sizeof OPS / sizeof *OPS))
+
+/* Applies "name=int:lo:hi;name=uni:lo:hi;name=part:total;name=sorted". */
+static void fills(GenProgram *p, const char *spec)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", spec ? spec : "");
+    for (char *save = NULL, *item = strtok_r(buf, ";", &save); item; item = strtok_r(NULL, ";", &save)) {
+        char *eq = strchr(item, '=');
+        *eq = '\0';
+        char *kind = eq + 1, *a = strchr(kind, ':'), *b = a ? strchr(a + 1, ':') : NULL;
+        if (a)
+            *a++ = '\0';
+        if (b)
+            *b++ = '\0';
+        if (!strcmp(kind, "int"))
+            gen_fill_int(p, item, a, b);
+        else if (!strcmp(kind, "uni"))
+            gen_fill_uniform(p, item, strtod(a, NULL), strtod(b, NULL));
+        else if (!strcmp(kind, "part"))
+            gen_fill_partition(p, item, a);
+        else if (!strcmp(kind, "sorted"))
+            gen_fill_sorted(p, item);
+    }
+}
+
+/* "void name(params)\n{\n", the parameters wrapped at about 96 columns. */
+static void signature(StrBuf *s, const char *entry, const char *sig)
+{
+    sb_printf(s, "void %s(", entry);
+    int col = 6 + (int)strlen(entry), indent = col;
+    const char *q = sig;
+    while (*q) {
+        const char *end = strchr(q, ',');
+        size_t len = end ? (size_t)(end - q) : strlen(q);
+        if (col + (int)len > 96 && q != sig) {
+            sb_printf(s, "\n%*s", indent, "");
+            col = indent;
+        }
+        sb_append_n(s, q, len);
+        col += (int)len;
+        if (!end)
+            break;
+        sb_append(s, ",");
+        col++;
+        q = end + 1;
+        while (*q == ' ')
+            q++;
+        if (col + 1 <= 96) {
+            sb_append(s, " ");
+            col++;
+        }
+    }
+    sb_append(s, ")\n{\n");
+}
+
+static const char *size_of(const char *dt)
+{
+    return dt[1] == '8' ? "1" : strstr(dt, "16") ? "2" : strstr(dt, "64") ? "8" : "4";
+}
+
+/* Emits one instance ("f32" or "key/payload") of op. */
+static int emit(GenCtx *g, const Op *op, const char *inst)
+{
+    char kt[8] = "", vt[8] = "";
+    const char *slash = strchr(inst, '/');
+    snprintf(kt, sizeof kt, "%.*s", (int)(slash ? slash - inst : (long)strlen(inst)), inst);
+    if (slash)
+        snprintf(vt, sizeof vt, "%s", slash + 1);
+    Sub t = {ctype_of(kt), slash ? ctype_of(vt) : "", !strcmp(kt, "f32") ? "f" : ""};
+    char variant[96];
+    snprintf(variant, sizeof variant, "%s-%s%s%s", op->tag, kt, slash ? "-" : "", vt);
+    GenProgram *p = gen_begin(g, variant, op->entry);
+    gen_describe(p, "%s: %s, %s%s%s", FAMILY_WHAT, op->tag, kt, slash ? "/" : "", vt);
+    StrBuf sig = STRBUF_INIT;
+    put(&sig, &t, op->sig);
+    declare(p, sig.data, op->shapes, op->inout, op->scalars);
+    configs(p, op->kind);
+    fills(p, op->fills);
+    StrBuf bytes = STRBUF_INIT;
+    for (const char *c = op->bytes; *c; c++) {
+        if (c[0] == '$' && (c[1] == 'S' || c[1] == 'W')) {
+            sb_append(&bytes, c[1] == 'S' ? size_of(kt) : (slash ? size_of(vt) : "0"));
+            c++;
+        } else {
+            sb_putc(&bytes, *c);
+        }
+    }
+    gen_cost(p, op->flops, bytes.data);
+    if (!strcmp(kt, "f64") && op->tol64[0] > 0)
+        gen_tolerance(p, op->tol64[0], op->tol64[1]);
+    else if (strcmp(kt, "f64") && op->tol[0] > 0)
+        gen_tolerance(p, op->tol[0], op->tol[1]);
+    StrBuf *s = gen_src(p);
+    /* Fixed-width integer types need stdint.h. */
+    if (strstr(sig.data, "_t ") && !strstr(op->pre, "<stdint.h>"))
+        sb_append(s, "#include <stdint.h>\n");
+    put(s, &t, op->pre);
+    signature(s, op->entry, sig.data);
+    put(s, &t, op->body);
+    sb_append(s, "}\n");
+    sb_release(&sig);
+    sb_release(&bytes);
+    return gen_end(p);
+}
+
+static int generate(GenCtx *g)
+{
+    for (int k = 0; k < N_OPS; k++) {
+        char types[64];
+        snprintf(types, sizeof types, "%s", OPS[k].types);
+        for (char *save = NULL, *it = strtok_r(types, " ", &save); it; it = strtok_r(NULL, " ", &save))
+            if (emit(g, &OPS[k], it) != 0)
+                return -1;
+    }
+    return 0;
+}
+
+const Family family_search = {"search", "sorting", 54, generate};

@@ -1,0 +1,5 @@
+void axpy_f32(const float *x, float *y, float a, int n)
+{
+    for (int i = 0; i < n; i++)
+        y[i] = a * x[i] + y[i];
+}

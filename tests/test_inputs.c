@@ -1,0 +1,95 @@
+/* Inputs: deterministic per (seed, argument), within the declared ranges,
+ * partitions and sorted fills well formed; half/bfloat16 rounding. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/strbuf.h"
+#include "harness/inputs.h"
+#include "tests/test.h"
+
+TEST(inputs_fills)
+{
+    const char *meta =
+        "{\"name\": \"c/t/fills\", \"lang\": \"c\", \"family\": \"t\", \"entry\": \"f\", \"params\": [\"n\", \"nnz\"],"
+        " \"args\": [{\"name\": \"x\", \"dtype\": \"f32\", \"shape\": [\"n\"], \"role\": \"in\","
+        "             \"fill\": {\"dist\": \"uniform\", \"lo\": 2, \"hi\": 3}},"
+        "            {\"name\": \"idx\", \"dtype\": \"i32\", \"shape\": [\"nnz\"], \"role\": \"in\","
+        "             \"fill\": {\"dist\": \"int\", \"lo\": 0, \"hi\": \"n\"}},"
+        "            {\"name\": \"ptr\", \"dtype\": \"i32\", \"shape\": [\"n+1\"], \"role\": \"in\","
+        "             \"fill\": {\"dist\": \"partition\", \"total\": \"nnz\"}},"
+        "            {\"name\": \"keys\", \"dtype\": \"f64\", \"shape\": [\"n\"], \"role\": \"in\","
+        "             \"fill\": {\"dist\": \"uniform\", \"lo\": -5, \"hi\": 5, \"sorted\": true}},"
+        "            {\"name\": \"y\", \"dtype\": \"f32\", \"shape\": [\"n\"], \"role\": \"out\"},"
+        "            {\"name\": \"n\", \"dtype\": \"i32\", \"role\": \"param\"},"
+        "            {\"name\": \"nnz\", \"dtype\": \"i32\", \"role\": \"param\"}],"
+        " \"configs\": [{\"name\": \"small\", \"n\": 1000, \"nnz\": 5000}, {\"name\": \"edge\", \"n\": 1, \"nnz\": 1},"
+        "              {\"name\": \"large\", \"n\": 100000, \"nnz\": 1000000}],"
+        " \"tolerance\": {\"atol\": 0, \"rtol\": 0}, \"cost\": {\"flops\": \"n\", \"bytes\": \"n\"},"
+        " \"provenance\": {\"license\": \"CC-BY-4.0\"}}";
+    Problem *p = NULL;
+    Error e;
+    CHECK_MSG(problem_parse(meta, "fills", &p, &e) == 0, "%s", e.msg);
+    if (!p)
+        return -1;
+    const ProblemConfig *c = problem_find_config(p, "small");
+    float x[1000], x2[1000], x3[1000];
+    int32_t idx[5000], ptr[1001];
+    double keys[1000];
+    CHECK(inputs_fill(p, c, &p->args[0], 7, x, 1000, &e) == 0);
+    CHECK(inputs_fill(p, c, &p->args[0], 7, x2, 1000, &e) == 0);
+    CHECK(inputs_fill(p, c, &p->args[0], 8, x3, 1000, &e) == 0);
+    CHECK(memcmp(x, x2, sizeof x) == 0);
+    CHECK(memcmp(x, x3, sizeof x) != 0);
+    double mean = 0;
+    for (int i = 0; i < 1000; i++) {
+        CHECK(x[i] >= 2.0f && x[i] <= 3.0f);
+        mean += x[i] / 1000.0;
+    }
+    CHECK_MSG(fabs(mean - 2.5) < 0.05, "mean %g", mean);
+    CHECK(inputs_fill(p, c, &p->args[1], 7, idx, 5000, &e) == 0);
+    int lo = 1 << 30, hi = -1;
+    for (int i = 0; i < 5000; i++) {
+        lo = idx[i] < lo ? idx[i] : lo;
+        hi = idx[i] > hi ? idx[i] : hi;
+    }
+    CHECK(lo == 0 && hi == 999);
+    CHECK(inputs_fill(p, c, &p->args[2], 7, ptr, 1001, &e) == 0);
+    CHECK(ptr[0] == 0 && ptr[1000] == 5000);
+    for (int i = 0; i < 1000; i++)
+        CHECK(ptr[i] <= ptr[i + 1]);
+    CHECK(inputs_fill(p, c, &p->args[3], 7, keys, 1000, &e) == 0);
+    for (int i = 0; i + 1 < 1000; i++)
+        CHECK(keys[i] <= keys[i + 1]);
+    float poison[4];
+    inputs_poison(DT_F32, poison, 4);
+    CHECK(isnan(poison[0]) && isnan(poison[3]));
+    problem_free(p);
+    return 0;
+}
+
+TEST(inputs_half_rounding)
+{
+    CHECK(inputs_f32_to_f16(1.0f) == 0x3c00);
+    CHECK(inputs_f32_to_f16(-2.0f) == 0xc000);
+    CHECK(inputs_f32_to_f16(65504.0f) == 0x7bff);
+    CHECK(inputs_f32_to_f16(1e6f) == 0x7c00);               /* overflow to inf */
+    CHECK(inputs_f32_to_f16(5.960464477539063e-08f) == 0x0001); /* smallest subnormal */
+    CHECK(inputs_f32_to_f16(1.0f + 1.0f / 2048) == 0x3c00);  /* tie to even: down */
+    CHECK(inputs_f32_to_f16(1.0f + 3.0f / 2048) == 0x3c02);  /* tie to even: up */
+    CHECK(inputs_f16_to_f32(0x3555) == 0.333251953125f);
+    CHECK(inputs_f32_to_bf16(1.0f) == 0x3f80);
+    CHECK(inputs_f32_to_bf16(1.00390625f) == 0x3f80);         /* tie to even */
+    CHECK(inputs_f32_to_bf16(1.01171875f) == 0x3f82);
+    CHECK(inputs_bf16_to_f32(0x4049) == 3.140625f);
+    for (int i = 0; i < 65536; i++) {
+        uint16_t h = (uint16_t)i;
+        float f = inputs_f16_to_f32(h);
+        if (isnan(f))
+            continue;
+        CHECK_MSG(inputs_f32_to_f16(f) == h, "f16 0x%04x does not round-trip", i);
+        if (inputs_f32_to_f16(f) != h)
+            break;
+    }
+    return 0;
+}

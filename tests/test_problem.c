@@ -1,0 +1,85 @@
+/* meta.json loader: a good file round-trips canonically; every malformed
+ * field in tests/data/meta_bad.txt is refused with file: field: message. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/fileio.h"
+#include "common/problem.h"
+#include "common/strbuf.h"
+#include "tests/test.h"
+
+TEST(problem_good_roundtrip)
+{
+    Problem *p = NULL, *q = NULL;
+    Error e;
+    if (problem_load("tests/data/meta/good.json", &p, &e) != 0) {
+        test_fail(t, __FILE__, __LINE__, "%s", e.msg);
+        return -1;
+    }
+    CHECK(strcmp(p->name, "c/stencil2d/jacobi5-f32-003") == 0);
+    CHECK(p->n_params == 2 && p->n_args == 5 && p->n_configs == 3);
+    CHECK(p->args[0].dtype == DT_F32 && p->args[0].role == ROLE_IN && p->args[0].ndim == 2);
+    CHECK(p->args[0].fill.kind == FILL_UNIFORM && p->args[0].fill.lo == -1.0);
+    const ProblemConfig *edge = problem_find_config(p, "edge");
+    CHECK(edge && edge->params[1] == 7);
+    CHECK(problem_scalar_value(&p->args[2], edge) == 0.5);
+    CHECK(problem_scalar_value(&p->args[2], problem_find_config(p, "small")) == 0.25);
+    int64_t n = 0;
+    CHECK(problem_buffer_count(p, &p->args[0], problem_find_config(p, "large"), &n, &e) == 0 && n == 4096 * 4096);
+    char *json = problem_to_json(p);
+    CHECK(problem_parse(json, "roundtrip", &q, &e) == 0);
+    if (q) {
+        char *json2 = problem_to_json(q);
+        CHECK_MSG(strcmp(json, json2) == 0, "canonical form is not a fixed point");
+        free(json2);
+    }
+    free(json);
+    problem_free(p);
+    problem_free(q);
+    return 0;
+}
+
+TEST(problem_bad_cases)
+{
+    char *text = NULL;
+    Error e;
+    if (file_read_all("tests/data/meta_bad.txt", 1 << 20, &text, NULL, &e) != 0) {
+        test_fail(t, __FILE__, __LINE__, "%s", e.msg);
+        return -1;
+    }
+    int cases = 0;
+    char *cursor = text;
+    while ((cursor = strstr(cursor, "\n### ")) != NULL) {
+        char *expect = cursor + 5;
+        char *nl = strchr(expect, '\n');
+        if (!nl)
+            break;
+        *nl = '\0';
+        char *json = nl + 1;
+        char *next = strstr(json, "\n### ");
+        char *body = next ? xstrndup(json, (size_t)(next - json)) : xstrdup(json);
+        Problem *p = NULL;
+        int rc = problem_parse(body, "bad/meta.json", &p, &e);
+        CHECK_MSG(rc != 0, "accepted a bad meta.json (expected '%s')", expect);
+        if (rc != 0) {
+            CHECK_MSG(strncmp(e.msg, "bad/meta.json", 13) == 0, "error does not name the file: %s", e.msg);
+            CHECK_MSG(strstr(e.msg, expect) != NULL, "error '%s' lacks '%s'", e.msg, expect);
+        }
+        problem_free(p);
+        free(body);
+        cases++;
+        cursor = next ? next : json + strlen(json);
+    }
+    CHECK_MSG(cases >= 30, "only %d cases read", cases);
+    free(text);
+    return 0;
+}
+
+TEST(problem_missing_file)
+{
+    Problem *p = NULL;
+    Error e;
+    CHECK(problem_load("tests/data/meta/no-such.json", &p, &e) != 0);
+    CHECK(strstr(e.msg, "no-such.json") && strstr(e.msg, "No such file"));
+    return 0;
+}
