@@ -91,3 +91,12 @@ clean:
 	rm -rf $(BUILD) $(BIN) tests/registry.h
 
 -include $(shell find build -name '*.d' 2>/dev/null)
+
+# libFuzzer target for the meta.json loader (needs clang).
+FUZZ_SECONDS ?= 60
+$(BIN)/fuzz-meta: tests/fuzz/fuzz_meta.c $(COMMON_SRC)
+	@mkdir -p $(BIN)
+	clang -g -O1 -std=c11 -D_GNU_SOURCE -I. -fsanitize=fuzzer,address,undefined $^ -o $@ -lcjson -lcrypto -lm
+fuzz: $(BIN)/fuzz-meta
+	@mkdir -p $(BUILD)/fuzz-corpus
+	./$(BIN)/fuzz-meta -max_total_time=$(FUZZ_SECONDS) $(BUILD)/fuzz-corpus tests/fuzz/corpus

@@ -505,6 +505,9 @@ static int parse_config(ParseCtx *px, const cJSON *j, const Problem *p, ProblemC
     c->ov_names = xcalloc((size_t)n_keys + 1, sizeof *c->ov_names);
     c->ov_values = xcalloc((size_t)n_keys + 1, sizeof *c->ov_values);
     for (const cJSON *it = j->child; it; it = it->next) {
+        for (const cJSON *prev = j->child; prev != it; prev = prev->next)
+            if (strcmp(prev->string, it->string) == 0)
+                return ERR(px->e, "%s: %s.%s: duplicate field", px->file, field, it->string);
         if (strcmp(it->string, "name") == 0) {
             if (!cJSON_IsString(it))
                 return ERR(px->e, "%s: %s.name: must be a string", px->file, field);

@@ -71,6 +71,24 @@ static void emit(StrBuf *sb, const Subs *s, const char *tmpl)
                 val = s->val[i];
         if (braced && *e == '}')
             e++;
+        if (val && !*val && len == 4 && strncmp(b, "cast", 4) == 0 && *e == '(') {
+            /* An empty cast drops its parentheses too: "@cast(a / b)" -> "a / b". */
+            int depth = 0;
+            const char *close = e;
+            for (; *close; close++) {
+                depth += *close == '(' ? 1 : *close == ')' ? -1 : 0;
+                if (depth == 0)
+                    break;
+            }
+            if (*close) {
+                StrBuf inner = STRBUF_INIT;
+                sb_append_n(&inner, e + 1, (size_t)(close - e - 1));
+                emit(sb, s, inner.data ? inner.data : "");
+                sb_release(&inner);
+                c = close + 1;
+                continue;
+            }
+        }
         if (val)
             sb_append(sb, val);
         else
@@ -159,10 +177,10 @@ static void score_expr(char *buf, size_t len, const Att *a, int f64)
 }
 
 /* The softmax-weighted sum over j of one query row: scores into p[j0..je),
- * then out = sum p v / sum p.  Uses @QI @KJ @VJ @OI @J0 @JE @SCORE @DK @DV. */
+ * then out = sum p v / sum p.  Uses @QI @KJ @VJ @OI @J0 @JCOND @SCORE @DK @DV. */
 static const char *const ROW_TMPL_HEAD =
     "        @T mx = -INFINITY;\n"
-    "        for (int j = @J0; j < @JE; j++) {\n";
+    "        for (int j = @J0; @JCOND; j++) {\n";
 static const char *const ROW_TMPL_DOT =
     "            @T dot = 0;\n"
     "            for (int c = 0; c < @DK; c++)\n"
@@ -173,13 +191,13 @@ static const char *const ROW_TMPL_DOT =
     "        }\n";
 static const char *const ROW_TMPL_SUM =
     "        @T sum = 0;\n"
-    "        for (int j = @J0; j < @JE; j++) {\n"
+    "        for (int j = @J0; @JCOND; j++) {\n"
     "            p[j] = @exp(p[j] - mx);\n"
     "            sum += p[j];\n"
     "        }\n"
     "        for (int c = 0; c < @DV; c++) {\n"
     "            @T acc = 0;\n"
-    "            for (int j = @J0; j < @JE; j++)\n"
+    "            for (int j = @J0; @JCOND; j++)\n"
     "                acc += p[j] * @VJ;\n"
     "            @OI = acc / sum;\n"
     "        }\n";
@@ -278,7 +296,7 @@ static void single_head(GenProgram *p, const Att *a, int f64)
     }
     (void)es;
     subs_set(&sub, "J0", "0");
-    subs_set(&sub, "JE", a->causal ? "i + 1" : a->cross ? "sk" : "s");
+    subs_set(&sub, "JCOND", a->causal ? "j <= i" : a->cross ? "j < sk" : "j < s");
     StrBuf *s = gen_src(p);
     if (a->out == OUT_FULL) {
         if (a->cross)
@@ -316,7 +334,7 @@ static void single_head(GenProgram *p, const Att *a, int f64)
         if (a->out == OUT_PROBS)
             emit(s, &sub, "        @T mx = -INFINITY;\n");
         emit(s, &sub,
-             "        for (int j = 0; j < @JE; j++) {\n"
+             "        for (int j = 0; @JCOND; j++) {\n"
              "            @T dot = 0;\n"
              "            for (int c = 0; c < d; c++)\n"
              "                dot += q[i * d + c] * k[j * d + c];\n");
@@ -327,11 +345,11 @@ static void single_head(GenProgram *p, const Att *a, int f64)
                  "                mx = row[j];\n"
                  "        }\n"
                  "        @T sum = 0;\n"
-                 "        for (int j = 0; j < @JE; j++) {\n"
+                 "        for (int j = 0; @JCOND; j++) {\n"
                  "            row[j] = @exp(row[j] - mx);\n"
                  "            sum += row[j];\n"
                  "        }\n"
-                 "        for (int j = 0; j < @JE; j++)\n"
+                 "        for (int j = 0; @JCOND; j++)\n"
                  "            row[j] /= sum;\n");
         else
             emit(s, &sub, "            row[j] = dot * scale;\n        }\n");
@@ -478,7 +496,7 @@ static void multi_head(GenProgram *p, const Att *a, int f64)
     subs_set(&sub, "DK", "d");
     subs_set(&sub, "DV", "d");
     subs_set(&sub, "J0", a->bias == B_WINDOW ? "j0" : "0");
-    subs_set(&sub, "JE", a->causal ? "i + 1" : len);
+    subs_set(&sub, "JCOND", a->causal ? "j <= i" : decode ? "j < t" : "j < s");
 
     StrBuf *s = gen_src(p);
     /* The program comment. */
@@ -555,7 +573,7 @@ static void multi_head(GenProgram *p, const Att *a, int f64)
         if (a->out == OUT_PROBS)
             emit(s, &sub, "        @T mx = -INFINITY;\n");
         emit(s, &sub,
-             "        for (int j = 0; j < @JE; j++) {\n"
+             "        for (int j = 0; @JCOND; j++) {\n"
              "            @T dot = 0;\n"
              "            for (int c = 0; c < d; c++)\n"
              "                dot += qh[i * d + c] * kh[j * d + c];\n"

@@ -25,7 +25,8 @@
  * verbatim.
  *   args:    "name:dtype:role[:shape]" separated by ';' (shape commas kept),
  *            or "@name" for the scalar of that name, in parameter order
- *   fills:   "name=int:lo:hi", "name=uniform:lo:hi" or "name=sorted", ';'-separated
+ *   fills:   "name=int:lo:hi", "name=uniform:lo:hi", "name=partition:total" or
+ *            "name=sorted", ';'-separated
  *   scalars: "name:dtype:value", ';'-separated
  *   configs: small, edge, edge-prime (or a second edge) and large assignments
  *   atol/rtol: negative keeps the dtype defaults */
@@ -1444,6 +1445,8 @@ static int emit_prog(GenCtx *g, const Prog *pr)
         int k = split(fbuf, sizeof fbuf, eq + 1, ':', f, 3);
         if (strcmp(f[0], "sorted") == 0)
             gen_fill_sorted(p, items[i]);
+        else if (strcmp(f[0], "partition") == 0 && k == 2)
+            gen_fill_partition(p, items[i], f[1]);
         else if (strcmp(f[0], "int") == 0 && k == 3)
             gen_fill_int(p, items[i], f[1], f[2]);
         else if (k == 3)

@@ -72,6 +72,24 @@ static void emit(StrBuf *sb, const Subs *s, const char *tmpl)
                 val = s->val[i];
         if (braced && *e == '}')
             e++;
+        if (val && !*val && len == 4 && strncmp(b, "cast", 4) == 0 && *e == '(') {
+            /* An empty cast drops its parentheses too: "@cast(a / b)" -> "a / b". */
+            int depth = 0;
+            const char *close = e;
+            for (; *close; close++) {
+                depth += *close == '(' ? 1 : *close == ')' ? -1 : 0;
+                if (depth == 0)
+                    break;
+            }
+            if (*close) {
+                StrBuf inner = STRBUF_INIT;
+                sb_append_n(&inner, e + 1, (size_t)(close - e - 1));
+                emit(sb, s, inner.data ? inner.data : "");
+                sb_release(&inner);
+                c = close + 1;
+                continue;
+            }
+        }
         if (val)
             sb_append(sb, val);
         else

@@ -364,11 +364,12 @@ static const Op OPS[] = {
      "na+nb", "2*$S*(na+nb)", "a=na;b=nb;out=na+nb", "a=sorted;b=sorted"),
     OP("merge-path", "f32 i32", MERGE, "merge",
      "#define CHUNK 256\n\n"
-     "/* Merge path: the number of elements of a among the first d outputs of the\n"
-     " * stable merge of a and b, found by binary search along diagonal d. */\n"
+     "/* Merge path: the number i of elements of a among the first d outputs of\n"
+     " * the stable merge of a and b, i.e. the smallest i with a[i] > b[d-i-1],\n"
+     " * found by binary search along diagonal d. */\n"
      "static int split(const $T *a, int na, const $T *b, int nb, int d)\n{\n"
      "    int lo = d > nb ? d - nb : 0, hi = d < na ? d : na;\n    while (lo < hi) {\n"
-     "        int i = lo + (hi - lo) / 2; /* take i from a and d - i from b? */\n"
+     "        int i = lo + (hi - lo) / 2;\n"
      "        if (b[d - i - 1] < a[i])\n            hi = i;\n        else\n            lo = i + 1;\n"
      "    }\n    return lo;\n}\n\n"
      "/* Stable merge of the sorted arrays a and b (a first on ties), produced in\n"
@@ -476,28 +477,25 @@ static void fills(GenProgram *p, const char *spec)
 static void signature(StrBuf *s, const char *entry, const char *sig)
 {
     sb_printf(s, "void %s(", entry);
-    int col = 6 + (int)strlen(entry), indent = col;
+    int indent = 6 + (int)strlen(entry), col = indent;
     const char *q = sig;
-    while (*q) {
-        const char *end = strchr(q, ',');
-        size_t len = end ? (size_t)(end - q) : strlen(q);
-        if (col + (int)len > 96 && q != sig) {
-            sb_printf(s, "\n%*s", indent, "");
-            col = indent;
-        }
-        sb_append_n(s, q, len);
-        col += (int)len;
-        if (!end)
-            break;
-        sb_append(s, ",");
-        col++;
-        q = end + 1;
+    for (int first = 1; *q; first = 0) {
         while (*q == ' ')
             q++;
-        if (col + 1 <= 96) {
-            sb_append(s, " ");
-            col++;
+        const char *end = strchr(q, ',');
+        int len = end ? (int)(end - q) : (int)strlen(q);
+        if (!first) {
+            if (col + 2 + len > 96) {
+                sb_printf(s, ",\n%*s", indent, "");
+                col = indent;
+            } else {
+                sb_append(s, ", ");
+                col += 2;
+            }
         }
+        sb_append_n(s, q, (size_t)len);
+        col += len;
+        q = end ? end + 1 : q + len;
     }
     sb_append(s, ")\n{\n");
 }

@@ -58,14 +58,36 @@ static void emit(StrBuf *sb, const Subs *s, const char *tmpl)
             sb_putc(sb, *c++);
             continue;
         }
-        const char *e = c + 1;
+        /* "@name", or "@{name}" where letters follow. */
+        int braced = c[1] == '{';
+        const char *b = c + 1 + braced, *e = b;
         while (isalnum((unsigned char)*e) || *e == '_')
             e++;
-        size_t len = (size_t)(e - c - 1);
+        size_t len = (size_t)(e - b);
         const char *val = NULL;
         for (int i = 0; i < s->n; i++)
-            if (strlen(s->key[i]) == len && strncmp(s->key[i], c + 1, len) == 0)
+            if (strlen(s->key[i]) == len && strncmp(s->key[i], b, len) == 0)
                 val = s->val[i];
+        if (braced && *e == '}')
+            e++;
+        if (val && !*val && len == 4 && strncmp(b, "cast", 4) == 0 && *e == '(') {
+            /* An empty cast drops its parentheses too: "@cast(a / b)" -> "a / b". */
+            int depth = 0;
+            const char *close = e;
+            for (; *close; close++) {
+                depth += *close == '(' ? 1 : *close == ')' ? -1 : 0;
+                if (depth == 0)
+                    break;
+            }
+            if (*close) {
+                StrBuf inner = STRBUF_INIT;
+                sb_append_n(&inner, e + 1, (size_t)(close - e - 1));
+                emit(sb, s, inner.data ? inner.data : "");
+                sb_release(&inner);
+                c = close + 1;
+                continue;
+            }
+        }
         if (val)
             sb_append(sb, val);
         else

@@ -690,33 +690,29 @@ static void fills(GenProgram *p, const char *spec)
     }
 }
 
-/* "void name(params)" wrapped at about 96 columns. */
+/* "void name(params)\n{\n", the parameters wrapped at about 96 columns. */
 static void signature(StrBuf *s, const char *entry, const char *sig)
 {
     sb_printf(s, "void %s(", entry);
-    int col = 6 + (int)strlen(entry), indent = col;
+    int indent = 6 + (int)strlen(entry), col = indent;
     const char *q = sig;
-    while (*q) {
-        const char *end = strchr(q, ',');
-        size_t len = end ? (size_t)(end - q) : strlen(q);
-        if (col + (int)len > 96 && q != sig) {
-            sb_printf(s, "\n%*s", indent, "");
-            col = indent;
-        }
-        sb_append_n(s, q, len);
-        col += (int)len;
-        if (!end)
-            break;
-        sb_append(s, ",");
-        col++;
-        q = end + 1;
-        if (*q == ' ') {
+    for (int first = 1; *q; first = 0) {
+        while (*q == ' ')
             q++;
-            if (col + 1 <= 96) {
-                sb_append(s, " ");
-                col++;
+        const char *end = strchr(q, ',');
+        int len = end ? (int)(end - q) : (int)strlen(q);
+        if (!first) {
+            if (col + 2 + len > 96) {
+                sb_printf(s, ",\n%*s", indent, "");
+                col = indent;
+            } else {
+                sb_append(s, ", ");
+                col += 2;
             }
         }
+        sb_append_n(s, q, (size_t)len);
+        col += len;
+        q = end ? end + 1 : q + len;
     }
     sb_append(s, ")\n{\n");
 }

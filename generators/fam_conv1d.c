@@ -1,0 +1,534 @@
+/* conv1d — direct 1D convolution (cross-correlation, as deep-learning
+ * frameworks define it) of an (N, C_in, L) signal with (C_out, C_in, K)
+ * filters: kernel sizes 1 to 11, strides, zero padding ("valid", "same" and
+ * in between), dilation, circular padding, optional bias and ReLU/SiLU
+ * epilogues, a residual add, depthwise and grouped filters, causal
+ * depthwise convolution (left padding only, as in gated sequence models),
+ * and transposed convolution for upsampling.  Layouts are channels-first
+ * (NCL, filters C_out x C_in x K) and channels-last (NLC, filters
+ * K x C_in x C_out), over f32 and f64. */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gen.h"
+
+/* Template substitution: "@name" in a template is replaced by the value of
+ * `name` (the element type, the float literal suffix, math functions with
+ * their f32 spelling, strides), so a template reads as the C it becomes. */
+#define MAX_SUBS 48
+
+typedef struct Subs {
+    const char *key[MAX_SUBS];
+    const char *val[MAX_SUBS];
+    int n;
+} Subs;
+
+static void subs_set(Subs *s, const char *key, const char *val)
+{
+    for (int i = 0; i < s->n; i++)
+        if (strcmp(s->key[i], key) == 0) {
+            s->val[i] = val;
+            return;
+        }
+    if (s->n < MAX_SUBS) {
+        s->key[s->n] = key;
+        s->val[s->n++] = val;
+    }
+}
+
+/* T: element type; f: literal suffix; exp, log, ...: math functions. */
+static void subs_init(Subs *s, int f64)
+{
+    static const char *const fns[][2] = {
+        {"exp", "expf"},   {"log", "logf"},     {"sqrt", "sqrtf"}, {"tanh", "tanhf"},
+        {"fabs", "fabsf"}, {"fmax", "fmaxf"},   {"fmin", "fminf"}, {"log1p", "log1pf"},
+        {"expm1", "expm1f"}, {"erf", "erff"},   {"sin", "sinf"},   {"cos", "cosf"},
+        {"pow", "powf"},   {"floor", "floorf"}};
+    s->n = 0;
+    subs_set(s, "T", f64 ? "double" : "float");
+    subs_set(s, "f", f64 ? "" : "f");
+    for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
+        subs_set(s, fns[i][0], f64 ? fns[i][0] : fns[i][1]);
+}
+
+static void emit(StrBuf *sb, const Subs *s, const char *tmpl)
+{
+    for (const char *c = tmpl; *c;) {
+        if (*c != '@') {
+            sb_putc(sb, *c++);
+            continue;
+        }
+        /* "@name", or "@{name}" where letters follow. */
+        int braced = c[1] == '{';
+        const char *b = c + 1 + braced, *e = b;
+        while (isalnum((unsigned char)*e) || *e == '_')
+            e++;
+        size_t len = (size_t)(e - b);
+        const char *val = NULL;
+        for (int i = 0; i < s->n; i++)
+            if (strlen(s->key[i]) == len && strncmp(s->key[i], b, len) == 0)
+                val = s->val[i];
+        if (braced && *e == '}')
+            e++;
+        if (val && !*val && len == 4 && strncmp(b, "cast", 4) == 0 && *e == '(') {
+            /* An empty cast drops its parentheses too: "@cast(a / b)" -> "a / b". */
+            int depth = 0;
+            const char *close = e;
+            for (; *close; close++) {
+                depth += *close == '(' ? 1 : *close == ')' ? -1 : 0;
+                if (depth == 0)
+                    break;
+            }
+            if (*close) {
+                StrBuf inner = STRBUF_INIT;
+                sb_append_n(&inner, e + 1, (size_t)(close - e - 1));
+                emit(sb, s, inner.data ? inner.data : "");
+                sb_release(&inner);
+                c = close + 1;
+                continue;
+            }
+        }
+        if (val)
+            sb_append(sb, val);
+        else
+            sb_append_n(sb, c, (size_t)(e - c));
+        c = e;
+    }
+}
+
+/* Appends a declaration line, breaking it after a comma when it runs past
+ * 100 columns and aligning the continuation after the opening parenthesis. */
+static void put_wrapped(StrBuf *sb, const char *line)
+{
+    const char *paren = strchr(line, '(');
+    int indent = paren ? (int)(paren - line) + 1 : 4;
+    int col = 0;
+    const char *start = line;
+    while (strlen(start) + (size_t)col > 100) {
+        const char *brk = NULL;
+        for (const char *c = start; *c && c - start + col < 100; c++)
+            if (c[0] == ',' && c[1] == ' ')
+                brk = c;
+        if (!brk)
+            break;
+        sb_append_n(sb, start, (size_t)(brk - start + 1));
+        sb_printf(sb, "\n%*s", indent, "");
+        col = indent;
+        start = brk + 2;
+    }
+    sb_append(sb, start);
+}
+
+enum { C_STD, C_DW, C_GROUP, C_CAUSAL, C_TRANS, C_CIRC, C_RESID };
+enum { A_NONE, A_RELU, A_SILU };
+
+typedef struct Conv {
+    int kind, nlc, k, stride, pad, dil, bias, act, groups;
+} Conv;
+
+static const Conv CONVS[] = {
+    {C_STD, 0, 3, 1, 1, 1, 0, A_NONE, 1},  {C_STD, 0, 3, 1, 1, 1, 1, A_NONE, 1},
+    {C_STD, 0, 3, 1, 1, 1, 1, A_RELU, 1},  {C_STD, 0, 3, 1, 0, 1, 0, A_NONE, 1},
+    {C_STD, 0, 5, 1, 2, 1, 1, A_NONE, 1},  {C_STD, 0, 7, 2, 3, 1, 1, A_RELU, 1},
+    {C_STD, 0, 3, 2, 1, 1, 0, A_NONE, 1},  {C_STD, 0, 3, 1, 2, 2, 1, A_NONE, 1},
+    {C_STD, 0, 3, 1, 4, 4, 0, A_NONE, 1},  {C_STD, 0, 1, 1, 0, 1, 1, A_NONE, 1},
+    {C_STD, 0, 10, 5, 0, 1, 0, A_NONE, 1}, {C_STD, 1, 3, 1, 1, 1, 0, A_NONE, 1},
+    {C_STD, 1, 3, 1, 1, 1, 1, A_RELU, 1},  {C_STD, 1, 5, 2, 2, 1, 1, A_NONE, 1},
+    {C_STD, 1, 3, 1, 2, 2, 0, A_NONE, 1},  {C_DW, 0, 3, 1, 1, 1, 0, A_NONE, 1},
+    {C_DW, 0, 7, 1, 3, 1, 1, A_NONE, 1},   {C_DW, 1, 5, 2, 2, 1, 0, A_NONE, 1},
+    {C_CAUSAL, 0, 4, 1, 3, 1, 1, A_SILU, 1}, {C_CAUSAL, 1, 4, 1, 3, 1, 0, A_NONE, 1},
+    {C_GROUP, 0, 3, 1, 1, 1, 0, A_NONE, 4}, {C_GROUP, 1, 3, 1, 1, 1, 1, A_RELU, 8},
+    {C_TRANS, 0, 4, 2, 1, 1, 0, A_NONE, 1}, {C_TRANS, 0, 8, 4, 2, 1, 1, A_NONE, 1},
+    {C_TRANS, 1, 4, 2, 1, 1, 1, A_NONE, 1}, {C_RESID, 0, 3, 1, 1, 1, 1, A_NONE, 1},
+    {C_CIRC, 0, 3, 1, 1, 1, 1, A_NONE, 1},
+};
+
+/* The output length as a C expression of l and the enum constants, and as
+ * a meta.json shape expression with the numbers. */
+static void out_len(const Conv *c, char *code, size_t clen, char *meta, size_t mlen)
+{
+    if (c->kind == C_CAUSAL || c->kind == C_CIRC || c->kind == C_RESID) {
+        snprintf(code, clen, "l");
+        snprintf(meta, mlen, "l");
+        return;
+    }
+    if (c->kind == C_TRANS) {
+        snprintf(code, clen, "(l - 1) * STRIDE - 2 * PAD + K");
+        snprintf(meta, mlen, "(l-1)*%d+%d", c->stride, c->k - 2 * c->pad);
+        return;
+    }
+    char span[40];  /* the receptive field minus one */
+    if (c->k == 1)
+        span[0] = '\0';
+    else if (c->dil > 1)
+        snprintf(span, sizeof span, " - DIL * (K - 1)");
+    else
+        snprintf(span, sizeof span, " - (K - 1)");
+    int shrink = c->dil * (c->k - 1) - 2 * c->pad;  /* l_out = (l - shrink - 1) / s + 1 */
+    if (c->stride == 1) {
+        snprintf(code, clen, "l%s%s", c->pad ? " + 2 * PAD" : "", span);
+        if (shrink == 0)
+            snprintf(meta, mlen, "l");
+        else
+            snprintf(meta, mlen, "l%+d", -shrink);
+    } else {
+        snprintf(code, clen, "(l%s%s - 1) / STRIDE + 1", c->pad ? " + 2 * PAD" : "", span);
+        snprintf(meta, mlen, "(l%+d)/%d+1", -shrink - 1, c->stride);
+    }
+}
+
+/* The smallest valid input length (>= 1). */
+static int min_len(const Conv *c)
+{
+    if (c->kind == C_TRANS)
+        return 1;
+    int need = c->dil * (c->k - 1) + 1 - 2 * c->pad;
+    return need < 1 ? 1 : need;
+}
+
+static void act_fn(StrBuf *s, const Subs *sub, int act)
+{
+    if (act == A_RELU)
+        emit(s, sub, "static @T relu(@T v)\n{\n    return v > 0 ? v : 0;\n}\n\n");
+    else if (act == A_SILU)
+        emit(s, sub, "static @T silu(@T v)\n{\n    return v / (1 + @exp(-v));\n}\n\n");
+}
+
+static void program(GenProgram *p, const Conv *c, int f64)
+{
+    const char *dt = f64 ? "f64" : "f32";
+    int es = f64 ? 8 : 4;
+    int dw = c->kind == C_DW || c->kind == C_CAUSAL;
+    int same_c = dw || c->kind == C_RESID;  /* one channel count c */
+    Subs sub;
+    subs_init(&sub, f64);
+    char lout_code[64], lout_meta[64];
+    out_len(c, lout_code, sizeof lout_code, lout_meta, sizeof lout_meta);
+
+    /* Arguments. */
+    char xs[32], ws[32], ys[48];
+    if (same_c) {
+        snprintf(xs, sizeof xs, c->nlc ? "n,l,c" : "n,c,l");
+        snprintf(ws, sizeof ws, c->kind == C_RESID ? "c,c,%d" : (c->nlc ? "%d,c" : "c,%d"), c->k);
+        snprintf(ys, sizeof ys, c->nlc ? "n,%s,c" : "n,c,%s", lout_meta);
+    } else {
+        snprintf(xs, sizeof xs, c->nlc ? "n,l,cin" : "n,cin,l");
+        if (c->kind == C_TRANS)
+            snprintf(ws, sizeof ws, c->nlc ? "%d,cin,cout" : "cin,cout,%d", c->k);
+        else if (c->kind == C_GROUP)
+            snprintf(ws, sizeof ws, c->nlc ? "%d,cin/%d,cout" : "cout,cin/%d,%d", c->nlc ? c->k : c->groups,
+                     c->nlc ? c->groups : c->k);
+        else
+            snprintf(ws, sizeof ws, c->nlc ? "%d,cin,cout" : "cout,cin,%d", c->k);
+        snprintf(ys, sizeof ys, c->nlc ? "n,%s,cout" : "n,cout,%s", lout_meta);
+    }
+    gen_arg(p, "x", dt, "in", xs);
+    gen_arg(p, "w", dt, "in", ws);
+    gen_fill_uniform(p, "w", -0.5, 0.5);
+    if (c->bias)
+        gen_arg(p, "bias", dt, "in", same_c ? "c" : "cout");
+    gen_arg(p, "y", dt, "out", ys);
+    gen_arg(p, "n", "i32", "param", NULL);
+    if (same_c) {
+        gen_arg(p, "c", "i32", "param", NULL);
+    } else {
+        gen_arg(p, "cin", "i32", "param", NULL);
+        gen_arg(p, "cout", "i32", "param", NULL);
+    }
+    gen_arg(p, "l", "i32", "param", NULL);
+
+    /* Configs. */
+    char cfg[96];
+    int lmin = min_len(c);
+    int G = c->groups;
+    int big_l = c->k == 1 ? 65536 : c->kind == C_TRANS ? 16384 : 32768;
+    if (same_c) {
+        int cl = c->kind == C_RESID ? 64 : 256;
+        int ln = c->kind == C_RESID ? 32768 : 65536;
+        gen_config(p, "small", "n=2,c=24,l=300");
+        snprintf(cfg, sizeof cfg, "n=1,c=1,l=%d", lmin);
+        gen_config(p, "edge", cfg);
+        gen_config(p, "edge-prime", "n=3,c=7,l=53");
+        snprintf(cfg, sizeof cfg, "n=%d,c=%d,l=%d", c->kind == C_RESID ? 16 : 8, cl, ln);
+        gen_config(p, "large", cfg);
+    } else {
+        snprintf(cfg, sizeof cfg, "n=2,cin=%d,cout=%d,l=200", 16, 32);
+        gen_config(p, "small", cfg);
+        snprintf(cfg, sizeof cfg, "n=1,cin=%d,cout=%d,l=%d", G, G, lmin);
+        gen_config(p, "edge", cfg);
+        snprintf(cfg, sizeof cfg, "n=3,cin=%d,cout=%d,l=%d", G > 1 ? 3 * G : 5, G > 1 ? 5 * G : 7,
+                 lmin > 37 ? 41 : 37);
+        gen_config(p, "edge-prime", cfg);
+        snprintf(cfg, sizeof cfg, "n=16,cin=64,cout=64,l=%d", big_l);
+        gen_config(p, "large", cfg);
+    }
+
+    /* Cost: 2 flops per multiply-add. */
+    char flops[96], bytes[128];
+    if (dw) {
+        snprintf(flops, sizeof flops, "%d*n*c*(%s)", 2 * c->k, lout_meta);
+        snprintf(bytes, sizeof bytes, "%d*n*c*l+%d*n*c*(%s)+%d*c", es, es, lout_meta, es * (c->k + c->bias));
+    } else if (c->kind == C_RESID) {
+        snprintf(flops, sizeof flops, "%d*n*c*c*l+2*n*c*l", 2 * c->k);
+        snprintf(bytes, sizeof bytes, "%d*n*c*l+%d*c*c+%d*c", 2 * es, es * c->k, es);
+    } else if (c->kind == C_TRANS) {
+        snprintf(flops, sizeof flops, "%d*n*cin*cout*l", 2 * c->k);
+        snprintf(bytes, sizeof bytes, "%d*n*cin*l+%d*n*cout*(%s)+%d*cin*cout%s", es, es, lout_meta, es * c->k,
+                 c->bias ? (f64 ? "+8*cout" : "+4*cout") : "");
+    } else {
+        snprintf(flops, sizeof flops, "%d*n*cout*(%s)*cin/%d", 2 * c->k, lout_meta, G);
+        snprintf(bytes, sizeof bytes, "%d*n*cin*l+%d*n*cout*(%s)+%d*cin*cout/%d%s", es, es, lout_meta,
+                 es * c->k, G, c->bias ? (f64 ? "+8*cout" : "+4*cout") : "");
+    }
+    gen_cost(p, flops, bytes);
+    gen_tolerance(p, f64 ? 1e-9 : 1e-4, f64 ? 1e-7 : 1e-3);
+
+    /* Source. */
+    StrBuf *s = gen_src(p);
+    const char *what = c->kind == C_DW ? "Depthwise 1D convolution"
+                       : c->kind == C_CAUSAL ? "Causal depthwise 1D convolution"
+                       : c->kind == C_GROUP ? "Grouped 1D convolution"
+                       : c->kind == C_TRANS ? "Transposed 1D convolution"
+                       : c->kind == C_CIRC ? "1D convolution with circular padding"
+                       : c->kind == C_RESID ? "1D convolution with a residual add"
+                                            : "1D convolution";
+    sb_printf(s, "/* %s, %s layout", what, c->nlc ? "channels-last (NLC)" : "NCL");
+    if (c->kind == C_TRANS) {
+        sb_printf(s, ", kernel %d, stride %d, padding %d:\n"
+                     " * y[b][co][o] = %ssum over ci, k with o = i * %d - %d + k of x[b][ci][i] * w[ci][co][k];\n"
+                     " * l_out = (l - 1) * %d - %d + %d.",
+                  c->k, c->stride, c->pad, c->bias ? "bias[co] + " : "", c->stride, c->pad, c->stride, 2 * c->pad,
+                  c->k);
+    } else if (dw) {
+        sb_printf(s, ", kernel %d", c->k);
+        if (c->kind == C_CAUSAL)
+            sb_printf(s, " (left padding %d only):\n"
+                         " * y[b][ch][o] = %s(%ssum_k x[b][ch][o - %d + k] * w[ch][k]), x = 0 before the start.",
+                      c->k - 1, c->act == A_SILU ? "silu" : "", c->bias ? "bias[ch] + " : "", c->k - 1);
+        else
+            sb_printf(s, ", stride %d, zero padding %d:\n"
+                         " * y[b][ch][o] = %ssum_k x[b][ch][o * %d - %d + k] * w[ch][k].",
+                      c->stride, c->pad, c->bias ? "bias[ch] + " : "", c->stride, c->pad);
+    } else {
+        sb_printf(s, ", kernel %d", c->k);
+        if (c->stride > 1)
+            sb_printf(s, ", stride %d", c->stride);
+        if (c->dil > 1)
+            sb_printf(s, ", dilation %d", c->dil);
+        sb_printf(s, ", %s padding %d", c->kind == C_CIRC ? "circular" : "zero", c->pad);
+        if (c->kind == C_GROUP)
+            sb_printf(s, ", %d groups", G);
+        sb_printf(s, ":\n * y[b][co][o] = %s%ssum over ci, k of x[b][ci][o%s - %d + k%s] * w[co][ci][k]%s%s",
+                  c->act == A_RELU ? "relu(" : "", c->bias ? "bias[co] + " : "",
+                  c->stride > 1 ? (c->stride == 2 ? " * 2" : c->stride == 4 ? " * 4" : " * 5") : "", c->pad,
+                  c->dil > 1 ? (c->dil == 2 ? " * 2" : " * 4") : "", c->act == A_RELU ? ")" : "",
+                  c->kind == C_RESID ? " + x[b][co][o]" : "");
+        if (c->kind == C_GROUP)
+            sb_printf(s, ",\n * ci running over the cin / %d input channels of co's group", G);
+        if (c->kind == C_CIRC)
+            sb_append(s, ",\n * positions outside [0, l) wrapping around");
+        sb_append(s, ".");
+    }
+    if (c->nlc)
+        sb_printf(s, "\n * x is n x l x %s, y n x l_out x %s; w is %s.", same_c ? "c" : "cin", same_c ? "c" : "cout",
+                  dw ? "k x c" : c->kind == C_GROUP ? "k x (cin / groups) x cout" : "k x cin x cout");
+    sb_append(s, " */\n#include <stddef.h>\n");
+    if (c->act == A_SILU)
+        sb_append(s, "#include <math.h>\n");
+    sb_append(s, "\n");
+
+    /* Constants. */
+    sb_printf(s, "enum { K = %d", c->k);
+    if (c->stride > 1)
+        sb_printf(s, ", STRIDE = %d", c->stride);
+    if (c->pad && c->kind != C_CAUSAL)
+        sb_printf(s, ", PAD = %d", c->pad);
+    if (c->dil > 1)
+        sb_printf(s, ", DIL = %d", c->dil);
+    if (c->kind == C_GROUP)
+        sb_printf(s, ", GROUPS = %d", G);
+    sb_append(s, " };\n\n");
+    act_fn(s, &sub, c->act);
+
+    /* Index expressions. */
+    const char *ci = same_c ? "c" : "cin", *co = same_c ? "c" : "cout";
+    char X[96], W[96], Y[96];
+    const char *xch = dw ? "ch" : "ci";
+    const char *ych = dw ? "ch" : "co";
+    if (c->nlc)
+        snprintf(X, sizeof X, "x[((size_t)b * l + pos) * %s + %s]", ci, xch);
+    else
+        snprintf(X, sizeof X, "x[((size_t)b * %s + %s) * l + pos]", ci, xch);
+    const char *lo = strcmp(lout_code, "l") != 0 ? "lout" : "l";
+    if (c->nlc)
+        snprintf(Y, sizeof Y, "y[((size_t)b * %s + o) * %s + %s]", lo, co, ych);
+    else
+        snprintf(Y, sizeof Y, "y[((size_t)b * %s + %s) * %s + o]", co, ych, lo);
+    if (dw)
+        snprintf(W, sizeof W, c->nlc ? "w[k * c + ch]" : "w[ch * K + k]");
+    else if (c->kind == C_TRANS)
+        snprintf(W, sizeof W, c->nlc ? "w[(k * cin + ci) * cout + co]" : "w[(ci * cout + co) * K + k]");
+    else if (c->kind == C_GROUP)
+        snprintf(W, sizeof W, c->nlc ? "w[(k * cin_g + cg) * cout + co]" : "w[(co * cin_g + cg) * K + k]");
+    else
+        snprintf(W, sizeof W, c->nlc ? "w[(k * %s + ci) * %s + co]" : "w[(co * %s + ci) * K + k]", ci, co);
+    if (c->nlc && !dw && c->kind != C_TRANS && c->kind != C_GROUP) {
+        char tmp[96];
+        snprintf(tmp, sizeof tmp, W, ci, co);
+        snprintf(W, sizeof W, "%s", tmp);
+    }
+    if (c->k == 1) {
+        /* A pointwise filter reads input position o itself. */
+        char *pos = strstr(X, "pos");
+        memmove(pos + 1, pos + 3, strlen(pos + 3) + 1);
+        pos[0] = 'o';
+        snprintf(W, sizeof W, c->nlc ? "w[ci * %s + co]" : "w[co * %s + ci]", c->nlc ? co : ci);
+    }
+    subs_set(&sub, "X", X);
+    subs_set(&sub, "W", W);
+    subs_set(&sub, "Y", Y);
+    subs_set(&sub, "LOUT", lout_code);
+    subs_set(&sub, "CIN", ci);
+
+    /* Signature. */
+    {
+        StrBuf sig = STRBUF_INIT;
+        emit(&sig, &sub, "void conv1d(const @T *x, const @T *w, ");
+        if (c->bias)
+            emit(&sig, &sub, "const @T *bias, ");
+        emit(&sig, &sub, same_c ? "@T *y, int n, int c, int l)" : "@T *y, int n, int cin, int cout, int l)");
+        put_wrapped(s, sig.data);
+        sb_release(&sig);
+    }
+    sb_append(s, "\n{\n");
+    if (strcmp(lout_code, "l") != 0)
+        emit(s, &sub, "    int lout = @LOUT;\n");
+    if (c->kind == C_GROUP)
+        sb_append(s, "    int cin_g = cin / GROUPS, cout_g = cout / GROUPS;\n");
+
+    /* Loops: batch, then output position and channel in memory order. */
+    const char *och = dw ? "ch" : "co";
+    sb_append(s, "    for (int b = 0; b < n; b++)\n");
+    if (c->nlc)
+        sb_printf(s, "        for (int o = 0; o < %s; o++)\n            for (int %s = 0; %s < %s; %s++) {\n", lo, och,
+                  och, co, och);
+    else
+        sb_printf(s, "        for (int %s = 0; %s < %s; %s++)\n            for (int o = 0; o < %s; o++) {\n", och,
+                  och, co, och, lo);
+    subs_set(&sub, "OCH", och);
+    emit(s, &sub, c->bias ? "                @T acc = bias[@OCH];\n" : "                @T acc = 0;\n");
+    if (c->kind == C_GROUP)
+        sb_append(s, "                int g = co / cout_g;\n");
+
+    /* The accumulation. */
+    if (dw) {
+        if (c->kind == C_CAUSAL)
+            emit(s, &sub,
+                 "                for (int k = 0; k < K; k++) {\n"
+                 "                    int pos = o - (K - 1) + k;\n"
+                 "                    if (pos >= 0)\n"
+                 "                        acc += @X * @W;\n"
+                 "                }\n");
+        else {
+            char posx[64];
+            snprintf(posx, sizeof posx, "o%s%s + k", c->stride > 1 ? " * STRIDE" : "", c->pad ? " - PAD" : "");
+            subs_set(&sub, "POS", posx);
+            emit(s, &sub,
+                 "                for (int k = 0; k < K; k++) {\n"
+                 "                    int pos = @POS;\n"
+                 "                    if (pos >= 0 && pos < l)\n"
+                 "                        acc += @X * @W;\n"
+                 "                }\n");
+        }
+    } else if (c->kind == C_TRANS) {
+        emit(s, &sub,
+             "                /* Input i reaches output o through tap k when o = i * STRIDE - PAD + k. */\n"
+             "                for (int ci = 0; ci < cin; ci++)\n"
+             "                    for (int k = 0; k < K; k++) {\n"
+             "                        int num = o + PAD - k;\n"
+             "                        if (num < 0 || num % STRIDE != 0)\n"
+             "                            continue;\n"
+             "                        int pos = num / STRIDE;\n"
+             "                        if (pos < l)\n"
+             "                            acc += @X * @W;\n"
+             "                    }\n");
+    } else {
+        char posx[64];
+        snprintf(posx, sizeof posx, "o%s%s + k%s", c->stride > 1 ? " * STRIDE" : "", c->pad ? " - PAD" : "",
+                 c->dil > 1 ? " * DIL" : "");
+        if (c->k == 1)
+            snprintf(posx, sizeof posx, "o");
+        subs_set(&sub, "POS", posx);
+        if (c->kind == C_GROUP)
+            emit(s, &sub,
+                 "                for (int cg = 0; cg < cin_g; cg++) {\n"
+                 "                    int ci = g * cin_g + cg;\n");
+        else
+            emit(s, &sub, "                for (int ci = 0; ci < @CIN; ci++) {\n");
+        if (c->k == 1) {
+            emit(s, &sub, "                    acc += @X * @W;\n                }\n");
+        } else {
+            emit(s, &sub, "                    for (int k = 0; k < K; k++) {\n"
+                          "                        int pos = @POS;\n");
+            if (c->kind == C_CIRC)
+                emit(s, &sub,
+                     "                        if (pos < 0)\n"
+                     "                            pos += l;\n"
+                     "                        else if (pos >= l)\n"
+                     "                            pos -= l;\n"
+                     "                        acc += @X * @W;\n");
+            else if (c->pad == 0)
+                emit(s, &sub, "                        acc += @X * @W;\n");
+            else
+                emit(s, &sub,
+                     "                        if (pos >= 0 && pos < l)\n"
+                     "                            acc += @X * @W;\n");
+            sb_append(s, "                    }\n                }\n");
+        }
+    }
+    if (c->kind == C_RESID)
+        sb_append(s, c->nlc ? "                acc += x[((size_t)b * l + o) * c + co];\n"
+                            : "                acc += x[((size_t)b * c + co) * l + o];\n");
+    if (c->act == A_RELU)
+        emit(s, &sub, "                @Y = relu(acc);\n");
+    else if (c->act == A_SILU)
+        emit(s, &sub, "                @Y = silu(acc);\n");
+    else
+        emit(s, &sub, "                @Y = acc;\n");
+    sb_append(s, "            }\n}\n");
+}
+
+static int generate(GenCtx *g)
+{
+    int n = (int)(sizeof CONVS / sizeof CONVS[0]);
+    static const char *const KIND[] = {"conv", "dw", "group", "causal-dw", "transposed", "circular", "residual"};
+    for (int i = 0; i < n; i++)
+        for (int f64 = 0; f64 < 2; f64++) {
+            const Conv *c = &CONVS[i];
+            char variant[96];
+            int o = snprintf(variant, sizeof variant, "%s-%s-k%d", KIND[c->kind], c->nlc ? "nlc" : "ncl", c->k);
+            if (c->stride > 1)
+                o += snprintf(variant + o, sizeof variant - (size_t)o, "-s%d", c->stride);
+            if (c->kind != C_CAUSAL)
+                o += snprintf(variant + o, sizeof variant - (size_t)o, "-p%d", c->pad);
+            if (c->dil > 1)
+                o += snprintf(variant + o, sizeof variant - (size_t)o, "-d%d", c->dil);
+            if (c->kind == C_GROUP)
+                o += snprintf(variant + o, sizeof variant - (size_t)o, "-g%d", c->groups);
+            if (c->bias)
+                o += snprintf(variant + o, sizeof variant - (size_t)o, "-bias");
+            if (c->act)
+                o += snprintf(variant + o, sizeof variant - (size_t)o, "-%s", c->act == A_RELU ? "relu" : "silu");
+            snprintf(variant + o, sizeof variant - (size_t)o, "-%s", f64 ? "f64" : "f32");
+            GenProgram *p = gen_begin(g, variant, "conv1d");
+            gen_describe(p, "%s 1D convolution, kernel %d, stride %d, padding %d, dilation %d (%s)", KIND[c->kind],
+                         c->k, c->stride, c->pad, c->dil, f64 ? "f64" : "f32");
+            program(p, c, f64);
+            if (gen_end(p) != 0)
+                return -1;
+        }
+    return 0;
+}
+
+const Family family_conv1d = {"conv1d", "convolution", 54, generate};

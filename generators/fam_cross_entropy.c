@@ -1,0 +1,525 @@
+/* cross_entropy — classification losses over an n x c matrix of scores:
+ * cross-entropy from logits with integer targets (plain, label-smoothed,
+ * class-weighted, with an ignored target value, with a z-loss term, focal),
+ * NLL from log-probabilities, soft-target cross-entropy, KL divergence,
+ * binary cross-entropy from logits (with and without pos_weight) and from
+ * probabilities, a multi-class hinge loss, a masked per-token loss over a
+ * (batch, time, vocab) tensor and the logits gradient of cross-entropy.
+ * Reductions vary (per sample / per element, mean, sum, weighted mean);
+ * f32 programs take i32 targets, f64 programs i64 targets.  Losses
+ * accumulate in double. */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gen.h"
+
+/* Template substitution: "@name" in a template is replaced by the value of
+ * `name` (the element type, the float literal suffix, math functions with
+ * their f32 spelling, strides), so a template reads as the C it becomes. */
+#define MAX_SUBS 48
+
+typedef struct Subs {
+    const char *key[MAX_SUBS];
+    const char *val[MAX_SUBS];
+    int n;
+} Subs;
+
+static void subs_set(Subs *s, const char *key, const char *val)
+{
+    for (int i = 0; i < s->n; i++)
+        if (strcmp(s->key[i], key) == 0) {
+            s->val[i] = val;
+            return;
+        }
+    if (s->n < MAX_SUBS) {
+        s->key[s->n] = key;
+        s->val[s->n++] = val;
+    }
+}
+
+/* T: element type; f: literal suffix; exp, log, ...: math functions. */
+static void subs_init(Subs *s, int f64)
+{
+    static const char *const fns[][2] = {
+        {"exp", "expf"},   {"log", "logf"},     {"sqrt", "sqrtf"}, {"tanh", "tanhf"},
+        {"fabs", "fabsf"}, {"fmax", "fmaxf"},   {"fmin", "fminf"}, {"log1p", "log1pf"},
+        {"expm1", "expm1f"}, {"erf", "erff"},   {"sin", "sinf"},   {"cos", "cosf"},
+        {"pow", "powf"},   {"floor", "floorf"}};
+    s->n = 0;
+    subs_set(s, "T", f64 ? "double" : "float");
+    subs_set(s, "f", f64 ? "" : "f");
+    for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
+        subs_set(s, fns[i][0], f64 ? fns[i][0] : fns[i][1]);
+}
+
+static void emit(StrBuf *sb, const Subs *s, const char *tmpl)
+{
+    for (const char *c = tmpl; *c;) {
+        if (*c != '@') {
+            sb_putc(sb, *c++);
+            continue;
+        }
+        /* "@name", or "@{name}" where letters follow. */
+        int braced = c[1] == '{';
+        const char *b = c + 1 + braced, *e = b;
+        while (isalnum((unsigned char)*e) || *e == '_')
+            e++;
+        size_t len = (size_t)(e - b);
+        const char *val = NULL;
+        for (int i = 0; i < s->n; i++)
+            if (strlen(s->key[i]) == len && strncmp(s->key[i], b, len) == 0)
+                val = s->val[i];
+        if (braced && *e == '}')
+            e++;
+        if (val && !*val && len == 4 && strncmp(b, "cast", 4) == 0 && *e == '(') {
+            /* An empty cast drops its parentheses too: "@cast(a / b)" -> "a / b". */
+            int depth = 0;
+            const char *close = e;
+            for (; *close; close++) {
+                depth += *close == '(' ? 1 : *close == ')' ? -1 : 0;
+                if (depth == 0)
+                    break;
+            }
+            if (*close) {
+                StrBuf inner = STRBUF_INIT;
+                sb_append_n(&inner, e + 1, (size_t)(close - e - 1));
+                emit(sb, s, inner.data ? inner.data : "");
+                sb_release(&inner);
+                c = close + 1;
+                continue;
+            }
+        }
+        if (val)
+            sb_append(sb, val);
+        else
+            sb_append_n(sb, c, (size_t)(e - c));
+        c = e;
+    }
+}
+
+/* Appends a declaration line, breaking it after a comma when it runs past
+ * 100 columns and aligning the continuation after the opening parenthesis. */
+static void put_wrapped(StrBuf *sb, const char *line)
+{
+    const char *paren = strchr(line, '(');
+    int indent = paren ? (int)(paren - line) + 1 : 4;
+    int col = 0;
+    const char *start = line;
+    while (strlen(start) + (size_t)col > 100) {
+        const char *brk = NULL;
+        for (const char *c = start; *c && c - start + col < 100; c++)
+            if (c[0] == ',' && c[1] == ' ')
+                brk = c;
+        if (!brk)
+            break;
+        sb_append_n(sb, start, (size_t)(brk - start + 1));
+        sb_printf(sb, "\n%*s", indent, "");
+        col = indent;
+        start = brk + 2;
+    }
+    sb_append(sb, start);
+}
+
+enum { R_NONE, R_MEAN, R_SUM, R_WMEAN, R_IGNMEAN, R_BATCHMEAN };
+static const char *const RTAG[] = {"none", "mean", "sum", "wmean", "mean", "batchmean"};
+
+/* What one op reads: int targets, a class-weight vector, a second n x c
+ * input (targets or probabilities). */
+typedef struct Loss {
+    const char *tag, *entry, *title, *math;
+    int red;
+    int targets;      /* 1: int targets (n) */
+    const char *in2;  /* a second n x c input, or NULL */
+    const char *vec;  /* a length-c input (weight, pos_weight), or NULL */
+    const char *scalar;
+    double scalar_value;
+    int elementwise;  /* per-element output (n x c) */
+    int lse;          /* needs the logsumexp helper */
+    const char *body; /* computes `l` for sample i (row, t in scope) */
+    int flops;        /* per element */
+} Loss;
+
+#define CE_BODY "        @T l = logsumexp(row, c) - row[t];\n"
+
+static const Loss LOSSES[] = {
+    {"ce", "cross_entropy", "Cross-entropy from logits", "loss_i = logsumexp(x_i) - x_i[t_i]", R_NONE, 1, NULL,
+     NULL, NULL, 0, 0, 1, CE_BODY, 4},
+    {"ce", "cross_entropy", "Cross-entropy from logits", "loss = mean_i (logsumexp(x_i) - x_i[t_i])", R_MEAN, 1,
+     NULL, NULL, NULL, 0, 0, 1, CE_BODY, 4},
+    {"ce", "cross_entropy", "Cross-entropy from logits", "loss = sum_i (logsumexp(x_i) - x_i[t_i])", R_SUM, 1, NULL,
+     NULL, NULL, 0, 0, 1, CE_BODY, 4},
+    {"ce-smooth", "cross_entropy_smoothed", "Label-smoothed cross-entropy",
+     "loss_i = logsumexp(x_i) - (1 - smoothing) x_i[t_i] - smoothing * mean_j x_i[j]", R_NONE, 1, NULL, NULL,
+     "smoothing", 0.1, 0, 1,
+     "        double row_sum = 0;\n"
+     "        for (int j = 0; j < c; j++)\n"
+     "            row_sum += row[j];\n"
+     "        @T l = logsumexp(row, c) - (1 - smoothing) * row[t] - smoothing * @ROWMEAN;\n",
+     5},
+    {"ce-smooth", "cross_entropy_smoothed", "Label-smoothed cross-entropy",
+     "loss = mean_i (logsumexp(x_i) - (1 - smoothing) x_i[t_i] - smoothing * mean_j x_i[j])", R_MEAN, 1, NULL,
+     NULL, "smoothing", 0.1, 0, 1,
+     "        double row_sum = 0;\n"
+     "        for (int j = 0; j < c; j++)\n"
+     "            row_sum += row[j];\n"
+     "        @T l = logsumexp(row, c) - (1 - smoothing) * row[t] - smoothing * @ROWMEAN;\n",
+     5},
+    {"ce-weighted", "weighted_cross_entropy", "Class-weighted cross-entropy",
+     "loss_i = weight[t_i] * (logsumexp(x_i) - x_i[t_i])", R_NONE, 1, NULL, "weight", NULL, 0, 0, 1,
+     "        @T l = weight[t] * (logsumexp(row, c) - row[t]);\n", 4},
+    {"ce-weighted", "weighted_cross_entropy", "Class-weighted cross-entropy",
+     "loss = sum_i weight[t_i] (logsumexp(x_i) - x_i[t_i]) / sum_i weight[t_i]", R_WMEAN, 1, NULL, "weight", NULL,
+     0, 0, 1, "        @T l = weight[t] * (logsumexp(row, c) - row[t]);\n", 4},
+    {"ce-ignore", "cross_entropy_ignore", "Cross-entropy with an ignored target value",
+     "loss_i = logsumexp(x_i) - x_i[t_i], or 0 where t_i == -1 (ignored)", R_NONE, 1, NULL, NULL, NULL, 0, 0, 1,
+     "        @T l = t == -1 ? 0 : logsumexp(row, c) - row[t];\n", 4},
+    {"ce-ignore", "cross_entropy_ignore", "Cross-entropy with an ignored target value",
+     "loss = mean over the samples with t_i != -1 of logsumexp(x_i) - x_i[t_i]\n"
+     " * (0 when every sample is ignored)",
+     R_IGNMEAN, 1, NULL, NULL, NULL, 0, 0, 1, CE_BODY, 4},
+    {"nll", "nll_loss", "Negative log-likelihood from log-probabilities", "loss_i = -logp_i[t_i]", R_NONE, 1, NULL,
+     NULL, NULL, 0, 0, 0, "        @T l = -row[t];\n", 0},
+    {"nll", "nll_loss", "Negative log-likelihood from log-probabilities", "loss = mean_i -logp_i[t_i]", R_MEAN, 1,
+     NULL, NULL, NULL, 0, 0, 0, "        @T l = -row[t];\n", 0},
+    {"nll-weighted", "weighted_nll_loss", "Class-weighted negative log-likelihood",
+     "loss = sum_i -weight[t_i] logp_i[t_i] / sum_i weight[t_i]", R_WMEAN, 1, NULL, "weight", NULL, 0, 0, 0,
+     "        @T l = -weight[t] * row[t];\n", 0},
+    {"bce-logits", "bce_with_logits", "Binary cross-entropy from logits",
+     "loss_ij = max(x, 0) - x y + log(1 + exp(-|x|))  (stable form of\n"
+     " * -y log(sigmoid(x)) - (1 - y) log(1 - sigmoid(x)))",
+     R_NONE, 0, "y", NULL, NULL, 0, 1, 0, NULL, 6},
+    {"bce-logits", "bce_with_logits", "Binary cross-entropy from logits",
+     "loss = mean_ij (max(x, 0) - x y + log(1 + exp(-|x|)))", R_MEAN, 0, "y", NULL, NULL, 0, 1, 0, NULL, 6},
+    {"bce-logits-posweight", "bce_with_logits_pos_weight", "Binary cross-entropy from logits with pos_weight",
+     "loss = mean_ij -(pos_weight[j] y log(sigmoid(x)) + (1 - y) log(1 - sigmoid(x)))", R_MEAN, 0, "y",
+     "pos_weight", NULL, 0, 1, 0, NULL, 9},
+    {"bce", "binary_cross_entropy", "Binary cross-entropy from probabilities",
+     "loss_ij = -(y log(p) + (1 - y) log(1 - p)), each log clamped at -100", R_NONE, 0, "y", NULL, NULL, 0, 1, 0,
+     NULL, 6},
+    {"bce", "binary_cross_entropy", "Binary cross-entropy from probabilities",
+     "loss = mean_ij -(y log(p) + (1 - y) log(1 - p)), each log clamped at -100", R_MEAN, 0, "y", NULL, NULL, 0, 1,
+     0, NULL, 6},
+    {"kl", "kl_div", "KL divergence", "loss_i = sum_j p_ij (log p_ij - logq_ij)  (0 where p_ij == 0)", R_NONE, 0, "p",
+     NULL, NULL, 0, 0, 0, NULL, 4},
+    {"kl", "kl_div", "KL divergence", "loss = sum_ij p_ij (log p_ij - logq_ij) / n  ('batchmean')", R_BATCHMEAN, 0,
+     "p", NULL, NULL, 0, 0, 0, NULL, 4},
+    {"soft-ce", "soft_target_cross_entropy", "Cross-entropy against soft targets",
+     "loss_i = sum_j p_ij (logsumexp(x_i) - x_ij)", R_NONE, 0, "p", NULL, NULL, 0, 0, 1, NULL, 6},
+    {"soft-ce", "soft_target_cross_entropy", "Cross-entropy against soft targets",
+     "loss = mean_i sum_j p_ij (logsumexp(x_i) - x_ij)", R_MEAN, 0, "p", NULL, NULL, 0, 0, 1, NULL, 6},
+    {"focal", "focal_loss", "Focal loss", "loss_i = -(1 - pt)^gamma log(pt),  log(pt) = x_i[t_i] - logsumexp(x_i)",
+     R_NONE, 1, NULL, NULL, "gamma", 2.0, 0, 1,
+     "        @T logpt = row[t] - logsumexp(row, c);\n"
+     "        @T l = -@pow(1 - @exp(logpt), gamma) * logpt;\n",
+     5},
+    {"focal", "focal_loss", "Focal loss",
+     "loss = mean_i -(1 - pt)^gamma log(pt),  log(pt) = x_i[t_i] - logsumexp(x_i)", R_MEAN, 1, NULL, NULL, "gamma",
+     2.0, 0, 1,
+     "        @T logpt = row[t] - logsumexp(row, c);\n"
+     "        @T l = -@pow(1 - @exp(logpt), gamma) * logpt;\n",
+     5},
+    {"ce-grad", "cross_entropy_grad", "Gradient of summed cross-entropy",
+     "dlogits_ij = softmax(x_i)_j - (j == t_i)", R_NONE, 1, NULL, NULL, NULL, 0, 1, 1, NULL, 5},
+    {"ce-zloss", "cross_entropy_zloss", "Cross-entropy with a z-loss term",
+     "loss = mean_i (lse_i - x_i[t_i] + z * lse_i^2),  lse_i = logsumexp(x_i)", R_MEAN, 1, NULL, NULL, "z", 1e-4,
+     0, 1,
+     "        @T lse = logsumexp(row, c);\n"
+     "        @T l = lse - row[t] + z * lse * lse;\n",
+     5},
+    {"seq-ce-masked", "masked_token_cross_entropy", "Masked per-token cross-entropy",
+     "loss = sum over tokens with mask != 0 of (logsumexp(x) - x[target]) / count of\n"
+     " * such tokens (0 when none), logits b x t x v", R_IGNMEAN, 1, NULL, NULL, NULL, 0, 0, 1, NULL, 4},
+    {"hinge", "multi_margin_loss", "Multi-class hinge loss",
+     "loss_i = sum_{j != t_i} max(0, margin - x_i[t_i] + x_i[j]) / c", R_NONE, 1, NULL, NULL, "margin", 1.0, 0, 0,
+     "        double sum = 0;\n"
+     "        for (int j = 0; j < c; j++) {\n"
+     "            @T d = margin - row[t] + row[j];\n"
+     "            if (j != t && d > 0)\n"
+     "                sum += d;\n"
+     "        }\n"
+     "        @T l = @cast(sum / c);\n",
+     4},
+};
+
+static const char *LSE_HELPER =
+    "static @T logsumexp(const @T *row, int c)\n"
+    "{\n"
+    "    @T mx = row[0];\n"
+    "    for (int j = 1; j < c; j++)\n"
+    "        if (row[j] > mx)\n"
+    "            mx = row[j];\n"
+    "    @T sum = 0;\n"
+    "    for (int j = 0; j < c; j++)\n"
+    "        sum += @exp(row[j] - mx);\n"
+    "    return mx + @log(sum);\n"
+    "}\n\n";
+
+static void program(GenProgram *p, const Loss *L, int f64)
+{
+    const char *dt = f64 ? "f64" : "f32";
+    const char *tt = f64 ? "i64" : "i32";
+    const char *tc = f64 ? "int64_t" : "int32_t";
+    int es = f64 ? 8 : 4, ts = f64 ? 8 : 4;
+    int seq = strcmp(L->tag, "seq-ce-masked") == 0;
+    int scalar_out = L->red != R_NONE;
+    Subs sub;
+    subs_init(&sub, f64);
+    subs_set(&sub, "I", tc);
+    subs_set(&sub, "ROWMEAN", f64 ? "row_sum / c" : "(float)(row_sum / c)");
+    subs_set(&sub, "cast", f64 ? "" : "(float)");
+    subs_set(&sub, "castv", f64 ? "" : "(float)");
+    int is_logp = strcmp(L->tag, "nll") == 0 || strcmp(L->tag, "nll-weighted") == 0;
+    int is_kl = strcmp(L->tag, "kl") == 0;
+    int is_bce = strcmp(L->tag, "bce") == 0;
+    const char *xname = is_logp ? "logp" : is_kl ? "logq" : is_bce ? "prob" : "logits";
+
+    /* Signature: the meta args. */
+    gen_arg(p, xname, dt, "in", seq ? "b,t,v" : "n,c");
+    if (is_logp || is_kl)
+        gen_fill_uniform(p, xname, -9, -0.01);
+    else if (is_bce)
+        gen_fill_uniform(p, xname, 0.001, 0.999);
+    else
+        gen_fill_uniform(p, xname, -6, 6);
+    if (L->targets) {
+        gen_arg(p, "target", tt, "in", seq ? "b,t" : "n");
+        if (seq)
+            gen_fill_int(p, "target", "0", "v");
+        else if (strcmp(L->tag, "ce-ignore") == 0)
+            gen_fill_int(p, "target", "-1", "c");
+        else
+            gen_fill_int(p, "target", "0", "c");
+    }
+    if (seq) {
+        gen_arg(p, "mask", "u8", "in", "b,t");
+        gen_fill_int(p, "mask", "0", "2");
+    }
+    if (L->in2) {
+        gen_arg(p, L->in2, dt, "in", "n,c");
+        gen_fill_uniform(p, L->in2, 0, 1);
+    }
+    if (L->vec) {
+        gen_arg(p, L->vec, dt, "in", "c");
+        gen_fill_uniform(p, L->vec, 0.2, 2.0);
+    }
+    const char *oname = strcmp(L->tag, "ce-grad") == 0 ? "dlogits" : "loss";
+    gen_arg(p, oname, dt, "out", scalar_out ? "1" : L->elementwise ? "n,c" : "n");
+    if (seq) {
+        gen_arg(p, "b", "i32", "param", NULL);
+        gen_arg(p, "t", "i32", "param", NULL);
+        gen_arg(p, "v", "i32", "param", NULL);
+    } else {
+        gen_arg(p, "n", "i32", "param", NULL);
+        gen_arg(p, "c", "i32", "param", NULL);
+    }
+    if (L->scalar)
+        gen_scalar(p, L->scalar, dt, L->scalar_value);
+    if (seq) {
+        gen_config(p, "small", "b=4,t=32,v=100");
+        gen_config(p, "edge", "b=1,t=1,v=1");
+        gen_config(p, "edge-prime", "b=3,t=7,v=31");
+        gen_config(p, "large", f64 ? "b=8,t=512,v=16384" : "b=8,t=1024,v=16384");
+    } else {
+        gen_config(p, "small", "n=256,c=100");
+        gen_config(p, "edge", "n=1,c=1");
+        gen_config(p, "edge-prime", "n=13,c=37");
+        gen_config(p, "large", f64 ? "n=8192,c=8192" : "n=16384,c=8192");
+    }
+    /* Cost. */
+    char flops[48], bytes[128];
+    const char *nc = seq ? "b*t*v" : "n*c";
+    const char *nn = seq ? "b*t" : "n";
+    snprintf(flops, sizeof flops, "%d*%s", L->flops ? L->flops : 1, L->flops ? nc : nn);
+    int per_nc = es * (1 + (L->in2 ? 1 : 0) + (L->elementwise && !scalar_out ? 1 : 0));
+    int per_n = (L->targets ? ts : 0) + (seq ? 1 : 0) + (!scalar_out && !L->elementwise ? es : 0);
+    if (L->flops == 0)  /* NLL reads one log-probability per sample */
+        snprintf(bytes, sizeof bytes, "%d*%s%s", es + per_n, nn, L->vec ? (f64 ? "+8*c" : "+4*c") : "");
+    else
+        snprintf(bytes, sizeof bytes, "%d*%s+%d*%s%s%s", per_nc, nc, per_n, nn,
+                 L->vec ? (f64 ? "+8*c" : "+4*c") : "", scalar_out ? (f64 ? "+8" : "+4") : "");
+    if (per_n == 0 && L->flops)
+        snprintf(bytes, sizeof bytes, "%d*%s%s%s", per_nc, nc, L->vec ? (f64 ? "+8*c" : "+4*c") : "",
+                 scalar_out ? (f64 ? "+8" : "+4") : "");
+    gen_cost(p, flops, bytes);
+    if (f64)
+        gen_tolerance(p, 1e-9, 1e-8);
+    else if (strcmp(L->tag, "ce-grad") == 0)
+        gen_tolerance(p, 1e-6, 1e-3);
+    else
+        gen_tolerance(p, 1e-4, scalar_out ? 1e-3 : 1e-4);
+
+    StrBuf *s = gen_src(p);
+    sb_printf(s, "/* %s%s%s:\n * %s.\n", L->title,
+              L->red == R_NONE ? (L->elementwise ? ", per element" : ", per sample") : ", reduced to one value",
+              "", L->math);
+    if (seq)
+        sb_append(s, " * Rows are the b*t token positions, each with v vocabulary logits. */\n");
+    else
+        sb_printf(s, " * %s is n x c row-major%s. */\n", xname,
+                  L->targets ? (f64 ? "; targets are int64 class indices" : "; targets are class indices") : "");
+    sb_append(s, "#include <math.h>\n#include <stddef.h>\n");
+    if (L->targets || seq)
+        sb_append(s, "#include <stdint.h>\n");
+    sb_append(s, "\n");
+    if (L->lse)
+        emit(s, &sub, LSE_HELPER);
+
+    /* Signature. */
+    {
+        StrBuf sig = STRBUF_INIT;
+        sb_printf(&sig, "void %s(const %s *%s", L->entry, f64 ? "double" : "float", xname);
+        if (L->targets)
+            sb_printf(&sig, ", const %s *target", tc);
+        if (seq)
+            sb_append(&sig, ", const uint8_t *mask");
+        if (L->in2)
+            emit(&sig, &sub, ", const @T *"), sb_append(&sig, L->in2);
+        if (L->vec)
+            emit(&sig, &sub, ", const @T *"), sb_append(&sig, L->vec);
+        emit(&sig, &sub, ", @T *");
+        sb_append(&sig, oname);
+        sb_append(&sig, seq ? ", int b, int t, int v" : ", int n, int c");
+        if (L->scalar)
+            emit(&sig, &sub, ", @T "), sb_append(&sig, L->scalar);
+        sb_append(&sig, ")");
+        put_wrapped(s, sig.data);
+        sb_release(&sig);
+        sb_append(s, "\n{\n");
+    }
+
+    /* Element-wise and row-sum losses over two n x c inputs. */
+    if (L->elementwise && L->in2) {
+        const char *x = xname;
+        if (scalar_out)
+            sb_append(s, "    double total = 0;\n");
+        sb_append(s, "    for (size_t k = 0; k < (size_t)n * c; k++) {\n");
+        if (strcmp(L->tag, "bce") == 0) {
+            emit(s, &sub,
+                 "        @T log_p = @fmax(@log(prob[k]), -100);\n"
+                 "        @T log_q = @fmax(@log(1 - prob[k]), -100);\n"
+                 "        @T l = -(y[k] * log_p + (1 - y[k]) * log_q);\n");
+        } else if (L->vec) {
+            emit(s, &sub,
+                 "        int j = (int)(k % (size_t)c);\n"
+                 "        @T x = logits[k];\n"
+                 "        /* -log(sigmoid(x)) = log(1 + exp(-|x|)) + max(-x, 0). */\n"
+                 "        @T neg_log_sig = @log1p(@exp(-@fabs(x))) + @fmax(-x, 0);\n"
+                 "        @T l = (1 - y[k]) * x + (1 + (pos_weight[j] - 1) * y[k]) * neg_log_sig;\n");
+        } else {
+            emit(s, &sub,
+                 "        @T x = logits[k];\n"
+                 "        @T l = @fmax(x, 0) - x * y[k] + @log1p(@exp(-@fabs(x)));\n");
+        }
+        (void)x;
+        if (scalar_out)
+            emit(s, &sub, "        total += l;\n    }\n    loss[0] = @cast(total / ((double)n * c));\n}\n");
+        else
+            sb_append(s, "        loss[k] = l;\n    }\n}\n");
+        return;
+    }
+    if (is_kl || (L->in2 && !L->targets)) {
+        if (scalar_out)
+            sb_append(s, "    double total = 0;\n");
+        sb_printf(s, "    for (int i = 0; i < n; i++) {\n"
+                     "        const %s *row = %s + (size_t)i * c;\n"
+                     "        const %s *pi = p + (size_t)i * c;\n",
+                  f64 ? "double" : "float", xname, f64 ? "double" : "float");
+        if (is_kl)
+            emit(s, &sub,
+                 "        double sum = 0;\n"
+                 "        for (int j = 0; j < c; j++)\n"
+                 "            if (pi[j] > 0)\n"
+                 "                sum += pi[j] * (@log(pi[j]) - row[j]);\n");
+        else
+            emit(s, &sub,
+                 "        @T lse = logsumexp(row, c);\n"
+                 "        double sum = 0;\n"
+                 "        for (int j = 0; j < c; j++)\n"
+                 "            sum += pi[j] * (lse - row[j]);\n");
+        if (scalar_out)
+            emit(s, &sub, "        total += sum;\n    }\n    loss[0] = @cast(total / n);\n}\n");
+        else
+            emit(s, &sub, "        loss[i] = @{castv}sum;\n    }\n}\n");
+        return;
+    }
+    if (strcmp(L->tag, "ce-grad") == 0) {
+        emit(s, &sub,
+             "    for (int i = 0; i < n; i++) {\n"
+             "        const @T *row = logits + (size_t)i * c;\n"
+             "        @T *grad = dlogits + (size_t)i * c;\n"
+             "        @T lse = logsumexp(row, c);\n"
+             "        for (int j = 0; j < c; j++)\n"
+             "            grad[j] = @exp(row[j] - lse);\n"
+             "        grad[target[i]] -= 1;\n"
+             "    }\n}\n");
+        return;
+    }
+    if (seq) {
+        emit(s, &sub,
+             "    double total = 0;\n"
+             "    long count = 0;\n"
+             "    for (size_t r = 0; r < (size_t)b * t; r++) {\n"
+             "        if (!mask[r])\n"
+             "            continue;\n"
+             "        const @T *row = logits + r * v;\n"
+             "        total += logsumexp(row, v) - row[target[r]];\n"
+             "        count++;\n"
+             "    }\n"
+             "    loss[0] = count ? @cast(total / count) : 0;\n}\n");
+        return;
+    }
+
+    /* Per-sample losses with integer targets. */
+    if (L->red == R_WMEAN)
+        sb_append(s, "    double total = 0, weight_sum = 0;\n");
+    else if (L->red == R_IGNMEAN)
+        sb_append(s, "    double total = 0;\n    int count = 0;\n");
+    else if (scalar_out)
+        sb_append(s, "    double total = 0;\n");
+    sb_printf(s, "    for (int i = 0; i < n; i++) {\n        const %s *row = %s + (size_t)i * c;\n",
+              f64 ? "double" : "float", xname);
+    if (L->targets)
+        sb_printf(s, "        %s t = target[i];\n", f64 ? "int64_t" : "int");
+    if (L->red == R_IGNMEAN)
+        sb_append(s, "        if (t == -1)\n            continue;\n");
+    emit(s, &sub, L->body);
+    switch (L->red) {
+    case R_NONE:
+        sb_append(s, "        loss[i] = l;\n    }\n}\n");
+        break;
+    case R_MEAN:
+        emit(s, &sub, "        total += l;\n    }\n    loss[0] = @cast(total / n);\n}\n");
+        break;
+    case R_SUM:
+        emit(s, &sub, "        total += l;\n    }\n    loss[0] = @{castv}total;\n}\n");
+        break;
+    case R_WMEAN:
+        emit(s, &sub, "        total += l;\n        weight_sum += weight[t];\n    }\n"
+                      "    loss[0] = @cast(total / weight_sum);\n}\n");
+        break;
+    case R_IGNMEAN:
+        emit(s, &sub, "        total += l;\n        count++;\n    }\n"
+                      "    loss[0] = count ? @cast(total / count) : 0;\n}\n");
+        break;
+    }
+}
+
+static int generate(GenCtx *g)
+{
+    int n = (int)(sizeof LOSSES / sizeof LOSSES[0]);
+    for (int i = 0; i < n; i++)
+        for (int f64 = 0; f64 < 2; f64++) {
+            const Loss *L = &LOSSES[i];
+            char variant[80];
+            snprintf(variant, sizeof variant, "%s-%s-%s", L->tag, RTAG[L->red], f64 ? "f64" : "f32");
+            GenProgram *p = gen_begin(g, variant, L->entry);
+            gen_describe(p, "%s, reduction %s (%s)", L->title, RTAG[L->red], f64 ? "f64" : "f32");
+            program(p, L, f64);
+            if (gen_end(p) != 0)
+                return -1;
+        }
+    return 0;
+}
+
+const Family family_cross_entropy = {"cross_entropy", "ml", 54, generate};
