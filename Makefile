@@ -27,7 +27,17 @@ HARNESS_LIBS = $(LDLIBS_COMMON) -lsqlite3 -lpcre2-8 -lcurand $(CUDA_LDFLAGS)
 
 BINS = $(BIN)/harness $(BIN)/cudaperf-gen
 
-.PHONY: all dataset test bench clean fuzz
+.PHONY: all deps dataset test bench clean fuzz
+
+# Debian packages the build and the tests need (the CUDA toolkit itself is
+# expected at $(CUDA)).  `make deps` installs them, with sudo when not root.
+DEB_PACKAGES = build-essential ca-certificates libsqlite3-dev libpcre2-dev libarchive-dev \
+               libcjson-dev libcurl4-openssl-dev libssl-dev sqlite3
+SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+deps:
+	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -q
+	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $(DEB_PACKAGES)
+	@test -d $(CUDA)/include || { echo "CUDA toolkit not found at $(CUDA) (set CUDA=...)" >&2; exit 1; }
 all: $(BINS)
 
 $(BUILD)/%.o: %.c
