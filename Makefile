@@ -32,7 +32,7 @@ BINS = $(BIN)/harness $(BIN)/cudaperf-gen
 # Debian packages the build and the tests need (the CUDA toolkit itself is
 # expected at $(CUDA)).  `make deps` installs them, with sudo when not root.
 DEB_PACKAGES = build-essential ca-certificates libsqlite3-dev libpcre2-dev libarchive-dev \
-               libcjson-dev libcurl4-openssl-dev libssl-dev sqlite3
+               libcjson-dev libcurl4-openssl-dev libssl-dev sqlite3 bc
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 deps:
 	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -q

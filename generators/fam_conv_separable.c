@@ -22,8 +22,8 @@ enum { ROWS_FIRST, COLS_FIRST, FUSED };
 static const char *const STAG[] = {"rowcol", "colrow", "fused"};
 enum { ZERO, CLAMP, MIRROR, WRAP, VALID };
 static const char *const BTAG[] = {"zero", "clamp", "mirror", "wrap", "valid"};
-static const char *const BTEXT[] = {"zero outside the image", "clamped border (edge pixels repeated)",
-                                    "border mirrored about the edge pixel", "periodic border",
+static const char *const BTEXT[] = {"zero outside the image", "clamped (edge pixels repeated)",
+                                    "mirrored about the edge pixel", "periodic",
                                     "valid region only (the output shrinks by 2 R in each direction)"};
 
 typedef struct Ctx {
@@ -103,7 +103,8 @@ static void emit_pass(StrBuf *s, const Ctx *C, int rows)
         return;
     }
     sb_printf(s, "    for (int y = 0; y < h; y++) {\n        for (int x = 0; x < w; x++) {\n"
-                 "            %s acc = 0;\n            for (int t = -%s; t <= %s; t++) {\n", ty, R, R);
+                 "            %s acc = 0;\n            for (int t = -%s; t <= %s; t++)%s\n", ty, R, R,
+              C->b == ZERO ? " {" : "");
     if (C->b == ZERO) {
         if (rows)
             sb_append(s, "                int xx = x + t;\n                if (xx >= 0 && xx < w)\n");
@@ -115,7 +116,9 @@ static void emit_pass(StrBuf *s, const Ctx *C, int rows)
     } else {
         sb_printf(s, "                acc += k[t + %s] * in[%s(y + t, h) * w + x];\n", R, IDXFN[C->b]);
     }
-    sb_append(s, "            }\n            out[y * w + x] = acc;\n        }\n    }\n}\n\n");
+    if (C->b == ZERO)
+        sb_append(s, "            }\n");
+    sb_append(s, "            out[y * w + x] = acc;\n        }\n    }\n}\n\n");
 }
 
 /* The fused loop body for one plane: reads `src`, writes `dst` (or gx/gy for DoG). */
@@ -181,8 +184,10 @@ static void draw_filters(GenCtx *g, const Ctx *C, double *kx, double *ky, char *
 {
     int n = C->taps, r = n / 2;
     if (C->f == F_GAUSS || C->f == F_DOG) {
-        double sigma = gen_uniform(g, 0.25, 0.4) * n;
+        double sigma = gen_uniform(g, 1.0, 1.4) * (n - 1) / 6.0;
         sigma = floor(sigma * 10 + 0.5) / 10;
+        if (sigma < 0.5)
+            sigma = 0.5;
         double sum = 0, m2 = 0;
         for (int k = -r; k <= r; k++)
             sum += (kx[k + r] = exp(-(double)(k * k) / (2 * sigma * sigma)));
@@ -245,7 +250,7 @@ static int gen_conv(GenCtx *g, int f, int st, int v)
     static const char *const FTEXT[] = {"filters given as inputs", "filters given as inputs, radius as a param",
                                         "Gaussian filter", "binomial filter", "skewed baked filters",
                                         "derivative-of-Gaussian pair"};
-    gen_describe(p, "separable 2D convolution, %s%s, %s, %s, %s%s", FTEXT[f],
+    gen_describe(p, "separable 2D convolution, %s%s, %s, border %s, %s%s", FTEXT[f],
                  param ? "" : (C.taps == 3 ? " (3 taps)" : C.taps == 5 ? " (5 taps)" : C.taps == 7 ? " (7 taps)" : " (9 taps)"),
                  st == FUSED ? "fused" : st == ROWS_FIRST ? "row pass then column pass" : "column pass then row pass",
                  BTEXT[C.b], dt, C.batched ? ", batch of planes" : "");
@@ -355,8 +360,8 @@ static int gen_conv(GenCtx *g, int f, int st, int v)
                   C.f64 ? "double" : "float", what, K);
     else
         sb_printf(s, "/* Separable 2D convolution (correlation form) of an h x w %s image:\n"
-                     " *     out(y, x) = sum_i ky[i] sum_j kx[j] in(y + i - R, x + j - R),\n",
-                  C.f64 ? "double" : "float");
+                     " *     out(y, x) = sum_i ky[i] sum_j kx[j] in(y + i - %s, x + j - %s),\n",
+                  C.f64 ? "double" : "float", C.R, C.R);
     if (f == F_INPUT)
         sb_printf(s, " * with the %d-tap filters kx (rows) and ky (columns) given as inputs.\n", K);
     else if (f == F_INPUT_R)
@@ -370,11 +375,11 @@ static int gen_conv(GenCtx *g, int f, int st, int v)
     sb_printf(s, " * %s%s.", valid ? "Only outputs whose window lies inside the image are computed" : "Border: ",
               valid ? "" : BTEXT[C.b]);
     if (st == ROWS_FIRST)
-        sb_printf(s, "  Computed as a row pass into %s and a column pass.", dog ? "the temporaries" : "tmp");
+        sb_printf(s, "\n * Computed as a row pass into %s and a column pass.", dog ? "the temporaries" : "tmp");
     else if (st == COLS_FIRST)
-        sb_printf(s, "  Computed as a column pass into %s and a row pass.", dog ? "the temporaries" : "tmp");
+        sb_printf(s, "\n * Computed as a column pass into %s and a row pass.", dog ? "the temporaries" : "tmp");
     else
-        sb_append(s, "  Both passes are fused per output pixel.");
+        sb_append(s, "\n * Both passes are fused per output pixel.");
     if (C.batched)
         sb_printf(s, "\n * The input is a batch of `planes` images, each filtered independently%s.",
                   st == FUSED ? "" : " (the scratch plane is reused)");
@@ -460,12 +465,17 @@ static int gen_conv(GenCtx *g, int f, int st, int v)
     snprintf(o1, sizeof o1, "%s", dog ? "gx_out" : "out");
     snprintf(o2, sizeof o2, "gy_out");
     if (C.batched) {
-        sb_printf(s, "    const size_t in_plane = (size_t)h * w, out_plane = (size_t)(%s) * (%s);\n", hv, wv);
-        sb_printf(s, "    for (int p = 0; p < planes; p++) {\n        const %s *src = in + p * in_plane;\n", ty);
+        const char *op = valid ? "out_plane" : "plane";
+        if (valid)
+            sb_printf(s, "    const size_t in_plane = (size_t)h * w, out_plane = (size_t)(%s) * (%s);\n", hv, wv);
+        else
+            sb_append(s, "    const size_t plane = (size_t)h * w;\n");
+        sb_printf(s, "    for (int p = 0; p < planes; p++) {\n        const %s *src = in + p * %s;\n", ty,
+                  valid ? "in_plane" : "plane");
         src = "src";
         I = "        ";
-        snprintf(o1, sizeof o1, "%s + p * out_plane", dog ? "gx_out" : "out");
-        snprintf(o2, sizeof o2, "gy_out + p * out_plane");
+        snprintf(o1, sizeof o1, "%s + p * %s", dog ? "gx_out" : "out", op);
+        snprintf(o2, sizeof o2, "gy_out + p * %s", op);
     }
     const char *first = st == ROWS_FIRST ? "row_pass" : "col_pass";
     const char *second = st == ROWS_FIRST ? "col_pass" : "row_pass";
