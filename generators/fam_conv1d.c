@@ -264,21 +264,23 @@ static void program(GenProgram *p, const Conv *c, int f64)
         gen_config(p, "large", cfg);
     }
 
-    /* Cost: 2 flops per multiply-add. */
+    /* Cost: 2 flops per multiply-add.  lo_m: the output length, parenthesised when compound. */
+    char lo_m[72];
+    snprintf(lo_m, sizeof lo_m, strcmp(lout_meta, "l") == 0 ? "%s" : "(%s)", lout_meta);
     char flops[96], bytes[128];
     if (dw) {
-        snprintf(flops, sizeof flops, "%d*n*c*(%s)", 2 * c->k, lout_meta);
-        snprintf(bytes, sizeof bytes, "%d*n*c*l+%d*n*c*(%s)+%d*c", es, es, lout_meta, es * (c->k + c->bias));
+        snprintf(flops, sizeof flops, "%d*n*c*%s", 2 * c->k, lo_m);
+        snprintf(bytes, sizeof bytes, "%d*n*c*l+%d*n*c*%s+%d*c", es, es, lo_m, es * (c->k + c->bias));
     } else if (c->kind == C_RESID) {
         snprintf(flops, sizeof flops, "%d*n*c*c*l+2*n*c*l", 2 * c->k);
         snprintf(bytes, sizeof bytes, "%d*n*c*l+%d*c*c+%d*c", 2 * es, es * c->k, es);
     } else if (c->kind == C_TRANS) {
         snprintf(flops, sizeof flops, "%d*n*cin*cout*l", 2 * c->k);
-        snprintf(bytes, sizeof bytes, "%d*n*cin*l+%d*n*cout*(%s)+%d*cin*cout%s", es, es, lout_meta, es * c->k,
+        snprintf(bytes, sizeof bytes, "%d*n*cin*l+%d*n*cout*%s+%d*cin*cout%s", es, es, lo_m, es * c->k,
                  c->bias ? (f64 ? "+8*cout" : "+4*cout") : "");
     } else {
-        snprintf(flops, sizeof flops, "%d*n*cout*(%s)*cin/%d", 2 * c->k, lout_meta, G);
-        snprintf(bytes, sizeof bytes, "%d*n*cin*l+%d*n*cout*(%s)+%d*cin*cout/%d%s", es, es, lout_meta,
+        snprintf(flops, sizeof flops, "%d*n*cout*%s*cin/%d", 2 * c->k, lo_m, G);
+        snprintf(bytes, sizeof bytes, "%d*n*cin*l+%d*n*cout*%s+%d*cin*cout/%d%s", es, es, lo_m,
                  es * c->k, G, c->bias ? (f64 ? "+8*cout" : "+4*cout") : "");
     }
     gen_cost(p, flops, bytes);
@@ -311,19 +313,28 @@ static void program(GenProgram *p, const Conv *c, int f64)
                          " * y[b][ch][o] = %ssum_k x[b][ch][o * %d - %d + k] * w[ch][k].",
                       c->stride, c->pad, c->bias ? "bias[ch] + " : "", c->stride, c->pad);
     } else {
-        sb_printf(s, ", kernel %d", c->k);
+        if (c->k == 1)
+            sb_append(s, ", pointwise (kernel 1)");
+        else
+            sb_printf(s, ", kernel %d", c->k);
         if (c->stride > 1)
             sb_printf(s, ", stride %d", c->stride);
         if (c->dil > 1)
             sb_printf(s, ", dilation %d", c->dil);
-        sb_printf(s, ", %s padding %d", c->kind == C_CIRC ? "circular" : "zero", c->pad);
+        if (c->k > 1)
+            sb_printf(s, ", %s padding %d", c->kind == C_CIRC ? "circular" : "zero", c->pad);
         if (c->kind == C_GROUP)
             sb_printf(s, ", %d groups", G);
-        sb_printf(s, ":\n * y[b][co][o] = %s%ssum over ci, k of x[b][ci][o%s - %d + k%s] * w[co][ci][k]%s%s",
-                  c->act == A_RELU ? "relu(" : "", c->bias ? "bias[co] + " : "",
-                  c->stride > 1 ? (c->stride == 2 ? " * 2" : c->stride == 4 ? " * 4" : " * 5") : "", c->pad,
-                  c->dil > 1 ? (c->dil == 2 ? " * 2" : " * 4") : "", c->act == A_RELU ? ")" : "",
-                  c->kind == C_RESID ? " + x[b][co][o]" : "");
+        char tap[48];
+        if (c->k == 1)
+            snprintf(tap, sizeof tap, "sum over ci of x[b][ci][o] * w[co][ci]");
+        else
+            snprintf(tap, sizeof tap, "sum over ci, k of x[b][ci][o%s%s + k%s] * w[co][ci][k]",
+                     c->stride == 2 ? " * 2" : c->stride == 5 ? " * 5" : "",
+                     c->pad == 1 ? " - 1" : c->pad == 2 ? " - 2" : c->pad == 3 ? " - 3" : c->pad == 4 ? " - 4" : "",
+                     c->dil == 2 ? " * 2" : c->dil == 4 ? " * 4" : "");
+        sb_printf(s, ":\n * y[b][co][o] = %s%s%s%s%s", c->act == A_RELU ? "relu(" : "", c->bias ? "bias[co] + " : "",
+                  tap, c->act == A_RELU ? ")" : "", c->kind == C_RESID ? " + x[b][co][o]" : "");
         if (c->kind == C_GROUP)
             sb_printf(s, ",\n * ci running over the cin / %d input channels of co's group", G);
         if (c->kind == C_CIRC)
@@ -333,22 +344,24 @@ static void program(GenProgram *p, const Conv *c, int f64)
     if (c->nlc)
         sb_printf(s, "\n * x is n x l x %s, y n x l_out x %s; w is %s.", same_c ? "c" : "cin", same_c ? "c" : "cout",
                   dw ? "k x c" : c->kind == C_GROUP ? "k x (cin / groups) x cout" : "k x cin x cout");
-    sb_append(s, " */\n#include <stddef.h>\n");
+    sb_append(s, " */\n");
     if (c->act == A_SILU)
         sb_append(s, "#include <math.h>\n");
-    sb_append(s, "\n");
+    sb_append(s, "#include <stddef.h>\n\n");
 
     /* Constants. */
-    sb_printf(s, "enum { K = %d", c->k);
-    if (c->stride > 1)
-        sb_printf(s, ", STRIDE = %d", c->stride);
-    if (c->pad && c->kind != C_CAUSAL)
-        sb_printf(s, ", PAD = %d", c->pad);
-    if (c->dil > 1)
-        sb_printf(s, ", DIL = %d", c->dil);
-    if (c->kind == C_GROUP)
-        sb_printf(s, ", GROUPS = %d", G);
-    sb_append(s, " };\n\n");
+    if (c->k > 1) {
+        sb_printf(s, "enum { K = %d", c->k);
+        if (c->stride > 1)
+            sb_printf(s, ", STRIDE = %d", c->stride);
+        if (c->pad && c->kind != C_CAUSAL)
+            sb_printf(s, ", PAD = %d", c->pad);
+        if (c->dil > 1)
+            sb_printf(s, ", DIL = %d", c->dil);
+        if (c->kind == C_GROUP)
+            sb_printf(s, ", GROUPS = %d", G);
+        sb_append(s, " };\n\n");
+    }
     act_fn(s, &sub, c->act);
 
     /* Index expressions. */
@@ -464,10 +477,12 @@ static void program(GenProgram *p, const Conv *c, int f64)
             emit(s, &sub,
                  "                for (int cg = 0; cg < cin_g; cg++) {\n"
                  "                    int ci = g * cin_g + cg;\n");
+        else if (c->k == 1)
+            emit(s, &sub, "                for (int ci = 0; ci < @CIN; ci++)\n");
         else
             emit(s, &sub, "                for (int ci = 0; ci < @CIN; ci++) {\n");
         if (c->k == 1) {
-            emit(s, &sub, "                    acc += @X * @W;\n                }\n");
+            emit(s, &sub, "                    acc += @X * @W;\n");
         } else {
             emit(s, &sub, "                    for (int k = 0; k < K; k++) {\n"
                           "                        int pos = @POS;\n");

@@ -527,7 +527,7 @@ static const Op OPS[] = {
        "                $T dx = x[i] - x[j], dy = y[i] - y[j], dz = z[i] - z[j];\n"
        "                $T r2 = dx * dx + dy * dy + dz * dz;\n"
        "                if (j == i || r2 >= rc2)\n                    continue;\n"
-       "                $T s = sqrt$F(r2 + a2);\n                $T f = (lj(s) - fc) / s;\n"
+       "                $T dist = sqrt$F(r2 + a2);\n                $T f = (lj(dist) - fc) / dist;\n"
        "                sx += f * dx;\n                sy += f * dy;\n                sz += f * dz;\n            }\n"
        "            fx[i] = sx;\n            fy[i] = sy;\n            fz[i] = sz;\n        }\n    }\n",
        "30*nsets*S*S", "6*$S*nsets*S", "x=nsets*S;y=nsets*S;z=nsets*S;fx=nsets*S;fy=nsets*S;fz=nsets*S",

@@ -1,0 +1,815 @@
+/* bfs_step — graph traversal steps on CSR graphs (row_ptr from a random
+ * partition of nnz, uniform column indices): top-down and bottom-up BFS
+ * frontier expansion with byte, int, bitmap and queue frontiers, with
+ * distances and parents; whole BFS runs from a source (distances, minimum
+ * parents, a depth limit, repeated bottom-up sweeps, several sources);
+ * 32/64 concurrent searches in bit masks; connected-component label
+ * propagation (pull, push, max, changed flags, several iterations, to
+ * convergence) and pointer jumping; neighbour intersections on small
+ * degrees (common neighbours, triangles, Jaccard, overlap, cosine,
+ * clustering, Adamic-Adar); frontier-driven shortest-path relaxation,
+ * widest paths, Luby independent-set and Jones-Plassmann colouring steps,
+ * k-core peeling, frontier compaction, COO expansion, 2-colouring,
+ * Brandes path counting and dependency steps, random walks, two-hop
+ * degree sums and BFS tree edges.  Index types i32 and i64 where noted. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen.h"
+
+#define FAMILY_WHAT "graph traversal step"
+
+/* Template text: "$T" is the main element type, "$V" a second (payload)
+ * type, "$F" the float suffix ("f" or ""), used for literals (1.0$F) and
+ * math functions (sqrt$F). */
+typedef struct Sub {
+    const char *T, *V, *F;
+} Sub;
+
+static void put(StrBuf *s, const Sub *t, const char *tmpl)
+{
+    for (const char *c = tmpl; *c; c++) {
+        if (c[0] == '$' && (c[1] == 'T' || c[1] == 'V' || c[1] == 'F')) {
+            sb_append(s, c[1] == 'T' ? t->T : c[1] == 'V' ? t->V : t->F);
+            c++;
+        } else {
+            sb_putc(s, *c);
+        }
+    }
+}
+
+static const char *ctype_of(const char *dt)
+{
+    static const char *const map[][2] = {
+        {"f32", "float"},     {"f64", "double"},    {"i32", "int"},        {"i64", "int64_t"},
+        {"u8", "uint8_t"},    {"u16", "uint16_t"},  {"i16", "int16_t"},    {"u32", "uint32_t"},
+        {"u64", "uint64_t"},  {"i8", "int8_t"},
+    };
+    for (size_t k = 0; k < sizeof map / sizeof *map; k++)
+        if (!strcmp(map[k][0], dt))
+            return map[k][1];
+    return "?";
+}
+
+static const char *dtype_of(const char *ctype, size_t len)
+{
+    static const char *const map[][2] = {
+        {"float", "f32"},     {"double", "f64"},    {"int", "i32"},        {"int32_t", "i32"},
+        {"int64_t", "i64"},   {"uint8_t", "u8"},    {"uint16_t", "u16"},   {"int16_t", "i16"},
+        {"uint32_t", "u32"},  {"uint64_t", "u64"},  {"int8_t", "i8"},
+    };
+    for (size_t k = 0; k < sizeof map / sizeof *map; k++)
+        if (strlen(map[k][0]) == len && !strncmp(map[k][0], ctype, len))
+            return map[k][1];
+    return "?";
+}
+
+/* Looks `name` up in a "name=value;name=value" list; copies the value. */
+static int lookup(const char *list, const char *name, char *out, size_t outlen)
+{
+    size_t nl = strlen(name);
+    for (const char *q = list; q && *q;) {
+        const char *end = strchr(q, ';');
+        if (!end)
+            end = q + strlen(q);
+        const char *eq = memchr(q, '=', (size_t)(end - q));
+        if (eq && (size_t)(eq - q) == nl && !strncmp(q, name, nl)) {
+            snprintf(out, outlen, "%.*s", (int)(end - eq - 1), eq + 1);
+            return 1;
+        }
+        q = *end ? end + 1 : end;
+    }
+    return 0;
+}
+
+/* Declares the arguments of the C parameter list `sig` (types substituted)
+ * in order: `const T *x` is an input and `T *x` an output (an in-out when
+ * x is named in `inout`, a space-separated list), with its shape from
+ * `shapes` ("x=n,m;y=n"); a plain `int`/`int64_t` is a param, unless
+ * `scalars` ("name=value;...") gives it a value, as it does every other
+ * plain value. */
+static void declare(GenProgram *p, const char *sig, const char *shapes, const char *inout, const char *scalars)
+{
+    const char *q = sig;
+    while (*q) {
+        while (*q == ' ' || *q == ',' || *q == '\n')
+            q++;
+        if (!*q)
+            break;
+        int is_const = !strncmp(q, "const ", 6);
+        if (is_const)
+            q += 6;
+        const char *ty = q;
+        while (*q != ' ')
+            q++;
+        const char *dt = dtype_of(ty, (size_t)(q - ty));
+        q++;
+        int ptr = *q == '*';
+        if (ptr)
+            q++;
+        char name[64];
+        size_t n = 0;
+        while (*q && *q != ',' && n < sizeof name - 1)
+            name[n++] = *q++;
+        name[n] = '\0';
+        char val[128];
+        if (ptr) {
+            const char *role = is_const ? "in" : "out";
+            char pad[70];
+            snprintf(pad, sizeof pad, " %s ", name);
+            char list[256];
+            snprintf(list, sizeof list, " %s ", inout ? inout : "");
+            if (strstr(list, pad))
+                role = "inout";
+            if (!lookup(shapes, name, val, sizeof val))
+                snprintf(val, sizeof val, "?");
+            gen_arg(p, name, dt, role, val);
+        } else if (lookup(scalars, name, val, sizeof val)) {
+            gen_scalar(p, name, dt, strtod(val, NULL));
+        } else {
+            gen_arg(p, name, dt, "param", NULL);
+        }
+    }
+}
+
+typedef struct Op {
+    const char *tag;
+    const char *types;  /* space-separated instances: "f32" or "i32/f32" ($T/$V) */
+    int kind;           /* which configs */
+    const char *entry;
+    const char *pre;    /* includes, the opening comment, helpers */
+    const char *sig;    /* the C parameter list */
+    const char *body;
+    const char *flops, *bytes;  /* $S / $W: sizes of $T / $V */
+    const char *shapes; /* "x=n,m;y=n" */
+    const char *fills;  /* "x=int:lo:hi;y=uni:lo:hi;p=part:total;a=sorted" */
+    const char *inout;  /* space-separated in-out buffers */
+    const char *scalars;/* "alpha=1.5;beta=0.5" */
+    double tol[2];      /* atol, rtol for non-f64 instances; 0: defaults */
+    double tol64[2];    /* the same for f64 instances */
+} Op;
+
+enum { G, GL, GQ, GS, GSD, GMS, GK, TRI, VERT, WALK, WALKS, COOK, GI };
+
+static void configs(GenProgram *p, int kind)
+{
+    static const char *const C[][4] = {
+        [G] = {"n=2000,nnz=16000", "n=1,nnz=1", "n=37,nnz=211", "n=16777216,nnz=268435456"},
+        [GL] = {"n=2000,nnz=16000,level=2", "n=1,nnz=1,level=0", "n=37,nnz=211,level=1",
+                "n=16777216,nnz=268435456,level=3"},
+        [GQ] = {"n=2000,nnz=16000,level=2,qlen=300", "n=1,nnz=1,level=0,qlen=1", "n=37,nnz=211,level=1,qlen=7",
+                "n=16777216,nnz=268435456,level=3,qlen=2097152"},
+        [GS] = {"n=2000,nnz=8000,source=5", "n=1,nnz=1,source=0", "n=37,nnz=97,source=36",
+                "n=4194304,nnz=67108864,source=123"},
+        [GSD] = {"n=2000,nnz=6000,source=5,max_depth=3", "n=1,nnz=1,source=0,max_depth=1",
+                 "n=37,nnz=97,source=36,max_depth=2", "n=4194304,nnz=67108864,source=123,max_depth=4"},
+        [GMS] = {"n=2000,nnz=6000,ns=4", "n=1,nnz=1,ns=1", "n=37,nnz=97,ns=3", "n=4194304,nnz=67108864,ns=64"},
+        [GK] = {"n=2000,nnz=16000,k=8", "n=1,nnz=1,k=1", "n=37,nnz=211,k=5", "n=16777216,nnz=268435456,k=16"},
+        [TRI] = {"n=2000,nnz=8000", "n=1,nnz=1", "n=37,nnz=149", "n=4194304,nnz=33554432"},
+        [VERT] = {"n=20000", "n=1", "n=1009", "n=268435456"},
+        [WALK] = {"n=2000,nnz=16000,walkers=5000", "n=1,nnz=1,walkers=1", "n=37,nnz=211,walkers=101",
+                  "n=16777216,nnz=268435456,walkers=16777216"},
+        [WALKS] = {"n=2000,nnz=16000,walkers=2000,steps=8", "n=1,nnz=1,walkers=1,steps=1",
+                   "n=37,nnz=211,walkers=101,steps=3", "n=4194304,nnz=67108864,walkers=4194304,steps=16"},
+        [COOK] = {"n=2000,nnz=16000,level=2", "n=1,nnz=1,level=0", "n=37,nnz=211,level=1",
+                  "n=16777216,nnz=268435456,level=3"},
+        [GI] = {"n=2000,nnz=16000,iters=3", "n=1,nnz=1,iters=1", "n=37,nnz=211,iters=2",
+                "n=16777216,nnz=268435456,iters=3"},
+    };
+    gen_config(p, "small", C[kind][0]);
+    gen_config(p, "edge", C[kind][1]);
+    gen_config(p, "edge-prime", C[kind][2]);
+    gen_config(p, "large", C[kind][3]);
+}
+
+#define OP(...) {__VA_ARGS__, .tol64 = {0, 0}}
+#define CSR_FILL "row_ptr=part:nnz;col_idx=int:0:n"
+#define CSR_SHAPES "row_ptr=n+1;col_idx=nnz"
+#define INC "#include <stdint.h>\n\n"
+#define NNZ_UNUSED "    (void)nnz; /* sizes col_idx */\n"
+#define TOPDOWN_DOC(what)                                                                          \
+    "/* One top-down BFS step: every vertex u of the frontier (" what ") visits\n"                  \
+    " * its out-neighbours; an unvisited one (dist -1) gets distance level + 1\n"                    \
+    " * and joins the next frontier. */\n"
+#define COMMON_FN                                                                                  \
+    "/* Common neighbours of u and v: pairs (a, b) of N(u) x N(v) with a == b\n"                     \
+    " * (the degrees are small, so a nested loop does). */\n"                                       \
+    "static int common(const int *row_ptr, const int *col_idx, int u, int v)\n{\n    int c = 0;\n"   \
+    "    for (int a = row_ptr[u]; a < row_ptr[u + 1]; a++)\n"                                        \
+    "        for (int b = row_ptr[v]; b < row_ptr[v + 1]; b++)\n"                                    \
+    "            c += col_idx[a] == col_idx[b];\n    return c;\n}\n\n"
+#define EDGE_LOOP(stmt)                                                                            \
+    NNZ_UNUSED "    for (int u = 0; u < n; u++) {\n        int du = row_ptr[u + 1] - row_ptr[u];\n"    \
+    "        for (int k = row_ptr[u]; k < row_ptr[u + 1]; k++) {\n            int v = col_idx[k];\n"  \
+    "            int dv = row_ptr[v + 1] - row_ptr[v];\n            int c = common(row_ptr, col_idx, u, v);\n" \
+    stmt "        }\n    }\n"
+
+static const Op OPS[] = {
+    OP("bfs-top-down", "i32 i64", GL, "bfs_step", INC TOPDOWN_DOC("frontier[u] != 0"),
+       "const $T *row_ptr, const $T *col_idx, const uint8_t *frontier, const int *dist, uint8_t *next, int *dist_out, int n, int nnz, int level",
+       NNZ_UNUSED "    for (int v = 0; v < n; v++) {\n        next[v] = 0;\n        dist_out[v] = dist[v];\n    }\n"
+       "    for (int u = 0; u < n; u++) {\n        if (!frontier[u])\n            continue;\n"
+       "        for ($T k = row_ptr[u]; k < row_ptr[u + 1]; k++) {\n            $T v = col_idx[k];\n"
+       "            if (dist_out[v] == -1) {\n                dist_out[v] = level + 1;\n                next[v] = 1;\n"
+       "            }\n        }\n    }\n",
+       "nnz", "$S*(n+1+nnz)+10*n", CSR_SHAPES ";frontier=n;dist=n;next=n;dist_out=n",
+       CSR_FILL ";frontier=int:0:2;dist=int:-1:3"),
+    OP("bfs-top-down-intflags", "i32", GL, "bfs_step", TOPDOWN_DOC("frontier[u] == 1, int flags"),
+       "const int *row_ptr, const int *col_idx, const int *frontier, const int *dist, int *next, int *dist_out, int n, int nnz, int level",
+       NNZ_UNUSED "    for (int v = 0; v < n; v++) {\n        next[v] = 0;\n        dist_out[v] = dist[v];\n    }\n"
+       "    for (int u = 0; u < n; u++) {\n        if (frontier[u] != 1)\n            continue;\n"
+       "        for (int k = row_ptr[u]; k < row_ptr[u + 1]; k++) {\n            int v = col_idx[k];\n"
+       "            if (dist_out[v] == -1) {\n                dist_out[v] = level + 1;\n                next[v] = 1;\n"
+       "            }\n        }\n    }\n",
+       "nnz", "4*(n+1+nnz)+16*n", CSR_SHAPES ";frontier=n;dist=n;next=n;dist_out=n",
+       CSR_FILL ";frontier=int:0:2;dist=int:-1:3"),
+    OP("bfs-top-down-bitmap", "i32", G, "bfs_step",
+       INC "/* One top-down BFS step on bitmaps (bit v % 32 of word v / 32): the\n"
+       " * out-neighbours of frontier vertices that are not yet visited are set\n"
+       " * in next and in visited_out (a copy of visited). */\n",
+       "const int *row_ptr, const int *col_idx, const uint32_t *frontier, const uint32_t *visited, uint32_t *next, uint32_t *visited_out, int n, int nnz",
+       NNZ_UNUSED "    int words = (n + 31) / 32;\n    for (int w = 0; w < words; w++) {\n        next[w] = 0;\n"
+       "        visited_out[w] = visited[w];\n    }\n    for (int u = 0; u < n; u++) {\n"
+       "        if (!((frontier[u / 32] >> (u % 32)) & 1))\n            continue;\n"
+       "        for (int k = row_ptr[u]; k < row_ptr[u + 1]; k++) {\n            int v = col_idx[k];\n"
+       "            uint32_t bit = 1u << (v % 32);\n            if (!(visited_out[v / 32] & bit)) {\n"
+       "                visited_out[v / 32] |= bit;\n                next[v / 32] |= bit;\n            }\n"
+       "        }\n    }\n",
+       "nnz", "4*(n+1+nnz)+n/2", CSR_SHAPES ";frontier=(n+31)/32;visited=(n+31)/32;next=(n+31)/32;visited_out=(n+31)/32",
+       CSR_FILL ";frontier=int:0:4294967295;visited=int:0:4294967295"),
+    OP("bfs-top-down-queue", "i32", GQ, "bfs_step",
+       INC "/* One top-down BFS step from a frontier given as a list of qlen vertex ids\n"
+       " * (repeats allowed): unvisited out-neighbours (dist -1) get distance\n"
+       " * level + 1 and are flagged in next. */\n",
+       "const int *row_ptr, const int *col_idx, const int *queue, const int *dist, uint8_t *next, int *dist_out, int n, int nnz, int level, int qlen",
+       NNZ_UNUSED "    for (int v = 0; v < n; v++) {\n        next[v] = 0;\n        dist_out[v] = dist[v];\n    }\n"
+       "    for (int q = 0; q < qlen; q++) {\n        int u = queue[q];\n"
+       "        for (int k = row_ptr[u]; k < row_ptr[u + 1]; k++) {\n            int v = col_idx[k];\n"
+       "            if (dist_out[v] == -1) {\n                dist_out[v] = level + 1;\n                next[v] = 1;\n"
+       "            }\n        }\n    }\n",
+       "nnz*qlen/n", "4*(n+1+nnz)+4*qlen+9*n", CSR_SHAPES ";queue=qlen;dist=n;next=n;dist_out=n",
+       CSR_FILL ";queue=int:0:n;dist=int:-1:3"),
+    OP("bfs-bottom-up", "i32 i64", GL, "bfs_step",
+       INC "/* One bottom-up BFS step (row v of the CSR lists v's in-neighbours): each\n"
+       " * unvisited vertex (dist -1) looks for a neighbour in the frontier and, at\n"
+       " * the first one found, takes distance level + 1 and joins next. */\n",
+       "const $T *row_ptr, const $T *col_idx, const uint8_t *frontier, const int *dist, uint8_t *next, int *dist_out, int n, int nnz, int level",
+       NNZ_UNUSED "    for (int v = 0; v < n; v++) {\n        next[v] = 0;\n        dist_out[v] = dist[v];\n"
+       "        if (dist[v] != -1)\n            continue;\n"
+       "        for ($T k = row_ptr[v]; k < row_ptr[v + 1]; k++) {\n            if (frontier[col_idx[k]]) {\n"
+       "                dist_out[v] = level + 1;\n                next[v] = 1;\n                break;\n            }\n"
+       "        }\n    }\n",
+       "nnz", "$S*(n+1+nnz)+10*n", CSR_SHAPES ";frontier=n;dist=n;next=n;dist_out=n",
+       CSR_FILL ";frontier=int:0:2;dist=int:-1:3"),
+    OP("bfs-bottom-up-bitmap", "i32", G, "bfs_step",
+       INC "/* One bottom-up BFS step on bitmaps (bit v % 32 of word v / 32; row v of\n"
+       " * the CSR lists v's in-neighbours): an unvisited vertex with a neighbour\n"
+       " * in the frontier is set in next and visited_out. */\n"
+       "static int test(const uint32_t *bits, int v)\n{\n    return (bits[v / 32] >> (v % 32)) & 1;\n}\n\n",
+       "const int *row_ptr, const int *col_idx, const uint32_t *frontier, const uint32_t *visited, uint32_t *next, uint32_t *visited_out, int n, int nnz",
+       NNZ_UNUSED "    int words = (n + 31) / 32;\n    for (int w = 0; w < words; w++) {\n        next[w] = 0;\n"
+       "        visited_out[w] = visited[w];\n    }\n    for (int v = 0; v < n; v++) {\n"
+       "        if (test(visited, v))\n            continue;\n"
+       "        for (int k = row_ptr[v]; k < row_ptr[v + 1]; k++) {\n"
+       "            if (test(frontier, col_idx[k])) {\n                next[v / 32] |= 1u << (v % 32);\n"
+       "                visited_out[v / 32] |= 1u << (v % 32);\n                break;\n            }\n"
+       "        }\n    }\n",
+       "nnz", "4*(n+1+nnz)+n/2", CSR_SHAPES ";frontier=(n+31)/32;visited=(n+31)/32;next=(n+31)/32;visited_out=(n+31)/32",
+       CSR_FILL ";frontier=int:0:4294967295;visited=int:0:4294967295"),
+    OP("bfs-bottom-up-parent", "i32", G, "bfs_step",
+       INC "/* One bottom-up BFS step that records BFS-tree parents: an unvisited\n"
+       " * vertex v (parent -1) takes as parent its first in-neighbour (in CSR\n"
+       " * order) that is in the frontier, and joins next. */\n",
+       "const int *row_ptr, const int *col_idx, const uint8_t *frontier, const int *parent, uint8_t *next, int *parent_out, int n, int nnz",
+       NNZ_UNUSED "    for (int v = 0; v < n; v++) {\n        next[v] = 0;\n        parent_out[v] = parent[v];\n"
+       "        if (parent[v] != -1)\n            continue;\n"
+       "        for (int k = row_ptr[v]; k < row_ptr[v + 1]; k++) {\n            if (frontier[col_idx[k]]) {\n"
+       "                parent_out[v] = col_idx[k];\n                next[v] = 1;\n                break;\n            }\n"
+       "        }\n    }\n",
+       "nnz", "4*(n+1+nnz)+10*n", CSR_SHAPES ";frontier=n;parent=n;next=n;parent_out=n",
+       CSR_FILL ";frontier=int:0:2;parent=int:-1:3"),
+    OP("bfs-top-down-parent", "i32", GL, "bfs_step",
+       INC "/* One top-down BFS step with parents: an unvisited vertex (dist -1)\n"
+       " * reached from the frontier gets distance level + 1 and, as parent, the\n"
+       " * smallest frontier vertex with an edge to it. */\n",
+       "const int *row_ptr, const int *col_idx, const uint8_t *frontier, const int *dist, int *dist_out, int *parent_out, int n, int nnz, int level",
+       NNZ_UNUSED "    for (int v = 0; v < n; v++) {\n        dist_out[v] = dist[v];\n        parent_out[v] = -1;\n    }\n"
+       "    for (int u = 0; u < n; u++) { /* ascending, so the first parent is the smallest */\n"
+       "        if (!frontier[u])\n            continue;\n"
+       "        for (int k = row_ptr[u]; k < row_ptr[u + 1]; k++) {\n            int v = col_idx[k];\n"
+       "            if (dist[v] == -1 && parent_out[v] == -1) {\n                dist_out[v] = level + 1;\n"
+       "                parent_out[v] = u;\n            }\n        }\n    }\n",
+       "nnz", "4*(n+1+nnz)+13*n", CSR_SHAPES ";frontier=n;dist=n;dist_out=n;parent_out=n",
+       CSR_FILL ";frontier=int:0:2;dist=int:-1:3"),
+    OP("bfs-distances", "i32 i64", GS, "bfs",
+       "#include <stdlib.h>\n\n/* Breadth-first search from `source`: dist[v] is the number of edges on a\n"
+       " * shortest path from the source, -1 when v is unreachable. */\n",
+       "const $T *row_ptr, const $T *col_idx, int *dist, int n, int nnz, int source",
+       NNZ_UNUSED "    $T *queue = malloc((size_t)n * sizeof *queue);\n    if (!queue)\n        return;\n"
+       "    for (int v = 0; v < n; v++)\n        dist[v] = -1;\n"
+       "    dist[source] = 0;\n    queue[0] = source;\n    int head = 0, tail = 1;\n"
+       "    while (head < tail) {\n        $T u = queue[head++];\n"
+       "        for ($T k = row_ptr[u]; k < row_ptr[u + 1]; k++) {\n            $T v = col_idx[k];\n"
+       "            if (dist[v] == -1) {\n                dist[v] = dist[u] + 1;\n                queue[tail++] = v;\n"
+       "            }\n        }\n    }\n    free(queue);\n",
+       "nnz", "$S*(n+1+nnz)+4*n", CSR_SHAPES ";dist=n", CSR_FILL),
+    OP("bfs-parents", "i32", GS, "bfs",
+       "#include <stdlib.h>\n\n/* Breadth-first search from `source` with a canonical BFS tree: dist[v]\n"
+       " * as usual (-1 if unreachable) and parent[v] the smallest vertex u with an\n"
+       " * edge u -> v and dist[u] = dist[v] - 1 (-1 for the source and unreached). */\n",
+       "const int *row_ptr, const int *col_idx, int *dist, int *parent, int n, int nnz, int source",
+       NNZ_UNUSED "    int *queue = malloc((size_t)n * sizeof *queue);\n    if (!queue)\n        return;\n"
+       "    for (int v = 0; v < n; v++) {\n        dist[v] = -1;\n        parent[v] = -1;\n    }\n"
+       "    dist[source] = 0;\n    queue[0] = source;\n    int head = 0, tail = 1;\n"
+       "    while (head < tail) {\n        int u = queue[head++];\n"
+       "        for (int k = row_ptr[u]; k < row_ptr[u + 1]; k++) {\n            int v = col_idx[k];\n"
+       "            if (dist[v] == -1) {\n                dist[v] = dist[u] + 1;\n                queue[tail++] = v;\n"
+       "            }\n        }\n    }\n"
+       "    for (int u = 0; u < n; u++) {\n        if (dist[u] == -1)\n            continue;\n"
+       "        for (int k = row_ptr[u]; k < row_ptr[u + 1]; k++) {\n            int v = col_idx[k];\n"
+       "            if (dist[v] == dist[u] + 1 && (parent[v] == -1 || u < parent[v]))\n"
+       "                parent[v] = u;\n        }\n    }\n    free(queue);\n",
+       "2*nnz", "4*(n+1+nnz)+8*n", CSR_SHAPES ";dist=n;parent=n", CSR_FILL),
+    OP("bfs-depth-limited", "i32", GSD, "bfs",
+       "#include <stdlib.h>\n\n/* Breadth-first search from `source` that stops after max_depth levels:\n"
+       " * dist[v] for vertices within max_depth edges, -1 for all others. */\n",
+       "const int *row_ptr, const int *col_idx, int *dist, int n, int nnz, int source, int max_depth",
+       NNZ_UNUSED "    int *queue = malloc((size_t)n * sizeof *queue);\n    if (!queue)\n        return;\n"
+       "    for (int v = 0; v < n; v++)\n        dist[v] = -1;\n"
+       "    dist[source] = 0;\n    queue[0] = source;\n    int head = 0, tail = 1;\n"
+       "    while (head < tail) {\n        int u = queue[head++];\n        if (dist[u] == max_depth)\n            continue;\n"
+       "        for (int k = row_ptr[u]; k < row_ptr[u + 1]; k++) {\n            int v = col_idx[k];\n"
+       "            if (dist[v] == -1) {\n                dist[v] = dist[u] + 1;\n                queue[tail++] = v;\n"
+       "            }\n        }\n    }\n    free(queue);\n",
+       "nnz", "4*(n+1+nnz)+4*n", CSR_SHAPES ";dist=n", CSR_FILL),
+    OP("bfs-bottom-up-sweeps", "i32", GS, "bfs",
+       "/* Level-synchronous bottom-up BFS towards `source` (row v of the CSR lists\n"
+       " * v's in-neighbours): sweep after sweep, an unvisited vertex with a\n"
+       " * neighbour on the current level joins the next one, until a sweep adds\n * nobody. */\n",
+       "const int *row_ptr, const int *col_idx, int *dist, int n, int nnz, int source",
+       NNZ_UNUSED "    for (int v = 0; v < n; v++)\n        dist[v] = -1;\n    dist[source] = 0;\n"
+       "    for (int level = 0;; level++) {\n        int added = 0;\n        for (int v = 0; v < n; v++) {\n"
+       "            if (dist[v] != -1)\n                continue;\n"
+       "            for (int k = row_ptr[v]; k < row_ptr[v + 1]; k++) {\n"
+       "                if (dist[col_idx[k]] == level) {\n                    dist[v] = level + 1;\n"
+       "                    added++;\n                    break;\n                }\n            }\n        }\n"
+       "        if (!added)\n            break;\n    }\n",
+       "4*nnz", "4*(n+1+nnz)+4*n", CSR_SHAPES ";dist=n", CSR_FILL),
+    OP("bfs-multi-source", "i32", GMS, "bfs_multi",
+       "/* Multi-source BFS: dist[v] is the distance to the nearest of the ns\n"
+       " * sources and owner[v] the smallest source vertex at that distance (-1 and\n"
+       " * -1 when no source reaches v).  Level-synchronous. */\n",
+       "const int *row_ptr, const int *col_idx, const int *sources, int *dist, int *owner, int n, int nnz, int ns",
+       NNZ_UNUSED "    for (int v = 0; v < n; v++) {\n        dist[v] = -1;\n        owner[v] = -1;\n    }\n"
+       "    for (int s = 0; s < ns; s++) {\n        int v = sources[s];\n        dist[v] = 0;\n"
+       "        if (owner[v] == -1 || v < owner[v])\n            owner[v] = v;\n    }\n"
+       "    for (int level = 0;; level++) {\n        int added = 0;\n        for (int u = 0; u < n; u++) {\n"
+       "            if (dist[u] != level)\n                continue;\n"
+       "            for (int k = row_ptr[u]; k < row_ptr[u + 1]; k++) {\n                int v = col_idx[k];\n"
+       "                if (dist[v] == -1) {\n                    dist[v] = level + 1;\n                    owner[v] = owner[u];\n"
+       "                    added++;\n                } else if (dist[v] == level + 1 && owner[u] < owner[v]) {\n"
+       "                    owner[v] = owner[u];\n                }\n            }\n        }\n"
+       "        if (!added)\n            break;\n    }\n",
+       "4*nnz", "4*(n+1+nnz)+4*ns+8*n", CSR_SHAPES ";sources=ns;dist=n;owner=n", CSR_FILL ";sources=int:0:n"),
+    OP("msbfs-step", "u32 u64", G, "msbfs_step",
+       INC "/* One step of many concurrent BFS searches, one per bit: a vertex joins\n"
+       " * search b's next frontier when an in-edge comes from a vertex in b's\n"
+       " * frontier and it was not visited by b; visited_out = visited | next. */\n",
+       "const int *row_ptr, const int *col_idx, const $T *frontier, const $T *visited, $T *next, $T *visited_out, int n, int nnz",
+       NNZ_UNUSED "    for (int v = 0; v < n; v++)\n        next[v] = 0;\n    for (int u = 0; u < n; u++) {\n"
+       "        if (!frontier[u])\n            continue;\n"
+       "        for (int k = row_ptr[u]; k < row_ptr[u + 1]; k++)\n            next[col_idx[k]] |= frontier[u];\n    }\n"
+       "    for (int v = 0; v < n; v++) {\n        next[v] &= ~visited[v];\n        visited_out[v] = visited[v] | next[v];\n    }\n",
+       "nnz+2*n", "4*(n+1+nnz)+4*$S*n", CSR_SHAPES ";frontier=n;visited=n;next=n;visited_out=n",
+       CSR_FILL ";frontier=int:0:65536;visited=int:0:65536"),
+    OP("cc-pull-min", "i32 i64", G, "cc_step",
+       "/* One connected-components label-propagation step (pull): each vertex\n"
+       " * takes the smallest label among itself and its neighbours. */\n",
+       "const $T *row_ptr, const $T *col_idx, const int *label, int *label_out, int n, int nnz",
+       NNZ_UNUSED "    for (int v = 0; v < n; v++) {\n        int best = label[v];\n"
+       "        for ($T k = row_ptr[v]; k < row_ptr[v + 1]; k++)\n"
+       "            if (label[col_idx[k]] < best)\n                best = label[col_idx[k]];\n"
+       "        label_out[v] = best;\n    }\n",
+       "nnz", "$S*(n+1+nnz)+8*n", CSR_SHAPES ";label=n;label_out=n", CSR_FILL ";label=int:0:n"),
+    OP("cc-push-min", "i32", G, "cc_step",
+       "/* One label-propagation step (push): every vertex offers its label to its\n"
+       " * out-neighbours, which keep the smallest label offered or their own. */\n",
+       "const int *row_ptr, const int *col_idx, const int *label, int *label_out, int n, int nnz",
+       NNZ_UNUSED "    for (int v = 0; v < n; v++)\n        label_out[v] = label[v];\n"
+       "    for (int u = 0; u < n; u++)\n        for (int k = row_ptr[u]; k < row_ptr[u + 1]; k++)\n"
+       "            if (label[u] < label_out[col_idx[k]])\n                label_out[col_idx[k]] = label[u];\n",
+       "nnz", "4*(n+1+nnz)+8*n", CSR_SHAPES ";label=n;label_out=n", CSR_FILL ";label=int:0:n"),
+    OP("cc-pull-changed", "i32", G, "cc_step",
+       INC "/* One pull label-propagation step that also reports which labels\n"
+       " * changed (changed[v] = 1), for a convergence test. */\n",
+       "const int *row_ptr, const int *col_idx, const int *label, int *label_out, uint8_t *changed, int n, int nnz",
+       NNZ_UNUSED "    for (int v = 0; v < n; v++) {\n        int best = label[v];\n"
+       "        for (int k = row_ptr[v]; k < row_ptr[v + 1]; k++)\n"
+       "            if (label[col_idx[k]] < best)\n                best = label[col_idx[k]];\n"
+       "        label_out[v] = best;\n        changed[v] = best != label[v];\n    }\n",
+       "nnz", "4*(n+1+nnz)+9*n", CSR_SHAPES ";label=n;label_out=n;changed=n", CSR_FILL ";label=int:0:n"),
+    OP("cc-pull-max", "i32", G, "cc_step",
+       "/* One label-propagation step keeping the largest label among a vertex and\n * its neighbours. */\n",
+       "const int *row_ptr, const int *col_idx, const int *label, int *label_out, int n, int nnz",
+       NNZ_UNUSED "    for (int v = 0; v < n; v++) {\n        int best = label[v];\n"
+       "        for (int k = row_ptr[v]; k < row_ptr[v + 1]; k++)\n"
+       "            if (label[col_idx[k]] > best)\n                best = label[col_idx[k]];\n"
+       "        label_out[v] = best;\n    }\n",
+       "nnz", "4*(n+1+nnz)+8*n", CSR_SHAPES ";label=n;label_out=n", CSR_FILL ";label=int:0:n"),
+    OP("cc-pull-iters", "i32", GI, "cc_steps",
+       "#include <stdlib.h>\n#include <string.h>\n\n"
+       "/* `iters` synchronous pull label-propagation steps (minimum label over a\n"
+       " * vertex and its neighbours), double-buffered. */\n",
+       "const int *row_ptr, const int *col_idx, const int *label, int *label_out, int n, int nnz, int iters",
+       NNZ_UNUSED "    int *cur = malloc((size_t)n * sizeof *cur);\n    if (!cur)\n        return;\n"
+       "    memcpy(label_out, label, (size_t)n * sizeof *label_out);\n"
+       "    for (int it = 0; it < iters; it++) {\n        memcpy(cur, label_out, (size_t)n * sizeof *cur);\n"
+       "        for (int v = 0; v < n; v++) {\n            int best = cur[v];\n"
+       "            for (int k = row_ptr[v]; k < row_ptr[v + 1]; k++)\n"
+       "                if (cur[col_idx[k]] < best)\n                    best = cur[col_idx[k]];\n"
+       "            label_out[v] = best;\n        }\n    }\n    free(cur);\n",
+       "nnz*iters", "4*(n+1+nnz)+8*n", CSR_SHAPES ";label=n;label_out=n", CSR_FILL ";label=int:0:n"),
+    OP("cc-converge", "i32", G, "components",
+       "/* Label propagation to convergence: starting from label[v] = v, each\n"
+       " * vertex repeatedly takes the minimum label of itself and its neighbours\n"
+       " * until nothing changes; label[v] ends as the smallest vertex reachable\n"
+       " * from v along the CSR edges. */\n",
+       "const int *row_ptr, const int *col_idx, int *label, int n, int nnz",
+       NNZ_UNUSED "    for (int v = 0; v < n; v++)\n        label[v] = v;\n    for (int changed = 1; changed;) {\n"
+       "        changed = 0;\n        for (int v = 0; v < n; v++) {\n"
+       "            for (int k = row_ptr[v]; k < row_ptr[v + 1]; k++) {\n"
+       "                if (label[col_idx[k]] < label[v]) {\n                    label[v] = label[col_idx[k]];\n"
+       "                    changed = 1;\n                }\n            }\n        }\n    }\n",
+       "4*nnz", "4*(n+1+nnz)+4*n", CSR_SHAPES ";label=n", CSR_FILL),
+    OP("pointer-jump", "i32", VERT, "pointer_jump",
+       "/* One pointer-jumping (shortcutting) step on a parent array: every vertex\n"
+       " * replaces its parent by its grandparent. */\n",
+       "const int *parent, int *parent_out, int n",
+       "    for (int v = 0; v < n; v++)\n        parent_out[v] = parent[parent[v]];\n",
+       "n", "12*n", "parent=n;parent_out=n", "parent=int:0:n"),
+    OP("find-roots", "i32", VERT, "find_roots",
+       "/* Roots of a forest given by parent links that point to smaller vertices:\n"
+       " * p(v) = label[v] when label[v] < v, otherwise v is a root.  root[v] is the\n"
+       " * root reached by following p. */\n",
+       "const int *label, int *root, int n",
+       "    for (int v = 0; v < n; v++) /* ascending, so root[p(v)] is known */\n"
+       "        root[v] = label[v] < v ? root[label[v]] : v;\n",
+       "n", "12*n", "label=n;root=n", "label=int:0:n"),
+    OP("common-neighbours", "i32", TRI, "edge_common",
+       COMMON_FN "/* For each stored edge k = (u, v), the number of common neighbours of u and v. */\n",
+       "const int *row_ptr, const int *col_idx, int *cn, int n, int nnz",
+       NNZ_UNUSED "    for (int u = 0; u < n; u++)\n        for (int k = row_ptr[u]; k < row_ptr[u + 1]; k++)\n"
+       "            cn[k] = common(row_ptr, col_idx, u, col_idx[k]);\n",
+       "nnz*nnz/n", "4*(n+1+2*nnz)", CSR_SHAPES ";cn=nnz", CSR_FILL),
+    OP("triangles", "i32", TRI, "vertex_triangles",
+       COMMON_FN "/* Triangle-like counts per vertex: t[u] sums, over the out-neighbours v\n"
+       " * of u, the common neighbours of u and v. */\n",
+       "const int *row_ptr, const int *col_idx, int *t, int n, int nnz",
+       NNZ_UNUSED "    for (int u = 0; u < n; u++) {\n        int sum = 0;\n"
+       "        for (int k = row_ptr[u]; k < row_ptr[u + 1]; k++)\n"
+       "            sum += common(row_ptr, col_idx, u, col_idx[k]);\n        t[u] = sum;\n    }\n",
+       "nnz*nnz/n", "4*(n+1+nnz)+4*n", CSR_SHAPES ";t=n", CSR_FILL),
+    OP("jaccard", "f32 f64", TRI, "edge_similarity",
+       COMMON_FN "/* Jaccard similarity of the endpoints of each stored edge (u, v):\n"
+       " * c / (d_u + d_v - c) with c the common neighbours, 0 when undefined. */\n",
+       "const int *row_ptr, const int *col_idx, $T *sim, int n, int nnz",
+       EDGE_LOOP("            int uni = du + dv - c;\n            sim[k] = uni > 0 ? ($T)c / uni : 0;\n"),
+       "nnz*nnz/n", "4*(n+1+nnz)+$S*nnz", CSR_SHAPES ";sim=nnz", CSR_FILL),
+    OP("overlap", "f32", TRI, "edge_similarity",
+       COMMON_FN "/* Overlap coefficient of the endpoints of each stored edge (u, v):\n"
+       " * c / min(d_u, d_v) with c the common neighbours. */\n",
+       "const int *row_ptr, const int *col_idx, $T *sim, int n, int nnz",
+       EDGE_LOOP("            int m = du < dv ? du : dv;\n            sim[k] = m > 0 ? ($T)c / m : 0;\n"),
+       "nnz*nnz/n", "4*(n+1+nnz)+$S*nnz", CSR_SHAPES ";sim=nnz", CSR_FILL),
+    OP("cosine", "f64", TRI, "edge_similarity",
+       "#include <math.h>\n\n" COMMON_FN "/* Cosine (Salton) similarity of the endpoints of each stored edge (u, v):\n"
+       " * c / sqrt(d_u d_v) with c the common neighbours. */\n",
+       "const int *row_ptr, const int *col_idx, $T *sim, int n, int nnz",
+       EDGE_LOOP("            sim[k] = dv > 0 ? c / sqrt((double)du * dv) : 0;\n"),
+       "nnz*nnz/n", "4*(n+1+nnz)+$S*nnz", CSR_SHAPES ";sim=nnz", CSR_FILL),
+    OP("clustering", "f32", TRI, "clustering",
+       COMMON_FN "/* Local clustering coefficient of each vertex u: the number of (ordered)\n"
+       " * links among its out-neighbours, sum over v of common(u, v), divided by\n"
+       " * d_u (d_u - 1); 0 when d_u < 2. */\n",
+       "const int *row_ptr, const int *col_idx, $T *cc, int n, int nnz",
+       NNZ_UNUSED "    for (int u = 0; u < n; u++) {\n        int du = row_ptr[u + 1] - row_ptr[u], links = 0;\n"
+       "        for (int k = row_ptr[u]; k < row_ptr[u + 1]; k++)\n"
+       "            links += common(row_ptr, col_idx, u, col_idx[k]);\n"
+       "        cc[u] = du > 1 ? ($T)links / (($T)du * (du - 1)) : 0;\n    }\n",
+       "nnz*nnz/n", "4*(n+1+nnz)+$S*n", CSR_SHAPES ";cc=n", CSR_FILL),
+    OP("adamic-adar", "f64", TRI, "adamic_adar",
+       "#include <math.h>\n\n/* Adamic-Adar score of each stored edge (u, v): over every pair a in N(u),\n"
+       " * b in N(v) with a == b, add 1 / log(d_a), skipping neighbours of degree\n * below 2. */\n",
+       "const int *row_ptr, const int *col_idx, $T *score, int n, int nnz",
+       NNZ_UNUSED "    for (int u = 0; u < n; u++) {\n        for (int k = row_ptr[u]; k < row_ptr[u + 1]; k++) {\n"
+       "            int v = col_idx[k];\n            $T s = 0;\n"
+       "            for (int a = row_ptr[u]; a < row_ptr[u + 1]; a++) {\n                int w = col_idx[a];\n"
+       "                int dw = row_ptr[w + 1] - row_ptr[w];\n                if (dw < 2)\n                    continue;\n"
+       "                for (int b = row_ptr[v]; b < row_ptr[v + 1]; b++)\n"
+       "                    if (col_idx[b] == w)\n                        s += 1 / log((double)dw);\n            }\n"
+       "            score[k] = s;\n        }\n    }\n",
+       "nnz*nnz/n", "4*(n+1+nnz)+$S*nnz", CSR_SHAPES ";score=nnz", CSR_FILL),
+    OP("sssp-push-active", "f32 f64 i32", G, "relax_step",
+       INC "/* One frontier-driven Bellman-Ford step: every active vertex u relaxes\n"
+       " * its out-edges (u, v, w), dist_out[v] = min(dist_out[v], dist[u] + w);\n"
+       " * active_out flags the vertices whose distance dropped. */\n",
+       "const int *row_ptr, const int *col_idx, const $T *weight, const uint8_t *active, const $T *dist, $T *dist_out, uint8_t *active_out, int n, int nnz",
+       NNZ_UNUSED "    for (int v = 0; v < n; v++) {\n        dist_out[v] = dist[v];\n        active_out[v] = 0;\n    }\n"
+       "    for (int u = 0; u < n; u++) {\n        if (!active[u])\n            continue;\n"
+       "        for (int k = row_ptr[u]; k < row_ptr[u + 1]; k++) {\n            int v = col_idx[k];\n"
+       "            if (dist[u] + weight[k] < dist_out[v]) {\n                dist_out[v] = dist[u] + weight[k];\n"
+       "                active_out[v] = 1;\n            }\n        }\n    }\n",
+       "2*nnz", "4*(n+1+nnz)+$S*nnz+(2*$S+2)*n", CSR_SHAPES ";weight=nnz;active=n;dist=n;dist_out=n;active_out=n",
+       CSR_FILL ";weight=int:1:100;active=int:0:2;dist=int:0:1000"),
+    OP("sssp-steps", "f32", GI, "relax_steps",
+       "#include <stdlib.h>\n#include <string.h>\n\n"
+       "/* `iters` synchronous Bellman-Ford sweeps (push form) from the given\n"
+       " * tentative distances: each sweep relaxes every edge against the\n * previous sweep's distances. */\n",
+       "const int *row_ptr, const int *col_idx, const $T *weight, const $T *dist, $T *dist_out, int n, int nnz, int iters",
+       NNZ_UNUSED "    $T *prev = malloc((size_t)n * sizeof *prev);\n    if (!prev)\n        return;\n"
+       "    memcpy(dist_out, dist, (size_t)n * sizeof *dist_out);\n"
+       "    for (int it = 0; it < iters; it++) {\n        memcpy(prev, dist_out, (size_t)n * sizeof *prev);\n"
+       "        for (int u = 0; u < n; u++)\n            for (int k = row_ptr[u]; k < row_ptr[u + 1]; k++)\n"
+       "                if (prev[u] + weight[k] < dist_out[col_idx[k]])\n"
+       "                    dist_out[col_idx[k]] = prev[u] + weight[k];\n    }\n    free(prev);\n",
+       "2*nnz*iters", "4*(n+1+nnz)+$S*nnz+2*$S*n", CSR_SHAPES ";weight=nnz;dist=n;dist_out=n",
+       CSR_FILL ";weight=uni:0.1:1;dist=uni:0:20"),
+    OP("widest-path", "f32", G, "widest_step",
+       "/* One pull step of the widest (maximum-bottleneck) path problem: row v\n"
+       " * lists in-edges (u, v) with capacity cap; width_out[v] =\n"
+       " * max(width[v], max_u min(width[u], cap)). */\n",
+       "const int *row_ptr, const int *col_idx, const $T *cap, const $T *width, $T *width_out, int n, int nnz",
+       NNZ_UNUSED "    for (int v = 0; v < n; v++) {\n        $T best = width[v];\n"
+       "        for (int k = row_ptr[v]; k < row_ptr[v + 1]; k++) {\n"
+       "            $T w = width[col_idx[k]] < cap[k] ? width[col_idx[k]] : cap[k];\n"
+       "            if (w > best)\n                best = w;\n        }\n        width_out[v] = best;\n    }\n",
+       "2*nnz", "4*(n+1+nnz)+$S*nnz+2*$S*n", CSR_SHAPES ";cap=nnz;width=n;width_out=n",
+       CSR_FILL ";cap=uni:0:1;width=uni:0:1"),
+    OP("sssp-pull-pred", "f64", G, "relax_step",
+       "/* One pull Bellman-Ford step with predecessors: row v lists in-edges\n"
+       " * (u, v, w); v keeps its distance and predecessor unless some dist[u] + w\n"
+       " * is smaller, in which case the first such best u (in CSR order) wins. */\n",
+       "const int *row_ptr, const int *col_idx, const $T *weight, const $T *dist, const int *pred, $T *dist_out, int *pred_out, int n, int nnz",
+       NNZ_UNUSED "    for (int v = 0; v < n; v++) {\n        $T best = dist[v];\n        int from = pred[v];\n"
+       "        for (int k = row_ptr[v]; k < row_ptr[v + 1]; k++) {\n"
+       "            $T cand = dist[col_idx[k]] + weight[k];\n"
+       "            if (cand < best) {\n                best = cand;\n                from = col_idx[k];\n            }\n        }\n"
+       "        dist_out[v] = best;\n        pred_out[v] = from;\n    }\n",
+       "2*nnz", "4*(n+1+nnz)+$S*nnz+(2*$S+8)*n", CSR_SHAPES ";weight=nnz;dist=n;pred=n;dist_out=n;pred_out=n",
+       CSR_FILL ";weight=uni:0.1:1;dist=uni:0:20;pred=int:-1:n"),
+    OP("mis-step", "i32", G, "mis_step",
+       INC "/* One round of Luby's maximal independent set (state 0 undecided, 1 in\n"
+       " * the set, 2 excluded): an undecided vertex whose (priority, id) beats\n"
+       " * every undecided neighbour joins the set; then undecided neighbours of\n"
+       " * the set are excluded. */\n"
+       "static int beats(const int *prio, int a, int b)\n{\n"
+       "    return prio[a] > prio[b] || (prio[a] == prio[b] && a > b);\n}\n\n",
+       "const int *row_ptr, const int *col_idx, const int *priority, const uint8_t *state, uint8_t *state_out, int n, int nnz",
+       NNZ_UNUSED "    for (int v = 0; v < n; v++) {\n        state_out[v] = state[v];\n        if (state[v] != 0)\n            continue;\n"
+       "        int wins = 1;\n        for (int k = row_ptr[v]; k < row_ptr[v + 1]; k++) {\n            int u = col_idx[k];\n"
+       "            if (u != v && state[u] == 0 && !beats(priority, v, u)) {\n                wins = 0;\n                break;\n"
+       "            }\n        }\n        if (wins)\n            state_out[v] = 1;\n    }\n"
+       "    for (int v = 0; v < n; v++) {\n        if (state_out[v] != 0)\n            continue;\n"
+       "        for (int k = row_ptr[v]; k < row_ptr[v + 1]; k++) {\n"
+       "            if (state_out[col_idx[k]] == 1 && state[col_idx[k]] == 0) {\n"
+       "                state_out[v] = 2;\n                break;\n            }\n        }\n    }\n",
+       "2*nnz", "4*(n+1+nnz)+6*n", CSR_SHAPES ";priority=n;state=n;state_out=n",
+       CSR_FILL ";priority=int:0:1000000;state=int:0:3"),
+    OP("coloring-step", "i32", G, "color_step",
+       "/* One Jones-Plassmann colouring round (color -1 = uncoloured): an\n"
+       " * uncoloured vertex whose (priority, id) beats all uncoloured neighbours\n"
+       " * takes the smallest colour not used by its coloured neighbours. */\n"
+       "static int beats(const int *prio, int a, int b)\n{\n"
+       "    return prio[a] > prio[b] || (prio[a] == prio[b] && a > b);\n}\n\n",
+       "const int *row_ptr, const int *col_idx, const int *priority, const int *color, int *color_out, int n, int nnz",
+       NNZ_UNUSED "    for (int v = 0; v < n; v++) {\n        color_out[v] = color[v];\n        if (color[v] != -1)\n            continue;\n"
+       "        int wins = 1;\n        for (int k = row_ptr[v]; k < row_ptr[v + 1]; k++) {\n            int u = col_idx[k];\n"
+       "            if (u != v && color[u] == -1 && !beats(priority, v, u))\n                wins = 0;\n        }\n"
+       "        if (!wins)\n            continue;\n        int c = 0;\n        for (int used = 1; used;) {\n"
+       "            used = 0;\n            for (int k = row_ptr[v]; k < row_ptr[v + 1]; k++)\n"
+       "                if (color[col_idx[k]] == c)\n                    used = 1;\n            if (used)\n                c++;\n        }\n"
+       "        color_out[v] = c;\n    }\n",
+       "4*nnz", "4*(n+1+nnz)+12*n", CSR_SHAPES ";priority=n;color=n;color_out=n",
+       CSR_FILL ";priority=int:0:1000000;color=int:-1:4"),
+    OP("kcore-peel", "i32", GK, "kcore_step",
+       INC "/* One k-core peeling step: a vertex stays alive when it is alive and at\n"
+       " * least k of its neighbours are alive. */\n",
+       "const int *row_ptr, const int *col_idx, const uint8_t *alive, uint8_t *alive_out, int n, int nnz, int k",
+       NNZ_UNUSED "    for (int v = 0; v < n; v++) {\n        int live = 0;\n"
+       "        for (int e = row_ptr[v]; e < row_ptr[v + 1]; e++)\n            live += alive[col_idx[e]] != 0;\n"
+       "        alive_out[v] = alive[v] && live >= k;\n    }\n",
+       "nnz", "4*(n+1+nnz)+2*n", CSR_SHAPES ";alive=n;alive_out=n", CSR_FILL ";alive=int:0:2"),
+    OP("frontier-compact", "i32", VERT, "compact_frontier",
+       INC "/* Compacts a frontier given as flags into a queue: the flagged vertices in\n"
+       " * ascending order, then -1 up to n entries. */\n",
+       "const uint8_t *flags, int *queue, int n",
+       "    int len = 0;\n    for (int v = 0; v < n; v++)\n        if (flags[v])\n            queue[len++] = v;\n"
+       "    for (int i = len; i < n; i++)\n        queue[i] = -1;\n",
+       "n", "5*n", "flags=n;queue=n", "flags=int:0:2"),
+    OP("bfs-coo-step", "i32", COOK, "bfs_step",
+       INC "/* One BFS step over an edge list (src[e] -> dst[e]): the unvisited\n"
+       " * (dist -1) targets of edges leaving the frontier get distance level + 1\n * and join next. */\n",
+       "const int *src, const int *dst, const uint8_t *frontier, const int *dist, uint8_t *next, int *dist_out, int n, int nnz, int level",
+       "    for (int v = 0; v < n; v++) {\n        next[v] = 0;\n        dist_out[v] = dist[v];\n    }\n"
+       "    for (int e = 0; e < nnz; e++) {\n        if (frontier[src[e]] && dist_out[dst[e]] == -1) {\n"
+       "            dist_out[dst[e]] = level + 1;\n            next[dst[e]] = 1;\n        }\n    }\n",
+       "nnz", "8*nnz+10*n", "src=nnz;dst=nnz;frontier=n;dist=n;next=n;dist_out=n",
+       "src=int:0:n;dst=int:0:n;frontier=int:0:2;dist=int:-1:3"),
+    OP("two-coloring", "i32", G, "bipartite_step",
+       INC "/* One step of 2-colouring for a bipartiteness test (color -1, 0 or 1): an\n"
+       " * uncoloured vertex takes the opposite of its first coloured neighbour's\n"
+       " * colour; conflict[v] = 1 when a coloured v has a neighbour of its own\n * colour. */\n",
+       "const int *row_ptr, const int *col_idx, const int *color, int *color_out, uint8_t *conflict, int n, int nnz",
+       NNZ_UNUSED "    for (int v = 0; v < n; v++) {\n        color_out[v] = color[v];\n        conflict[v] = 0;\n"
+       "        for (int k = row_ptr[v]; k < row_ptr[v + 1]; k++) {\n            int c = color[col_idx[k]];\n"
+       "            if (c == -1)\n                continue;\n            if (color[v] == -1) {\n"
+       "                color_out[v] = 1 - c;\n                break;\n            }\n"
+       "            if (c == color[v])\n                conflict[v] = 1;\n        }\n    }\n",
+       "nnz", "4*(n+1+nnz)+9*n", CSR_SHAPES ";color=n;color_out=n;conflict=n", CSR_FILL ";color=int:-1:2"),
+    OP("sigma-step", "f64", GL, "sigma_step",
+       "/* One forward step of Brandes' betweenness algorithm: for every vertex u\n"
+       " * on BFS level `level` and out-edge u -> v with dist[v] = level + 1, the\n"
+       " * shortest-path count of v grows by that of u. */\n",
+       "const int *row_ptr, const int *col_idx, const int *dist, const $T *sigma, $T *sigma_out, int n, int nnz, int level",
+       NNZ_UNUSED "    for (int v = 0; v < n; v++)\n        sigma_out[v] = sigma[v];\n"
+       "    for (int u = 0; u < n; u++) {\n        if (dist[u] != level)\n            continue;\n"
+       "        for (int k = row_ptr[u]; k < row_ptr[u + 1]; k++)\n"
+       "            if (dist[col_idx[k]] == level + 1)\n                sigma_out[col_idx[k]] += sigma[u];\n    }\n",
+       "nnz", "4*(n+1+nnz)+(4+2*$S)*n", CSR_SHAPES ";dist=n;sigma=n;sigma_out=n",
+       CSR_FILL ";dist=int:0:5;sigma=int:1:10"),
+    OP("bfs-path-counts", "f64", GS, "bfs_paths",
+       "#include <stdlib.h>\n\n/* BFS from `source` counting shortest paths: dist[v] (-1 unreachable) and\n"
+       " * sigma[v], the number of shortest paths from the source to v. */\n",
+       "const int *row_ptr, const int *col_idx, int *dist, $T *sigma, int n, int nnz, int source",
+       NNZ_UNUSED "    int *queue = malloc((size_t)n * sizeof *queue);\n    if (!queue)\n        return;\n"
+       "    for (int v = 0; v < n; v++) {\n        dist[v] = -1;\n        sigma[v] = 0;\n    }\n"
+       "    dist[source] = 0;\n    sigma[source] = 1;\n    queue[0] = source;\n    int head = 0, tail = 1;\n"
+       "    while (head < tail) {\n        int u = queue[head++];\n"
+       "        for (int k = row_ptr[u]; k < row_ptr[u + 1]; k++) {\n            int v = col_idx[k];\n"
+       "            if (dist[v] == -1) {\n                dist[v] = dist[u] + 1;\n                queue[tail++] = v;\n            }\n"
+       "            if (dist[v] == dist[u] + 1)\n                sigma[v] += sigma[u];\n        }\n    }\n    free(queue);\n",
+       "2*nnz", "4*(n+1+nnz)+(4+$S)*n", CSR_SHAPES ";dist=n;sigma=n", CSR_FILL, .tol64 = {1e-9, 1e-12}),
+    OP("dependency-step", "f64", GL, "dependency_step",
+       "/* One backward step of Brandes' algorithm: each vertex u on level `level`\n"
+       " * accumulates delta_u = sum over out-edges u -> v with dist[v] = level + 1\n"
+       " * of sigma[u] / sigma[v] (1 + delta[v]); other vertices keep delta. */\n",
+       "const int *row_ptr, const int *col_idx, const int *dist, const $T *sigma, const $T *delta, $T *delta_out, int n, int nnz, int level",
+       NNZ_UNUSED "    for (int u = 0; u < n; u++) {\n        delta_out[u] = delta[u];\n        if (dist[u] != level)\n            continue;\n"
+       "        $T d = 0;\n        for (int k = row_ptr[u]; k < row_ptr[u + 1]; k++) {\n            int v = col_idx[k];\n"
+       "            if (dist[v] == level + 1)\n                d += sigma[u] / sigma[v] * (1 + delta[v]);\n        }\n"
+       "        delta_out[u] = d;\n    }\n",
+       "4*nnz", "4*(n+1+nnz)+(4+3*$S)*n", CSR_SHAPES ";dist=n;sigma=n;delta=n;delta_out=n",
+       CSR_FILL ";dist=int:0:5;sigma=int:1:10;delta=uni:0:3"),
+    OP("random-walk-step", "i32", WALK, "walk_step",
+       "/* One step of many random walkers: walker w at vertex u moves to its\n"
+       " * out-neighbour number r[w] mod deg(u), or stays when u has none. */\n",
+       "const int *row_ptr, const int *col_idx, const int *pos, const int *r, int *next, int n, int nnz, int walkers",
+       "    (void)n; /* sizes row_ptr */\n    (void)nnz; /* sizes col_idx */\n"
+       "    for (int w = 0; w < walkers; w++) {\n        int u = pos[w];\n        int deg = row_ptr[u + 1] - row_ptr[u];\n"
+       "        next[w] = deg > 0 ? col_idx[row_ptr[u] + r[w] % deg] : u;\n    }\n",
+       "2*walkers", "4*(n+1)+16*walkers", CSR_SHAPES ";pos=walkers;r=walkers;next=walkers",
+       CSR_FILL ";pos=int:0:n;r=int:0:1000000"),
+    OP("random-walks", "i32", WALKS, "walks",
+       "/* Random walks of `steps` steps: walker w starts at start[w] and at step s\n"
+       " * moves from u to out-neighbour number r[w][s] mod deg(u) (staying on a\n"
+       " * vertex without out-edges); path[w][s] is its vertex after step s. */\n",
+       "const int *row_ptr, const int *col_idx, const int *start, const int *r, int *path, int n, int nnz, int walkers, int steps",
+       "    (void)n; /* sizes row_ptr */\n    (void)nnz; /* sizes col_idx */\n"
+       "    for (int w = 0; w < walkers; w++) {\n        int u = start[w];\n        for (int s = 0; s < steps; s++) {\n"
+       "            int deg = row_ptr[u + 1] - row_ptr[u];\n            if (deg > 0)\n"
+       "                u = col_idx[row_ptr[u] + r[w * steps + s] % deg];\n            path[w * steps + s] = u;\n"
+       "        }\n    }\n",
+       "2*walkers*steps", "4*(n+1)+4*walkers+8*walkers*steps", CSR_SHAPES ";start=walkers;r=walkers,steps;path=walkers,steps",
+       CSR_FILL ";start=int:0:n;r=int:0:1000000"),
+    OP("two-hop-degree", "i32", G, "two_hop",
+       "/* The two-hop reach estimate of each vertex: the sum of the out-degrees of\n * its out-neighbours. */\n",
+       "const int *row_ptr, const int *col_idx, int *reach, int n, int nnz",
+       NNZ_UNUSED "    for (int u = 0; u < n; u++) {\n        int sum = 0;\n"
+       "        for (int k = row_ptr[u]; k < row_ptr[u + 1]; k++)\n"
+       "            sum += row_ptr[col_idx[k] + 1] - row_ptr[col_idx[k]];\n        reach[u] = sum;\n    }\n",
+       "2*nnz", "4*(n+1+nnz)+4*n", CSR_SHAPES ";reach=n", CSR_FILL),
+    OP("tree-edges", "i32", G, "tree_edges",
+       INC "/* Marks the BFS-DAG edges: is_tree[k] = 1 for a stored edge u -> v with\n"
+       " * dist[u] >= 0 and dist[v] = dist[u] + 1. */\n",
+       "const int *row_ptr, const int *col_idx, const int *dist, uint8_t *is_tree, int n, int nnz",
+       NNZ_UNUSED "    for (int u = 0; u < n; u++)\n        for (int k = row_ptr[u]; k < row_ptr[u + 1]; k++)\n"
+       "            is_tree[k] = dist[u] >= 0 && dist[col_idx[k]] == dist[u] + 1;\n",
+       "nnz", "4*(n+1+nnz)+4*n+nnz", CSR_SHAPES ";dist=n;is_tree=nnz", CSR_FILL ";dist=int:-1:4"),
+};
+#define N_OPS ((int)(sizeof OPS / sizeof *OPS))
+
+/* Applies "name=int:lo:hi;name=uni:lo:hi;name=part:total;name=sorted". */
+static void fills(GenProgram *p, const char *spec)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", spec ? spec : "");
+    for (char *save = NULL, *item = strtok_r(buf, ";", &save); item; item = strtok_r(NULL, ";", &save)) {
+        char *eq = strchr(item, '=');
+        *eq = '\0';
+        char *kind = eq + 1, *a = strchr(kind, ':'), *b = a ? strchr(a + 1, ':') : NULL;
+        if (a)
+            *a++ = '\0';
+        if (b)
+            *b++ = '\0';
+        if (!strcmp(kind, "int"))
+            gen_fill_int(p, item, a, b);
+        else if (!strcmp(kind, "uni"))
+            gen_fill_uniform(p, item, strtod(a, NULL), strtod(b, NULL));
+        else if (!strcmp(kind, "part"))
+            gen_fill_partition(p, item, a);
+        else if (!strcmp(kind, "sorted"))
+            gen_fill_sorted(p, item);
+    }
+}
+
+/* "void name(params)\n{\n", the parameters wrapped at about 96 columns. */
+static void signature(StrBuf *s, const char *entry, const char *sig)
+{
+    sb_printf(s, "void %s(", entry);
+    int indent = 6 + (int)strlen(entry), col = indent;
+    const char *q = sig;
+    for (int first = 1; *q; first = 0) {
+        while (*q == ' ')
+            q++;
+        const char *end = strchr(q, ',');
+        int len = end ? (int)(end - q) : (int)strlen(q);
+        if (!first) {
+            if (col + 2 + len > 96) {
+                sb_printf(s, ",\n%*s", indent, "");
+                col = indent;
+            } else {
+                sb_append(s, ", ");
+                col += 2;
+            }
+        }
+        sb_append_n(s, q, (size_t)len);
+        col += len;
+        q = end ? end + 1 : q + len;
+    }
+    sb_append(s, ")\n{\n");
+}
+
+static const char *size_of(const char *dt)
+{
+    return dt[1] == '8' ? "1" : strstr(dt, "16") ? "2" : strstr(dt, "64") ? "8" : "4";
+}
+
+/* Emits one instance ("f32" or "key/payload") of op. */
+static int emit(GenCtx *g, const Op *op, const char *inst)
+{
+    char kt[8] = "", vt[8] = "";
+    const char *slash = strchr(inst, '/');
+    snprintf(kt, sizeof kt, "%.*s", (int)(slash ? slash - inst : (long)strlen(inst)), inst);
+    if (slash)
+        snprintf(vt, sizeof vt, "%s", slash + 1);
+    Sub t = {ctype_of(kt), slash ? ctype_of(vt) : "", !strcmp(kt, "f32") ? "f" : ""};
+    char variant[96];
+    snprintf(variant, sizeof variant, "%s-%s%s%s", op->tag, kt, slash ? "-" : "", vt);
+    GenProgram *p = gen_begin(g, variant, op->entry);
+    gen_describe(p, "%s: %s, %s%s%s", FAMILY_WHAT, op->tag, kt, slash ? "/" : "", vt);
+    StrBuf sig = STRBUF_INIT;
+    put(&sig, &t, op->sig);
+    declare(p, sig.data, op->shapes, op->inout, op->scalars);
+    configs(p, op->kind);
+    fills(p, op->fills);
+    StrBuf bytes = STRBUF_INIT;
+    for (const char *c = op->bytes; *c; c++) {
+        if (c[0] == '$' && (c[1] == 'S' || c[1] == 'W')) {
+            sb_append(&bytes, c[1] == 'S' ? size_of(kt) : (slash ? size_of(vt) : "0"));
+            c++;
+        } else {
+            sb_putc(&bytes, *c);
+        }
+    }
+    gen_cost(p, op->flops, bytes.data);
+    if (!strcmp(kt, "f64") && op->tol64[0] > 0)
+        gen_tolerance(p, op->tol64[0], op->tol64[1]);
+    else if (strcmp(kt, "f64") && op->tol[0] > 0)
+        gen_tolerance(p, op->tol[0], op->tol[1]);
+    StrBuf *s = gen_src(p);
+    /* Fixed-width integer types need stdint.h. */
+    if (strstr(sig.data, "_t ") && !strstr(op->pre, "<stdint.h>"))
+        sb_append(s, "#include <stdint.h>\n");
+    put(s, &t, op->pre);
+    signature(s, op->entry, sig.data);
+    put(s, &t, op->body);
+    sb_append(s, "}\n");
+    sb_release(&sig);
+    sb_release(&bytes);
+    return gen_end(p);
+}
+
+static int generate(GenCtx *g)
+{
+    for (int k = 0; k < N_OPS; k++) {
+        char types[64];
+        snprintf(types, sizeof types, "%s", OPS[k].types);
+        for (char *save = NULL, *it = strtok_r(types, " ", &save); it; it = strtok_r(NULL, " ", &save))
+            if (emit(g, &OPS[k], it) != 0)
+                return -1;
+    }
+    return 0;
+}
+
+const Family family_bfs_step = {"bfs_step", "graph", 54, generate};
