@@ -166,7 +166,7 @@ static void configs(GenProgram *p, int kind)
                  "n=37,nnz=97,source=36,max_depth=2", "n=4194304,nnz=67108864,source=123,max_depth=4"},
         [GMS] = {"n=2000,nnz=6000,ns=4", "n=1,nnz=1,ns=1", "n=37,nnz=97,ns=3", "n=4194304,nnz=67108864,ns=64"},
         [GK] = {"n=2000,nnz=16000,k=8", "n=1,nnz=1,k=1", "n=37,nnz=211,k=5", "n=16777216,nnz=268435456,k=16"},
-        [TRI] = {"n=2000,nnz=8000", "n=1,nnz=1", "n=37,nnz=149", "n=4194304,nnz=33554432"},
+        [TRI] = {"n=2000,nnz=8000", "n=1,nnz=1", "n=37,nnz=149", "n=8388608,nnz=67108864"},
         [VERT] = {"n=20000", "n=1", "n=1009", "n=268435456"},
         [WALK] = {"n=2000,nnz=16000,walkers=5000", "n=1,nnz=1,walkers=1", "n=37,nnz=211,walkers=101",
                   "n=16777216,nnz=268435456,walkers=16777216"},
@@ -649,7 +649,7 @@ static const Op OPS[] = {
        "        for (int k = row_ptr[u]; k < row_ptr[u + 1]; k++) {\n            int v = col_idx[k];\n"
        "            if (dist[v] == -1) {\n                dist[v] = dist[u] + 1;\n                queue[tail++] = v;\n            }\n"
        "            if (dist[v] == dist[u] + 1)\n                sigma[v] += sigma[u];\n        }\n    }\n    free(queue);\n",
-       "2*nnz", "4*(n+1+nnz)+(4+$S)*n", CSR_SHAPES ";dist=n;sigma=n", CSR_FILL, .tol64 = {1e-9, 1e-12}),
+       "2*nnz", "4*(n+1+nnz)+(4+$S)*n", CSR_SHAPES ";dist=n;sigma=n", CSR_FILL),
     OP("dependency-step", "f64", GL, "dependency_step",
        "/* One backward step of Brandes' algorithm: each vertex u on level `level`\n"
        " * accumulates delta_u = sum over out-edges u -> v with dist[v] = level + 1\n"

@@ -279,9 +279,12 @@ static void program(GenProgram *p, const Conv *c, int f64)
         snprintf(bytes, sizeof bytes, "%d*n*cin*l+%d*n*cout*%s+%d*cin*cout%s", es, es, lo_m, es * c->k,
                  c->bias ? (f64 ? "+8*cout" : "+4*cout") : "");
     } else {
-        snprintf(flops, sizeof flops, "%d*n*cout*%s*cin/%d", 2 * c->k, lo_m, G);
-        snprintf(bytes, sizeof bytes, "%d*n*cin*l+%d*n*cout*%s+%d*cin*cout/%d%s", es, es, lo_m,
-                 es * c->k, G, c->bias ? (f64 ? "+8*cout" : "+4*cout") : "");
+        char per_g[8] = "";
+        if (G > 1)
+            snprintf(per_g, sizeof per_g, "/%d", G);
+        snprintf(flops, sizeof flops, "%d*n*cout*%s*cin%s", 2 * c->k, lo_m, per_g);
+        snprintf(bytes, sizeof bytes, "%d*n*cin*l+%d*n*cout*%s+%d*cin*cout%s%s", es, es, lo_m, es * c->k, per_g,
+                 c->bias ? (f64 ? "+8*cout" : "+4*cout") : "");
     }
     gen_cost(p, flops, bytes);
     gen_tolerance(p, f64 ? 1e-9 : 1e-4, f64 ? 1e-7 : 1e-3);
@@ -325,7 +328,7 @@ static void program(GenProgram *p, const Conv *c, int f64)
             sb_printf(s, ", %s padding %d", c->kind == C_CIRC ? "circular" : "zero", c->pad);
         if (c->kind == C_GROUP)
             sb_printf(s, ", %d groups", G);
-        char tap[48];
+        char tap[80];
         if (c->k == 1)
             snprintf(tap, sizeof tap, "sum over ci of x[b][ci][o] * w[co][ci]");
         else

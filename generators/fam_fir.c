@@ -216,8 +216,11 @@ static void lowpass_taps(double *h, int t, double fc)
         h[k] = s * (0.54 - 0.46 * cos(2 * M_PI * k / (t - 1)));
         sum += h[k];
     }
-    for (int k = 0; k < t; k++)
+    for (int k = 0; k < t; k++) {
         h[k] /= sum;
+        if (fabs(h[k]) < 1e-12)
+            h[k] = 0; /* the window's zeros, not rounding noise */
+    }
 }
 
 /* "static const T taps[N] = {...};" with $T and $f left for subst(). */

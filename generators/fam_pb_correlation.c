@@ -135,6 +135,7 @@ static int generate(GenCtx *g)
                         gen_tolerance(p, 2e-5, 1e-3);
 
                     StrBuf *s = gen_src(p);
+                    sb_append(s, "#include <math.h>\n\n");
                     sb_printf(s, "/* correlation: the m x m correlation matrix of the m variables of data,\n"
                                  " * n observations of each.  data is %s:\n"
                                  " * %s is observation k of variable j.\n"

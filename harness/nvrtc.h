@@ -1,0 +1,63 @@
+/* nvrtc.h — compile a candidate kernel.cu to a cubin with NVRTC.
+ *
+ * A candidate is untrusted source: `extern "C" __global__` functions and no
+ * host code.  NVRTC follows `#include "/any/path"` to files on the host and
+ * echoes them into its log (measured), so before anything is compiled every
+ * #include must be an angle-bracket include of a CUDA header (found under
+ * the CUDA include directory) or of a standard header name; quotes, absolute
+ * paths, "..", computed includes, #include_next, #import and #embed are
+ * refused.  Compilation then runs in a sandboxed child (a compiler crash or
+ * a template bomb ends only that child).
+ *
+ * Cubins are cached in <cache_dir>/<key>.cubin where key = sha256(source,
+ * options, NVRTC version, arch): identical requests never compile twice. */
+#ifndef CUDAPERF_NVRTC_H
+#define CUDAPERF_NVRTC_H
+
+#include <stddef.h>
+
+#include "common/error.h"
+#include "common/hash.h"
+
+/* The CUDA toolkit root used for include paths; $CUDAPERF_CUDA_HOME
+ * overrides the default /usr/local/cuda. */
+const char *nvrtc_cuda_home(void);
+
+/* Refuses any #include / #include_next / #import / #embed that is not
+ * `#include <relative/name>` of a CUDA or standard header, and any
+ * __has_include with a quoted name.  Returns 0 or -1 with e naming the line
+ * ("kernel.cu:3: #include "x.h": only <...> includes of CUDA headers are allowed"). */
+int nvrtc_check_includes(const char *source, Error *e);
+
+/* Checks that arch is "sm_" followed by 2-3 digits and an optional 'a' or
+ * 'f' suffix ("sm_90", "sm_90a"), so it can never inject options. */
+int nvrtc_check_arch(const char *arch, Error *e);
+
+/* The NVRTC options used for arch (NULL-terminated, static storage until
+ * the next call; not thread-safe). */
+const char *const *nvrtc_options(const char *arch);
+
+/* The cache key of (source, options, NVRTC version, arch). */
+int nvrtc_cache_key(const char *source, const char *arch, char hex[HASH_HEX_LEN + 1], Error *e);
+
+/* "13.0" — the NVRTC library's version, into buf. */
+const char *nvrtc_version_string(char *buf, size_t len);
+
+typedef struct NvrtcResult {
+    void *cubin;        /* from malloc(); NULL when compilation failed */
+    size_t cubin_len;
+    char *log;          /* full NVRTC log (may be ""), from malloc(); never NULL after a compile */
+    int compile_error;  /* 1: the candidate's fault (refused include, NVRTC error); 0: ours */
+    int cached;         /* 1: read from the cache, NVRTC not run */
+    double seconds;     /* wall time of the compile (0 when cached) */
+    char key[HASH_HEX_LEN + 1];
+} NvrtcResult;
+
+/* Compiles source for arch, through the cache in cache_dir (created when
+ * missing).  Returns 0 with r->cubin set, or -1 with e: when
+ * r->compile_error is set, e says "does not compile: <log head>" and r->log
+ * holds the whole log.  Release r with nvrtc_result_release either way. */
+int nvrtc_compile(const char *source, const char *arch, const char *cache_dir, NvrtcResult *r, Error *e);
+void nvrtc_result_release(NvrtcResult *r);
+
+#endif
