@@ -79,8 +79,9 @@ static char *splice_lines(const char *src, int **line_out)
 }
 
 /* Skips horizontal space and block comments (which may span lines: a
- * comment is one space to the preprocessor, so `#/​*\n*​/include` is still a
- * directive).  Stops at a newline or anything else. */
+ * comment is one space to the preprocessor, so a '#', a comment running over
+ * a newline and then 'include' is still a directive).  Stops at a newline or
+ * anything else. */
 static const char *skip_space(const char *s)
 {
     for (;;) {
