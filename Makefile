@@ -23,7 +23,9 @@ HARNESS_LIB_OBJ = $(HARNESS_LIB_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC    = $(sort $(wildcard tests/test_*.c))
 TEST_OBJ    = $(TEST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/runner.o
 
-HARNESS_LIBS = $(LDLIBS_COMMON) -lsqlite3 -lpcre2-8 -lcurand $(CUDA_LDFLAGS)
+# NVRTC is linked directly (it needs no GPU); the driver (libcuda) is dlopen()ed
+# by the GPU worker, so the harness runs on machines without one.
+HARNESS_LIBS = $(LDLIBS_COMMON) -lsqlite3 -lpcre2-8 -lnvrtc -ldl $(CUDA_LDFLAGS)
 
 BINS = $(BIN)/harness $(BIN)/cudaperf-gen
 
@@ -83,7 +85,7 @@ $(BIN)/harness: $(BUILD)/harness/main.o $(HARNESS_LIB_OBJ) $(BUILD)/harness/sche
 
 $(BIN)/test-runner: $(TEST_OBJ) $(HARNESS_LIB_OBJ) $(BUILD)/harness/schema_sql.o $(GEN_OBJ) $(COMMON_OBJ)
 	@mkdir -p $(BIN)
-	$(CC) $(CFLAGS) $^ -o $@ $(HARNESS_LIBS)
+	$(CC) $(CFLAGS) $^ -o $@ $(HARNESS_LIBS) -lcurand
 
 # The tests' registry: every `TEST(name)` in tests/test_*.c.
 tests/registry.h: $(TEST_SRC) Makefile

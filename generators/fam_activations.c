@@ -183,7 +183,7 @@ static int emit(GenCtx *g, const Act *a, int f32, int backward, int form)
         sb_printf(s, "/* %s, applied to x + bias:\n * y[i][j] = f(x[i][j] + bias[j]) for an n x m row-major x. */\n",
                   a->math);
     else
-        sb_printf(s, "/* %s, elementwise over n values%s. */\n", a->math, form == V_INPLACE ? ", in place" : "");
+        sb_printf(s, "/* %s,\n * elementwise over n values%s. */\n", a->math, form == V_INPLACE ? ", in place" : "");
     sb_printf(s, "static %s %s%s(%s x%s)\n{\n", ty, fn, backward ? "_grad" : "", ty, sb_str(&sargs));
     emit_t(s, backward ? a->grad : a->fwd, f32, ty);
     sb_append(s, "}\n\n");

@@ -134,10 +134,10 @@ typedef struct Att {
 } Att;
 
 static const Att ATTS[] = {
-    {"scores", "attention_scores", "Attention scores S = Q K^T / sqrt(d) for one head", OUT_SCORES, L_SINGLE, 0, B_NONE, 0, 0, 0, 0},
+    {"scores", "attention_scores", "Attention scores for one head", OUT_SCORES, L_SINGLE, 0, B_NONE, 0, 0, 0, 0},
     {"scores-bhsd", "attention_scores", "Multi-head attention scores S = Q K^T / sqrt(d)", OUT_SCORES, L_BHSD, 0, B_NONE, 0, 0, 0, 0},
     {"scores-alibi-bhsd", "alibi_scores", "Multi-head attention scores with an ALiBi bias", OUT_SCORES, L_BHSD, 0, B_ALIBI, 0, 0, 0, 0},
-    {"probs", "attention_probs", "Attention probabilities P = softmax(Q K^T / sqrt(d)) for one head", OUT_PROBS, L_SINGLE, 0, B_NONE, 0, 0, 0, 0},
+    {"probs", "attention_probs", "Attention probabilities for one head", OUT_PROBS, L_SINGLE, 0, B_NONE, 0, 0, 0, 0},
     {"probs-causal", "causal_attention_probs", "Causal attention probabilities for one head", OUT_PROBS, L_SINGLE, 1, B_NONE, 0, 0, 0, 0},
     {"probs-causal-bhsd", "causal_attention_probs", "Multi-head causal attention probabilities", OUT_PROBS, L_BHSD, 1, B_NONE, 0, 0, 0, 0},
     {"attn", "attention", "Single-head attention", OUT_FULL, L_SINGLE, 0, B_NONE, 0, 0, 0, 0},
@@ -524,7 +524,7 @@ static void multi_head(GenProgram *p, const Att *a, int f64)
         if (a->bias == B_ADD)
             sb_append(s, " + attn_bias[h]");
         if (a->bias == B_SOFTCAP)
-            sb_append(s, ", scores soft-capped as softcap * tanh(score / softcap)");
+            sb_append(s, "\n *               with scores soft-capped as softcap * tanh(score / softcap)");
         sb_append(s, ") v per (batch, head)");
         if (a->causal && a->bias != B_WINDOW)
             sb_append(s, ",\n * key j > query i masked");
@@ -706,7 +706,11 @@ static void multi_head(GenProgram *p, const Att *a, int f64)
     if (decode) {
         sb_printf(s, "%ssize_t head = (size_t)bi * h + hi;\n", ind);
         sb_printf(s, "%ssize_t kv_head = (size_t)bi * %s + %s;\n", ind, kvh, a->kv == KV_GQA ? "hi / group" : "hi");
-        sb_printf(s, "%sattend_head(q + head * d, k + kv_head * t * d, v + kv_head * t * d, out + head * d, t, d, p);\n", ind);
+        StrBuf call = STRBUF_INIT;
+        sb_printf(&call, "%sattend_head(q + head * d, k + kv_head * t * d, v + kv_head * t * d, out + head * d, t, d, p);\n",
+                  ind);
+        put_wrapped(s, call.data);
+        sb_release(&call);
     } else if (a->layout == L_BHSD) {
         sb_printf(s, "%ssize_t head = (size_t)bi * h + hi;\n", ind);
         if (a->kv == KV_GQA)
@@ -739,8 +743,8 @@ static void multi_head(GenProgram *p, const Att *a, int f64)
         sb_printf(s, "%sattend_head(q + off, k + off, v + off, out + off, s, d, ld, p);\n", ind);
     } else {
         sb_printf(s, "%sconst %s *qh = qkv + (size_t)bi * s * ld + (size_t)hi * d;\n", ind, f64 ? "double" : "float");
-        sb_printf(s, "%sattend_head(qh, qh + ldo, qh + 2 * ldo, out + (size_t)bi * s * ldo + (size_t)hi * d, s, d,\n"
-                     "%s            ld, ldo, p);\n", ind, ind);
+        sb_printf(s, "%sattend_head(qh, qh + ldo, qh + 2 * ldo, out + (size_t)bi * s * ldo + (size_t)hi * d,\n"
+                     "%s            s, d, ld, ldo, p);\n", ind, ind);
     }
     sb_append(s, "        }\n    }\n    free(p);\n}\n");
 }

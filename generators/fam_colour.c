@@ -40,10 +40,8 @@ static int prog(GenCtx *g, const char *variant, const char *entry, const char *d
     int bpp = 0;
     for (int i = 0; i < MAXA && args[i].name; i++) {
         const A *a = &args[i];
-        if (strcmp(a->role, "scalar") == 0) {
-            gen_scalar(p, a->name, a->dtype, a->lo);
+        if (strcmp(a->role, "scalar") == 0)
             continue;
-        }
         gen_arg(p, a->name, a->dtype, a->role, a->shape);
         int sz = strcmp(a->dtype, "u8") == 0 ? 1 : 4;
         if (kind == PIX)
@@ -55,9 +53,18 @@ static int prog(GenCtx *g, const char *variant, const char *entry, const char *d
                 gen_fill_uniform(p, a->name, 0.0, 1.0);
         }
     }
-    char buf[96], flops[64];
+    /* The C signature: buffers, then the size params, then the scalars. */
     if (kind == PIX) {
         gen_arg(p, "n", "i32", "param", NULL);
+    } else {
+        gen_arg(p, "h", "i32", "param", NULL);
+        gen_arg(p, "w", "i32", "param", NULL);
+    }
+    for (int i = 0; i < MAXA && args[i].name; i++)
+        if (strcmp(args[i].role, "scalar") == 0)
+            gen_scalar(p, args[i].name, args[i].dtype, args[i].lo);
+    char buf[96], flops[64];
+    if (kind == PIX) {
         gen_config(p, "small", "n=65536");
         gen_config(p, "edge", "n=1");
         gen_config(p, "edge-prime", "n=997");
@@ -69,8 +76,6 @@ static int prog(GenCtx *g, const char *variant, const char *entry, const char *d
         snprintf(buf, sizeof buf, "%d*n", bpp);
         gen_cost(p, flops, buf);
     } else {
-        gen_arg(p, "h", "i32", "param", NULL);
-        gen_arg(p, "w", "i32", "param", NULL);
         gen_config(p, "small", "h=128,w=160");
         gen_config(p, "edge", "h=1,w=1");
         gen_config(p, "edge-prime", "h=13,w=37");

@@ -195,6 +195,38 @@ static void act_fn(StrBuf *s, const Subs *sub, int act)
         emit(s, sub, "static @T silu(@T v)\n{\n    return v / (1 + @exp(-v));\n}\n\n");
 }
 
+/* Breaks each "acc += a * b;" line longer than 100 columns after the '*',
+ * aligning b under a. */
+static void wrap_products(StrBuf *s)
+{
+    StrBuf out = STRBUF_INIT;
+    const char *line = s->data;
+    while (*line) {
+        const char *nl = strchr(line, '\n');
+        size_t len = nl ? (size_t)(nl - line) : strlen(line);
+        const char *acc = strstr(line, "acc += ");
+        const char *mul = NULL;
+        if (len > 100 && acc && acc < line + len)
+            for (const char *c = acc; c < line + len - 3; c++)
+                if (strncmp(c, " * w[", 5) == 0)
+                    mul = c;
+        if (mul) {
+            sb_append_n(&out, line, (size_t)(mul - line) + 2);
+            sb_printf(&out, "\n%*s", (int)(acc - line) + 7, "");
+            sb_append_n(&out, mul + 3, (size_t)(line + len - mul - 3));
+        } else {
+            sb_append_n(&out, line, len);
+        }
+        if (!nl)
+            break;
+        sb_putc(&out, '\n');
+        line = nl + 1;
+    }
+    sb_reset(s);
+    sb_append(s, out.data);
+    sb_release(&out);
+}
+
 static void program(GenProgram *p, const Conv *c, int f64)
 {
     const char *dt = f64 ? "f64" : "f32";
@@ -515,6 +547,7 @@ static void program(GenProgram *p, const Conv *c, int f64)
     else
         emit(s, &sub, "                @Y = acc;\n");
     sb_append(s, "            }\n}\n");
+    wrap_products(s);
 }
 
 static int generate(GenCtx *g)

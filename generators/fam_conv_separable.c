@@ -127,6 +127,7 @@ static void emit_fused(StrBuf *s, const Ctx *C, const char *I, const char *src, 
 {
     const char *ty = C->ty, *R = C->R;
     int dog = C->f == F_DOG, valid = C->b == VALID;
+    int braces = dog || C->b == ZERO;
     sb_printf(s, "%sfor (int y = 0; y < %s; y++) {\n%s    for (int x = 0; x < %s; x++) {\n", I, valid ? "oh" : "h",
               I, valid ? "ow" : "w");
     if (dog)
@@ -150,10 +151,10 @@ static void emit_fused(StrBuf *s, const Ctx *C, const char *I, const char *src, 
         sb_printf(s, "%s            %s racc = 0;\n", I, ty);
     char sample[48];
     if (valid) {
-        sb_printf(s, "%s            for (int j = 0; j <= 2 * %s; j++) {\n", I, R);
+        sb_printf(s, "%s            for (int j = 0; j <= 2 * %s; j++)%s\n", I, R, braces ? " {" : "");
         snprintf(sample, sizeof sample, "row[j]");
     } else {
-        sb_printf(s, "%s            for (int j = -%s; j <= %s; j++) {\n", I, R, R);
+        sb_printf(s, "%s            for (int j = -%s; j <= %s; j++)%s\n", I, R, R, braces ? " {" : "");
         if (C->b == ZERO) {
             sb_printf(s, "%s                if (x + j < 0 || x + j >= w)\n%s                    continue;\n", I, I);
             snprintf(sample, sizeof sample, "row[x + j]");
@@ -174,7 +175,9 @@ static void emit_fused(StrBuf *s, const Ctx *C, const char *I, const char *src, 
                   valid ? "ow" : "w", I, dst2, valid ? "ow" : "w");
     } else {
         sb_printf(s, "%s                racc += %s[%s] * %s;\n", I, kx, ji, sample);
-        sb_printf(s, "%s            }\n%s            acc += %s[%s] * racc;\n%s        }\n", I, I, ky, ii, I);
+        if (braces)
+            sb_printf(s, "%s            }\n", I);
+        sb_printf(s, "%s            acc += %s[%s] * racc;\n%s        }\n", I, ky, ii, I);
         sb_printf(s, "%s        %s[y * %s + x] = acc;\n", I, dst, valid ? "ow" : "w");
     }
     sb_printf(s, "%s    }\n%s}\n", I, I);

@@ -125,8 +125,8 @@ static int generate(GenCtx *g)
                 snprintf(flops, sizeof flops, "%d*n", op->flops);
                 snprintf(bytes, sizeof bytes, "%d*n", 2 * sz);
                 sb_printf(s,
-                          "/* y[i*incy] = %s with x[i*incx], i in [0, n), strides >= 1.\n"
-                          " * Elements of y between the strided ones are left unchanged. */\n",
+                          "/* y[i*incy] = f(x[i*incx]) for i in [0, n) with f(x) = %s;\n"
+                          " * incx, incy >= 1, and the elements of y in between are left unchanged. */\n",
                           op->math);
                 sb_printf(s, "void %s(const %s *x, %s *y, int n, int incx, int incy)\n{\n", entry, ty, ty);
                 sb_printf(s,

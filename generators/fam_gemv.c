@@ -19,7 +19,8 @@
  * every non-f64 type), b for f64.  Arguments are "name:role:shape[:dtype]"
  * separated by ';' (dtype defaults to the spec's; params are i32; a scalar's
  * shape field is its value, or "~lo~hi" for a draw), fills are
- * "name:u:lo:hi" or "name:i:lo_expr:hi_expr", configs "name:a=1,b=2|...". */
+ * "name:u:lo:hi", "name:i:lo_expr:hi_expr" or "name:p:total_expr"
+ * (a partition), configs "name:a=1,b=2|...". */
 typedef struct Spec {
     const char *dtypes; /* space-separated: one program per dtype */
     const char *name;
@@ -111,6 +112,36 @@ static int split(char *s, char sep, char **out, int max)
     return n;
 }
 
+/* Breaks a line longer than 100 columns (a long signature once $T is
+ * expanded) once, at the last ", " that fits, aligning the rest after the
+ * opening '('. */
+static char *wrap_lines(const char *src)
+{
+    StrBuf b = STRBUF_INIT;
+    const char *line = src;
+    while (*line) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        const char *paren = memchr(line, '(', len);
+        size_t cut = 0;
+        if (paren && len > 100)
+            for (size_t i = 0; i + 1 < len && i < 100; i++)
+                if (line[i] == ',' && line[i + 1] == ' ')
+                    cut = i + 1;
+        if (cut) {
+            sb_append_n(&b, line, cut);
+            sb_printf(&b, "\n%*s", (int)(paren - line) + 1, "");
+            sb_append_n(&b, line + cut + 1, len - cut - 1);
+        } else {
+            sb_append_n(&b, line, len);
+        }
+        if (end)
+            sb_putc(&b, '\n');
+        line = end ? end + 1 : line + len;
+    }
+    return sb_steal(&b);
+}
+
 static int emit(GenCtx *g, const Spec *sp, const char *dt)
 {
     char *name = subst(sp->name, dt);
@@ -153,6 +184,8 @@ static int emit(GenCtx *g, const Spec *sp, const char *dt)
             split(items[i], ':', f, 4);
             if (f[1][0] == 'u')
                 gen_fill_uniform(p, f[0], atof(f[2]), atof(f[3]));
+            else if (f[1][0] == 'p')
+                gen_fill_partition(p, f[0], f[2]);
             else
                 gen_fill_int(p, f[0], f[2], f[3]);
         }
@@ -176,8 +209,9 @@ static int emit(GenCtx *g, const Spec *sp, const char *dt)
     } else if (sp->atol > 0 || sp->rtol > 0) {
         gen_tolerance(p, sp->atol, sp->rtol);
     }
-    char *src = subst(sp->src, dt);
-    gen_source(p, "%s", src);
+    char *src = subst(sp->src, dt), *wrapped = wrap_lines(src);
+    gen_source(p, "%s", wrapped);
+    free(wrapped);
     free(src);
     return gen_end(p);
 }

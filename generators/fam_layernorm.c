@@ -408,17 +408,21 @@ static void ch_program(GenProgram *p, int kind, int v, int f64)
     else
         sb_printf(s,
                   "/* Batch norm in inference mode%s (%s):\n"
-                  " * y = (x - running_mean[ch]) / sqrt(running_var[ch] + eps) * gamma[ch] + beta[ch]%s. */\n",
+                  " * y = (x - running_mean[ch]) / sqrt(running_var[ch] + eps) * gamma[ch] + beta[ch]%s.\n"
+                  " */\n",
                   act ? " + ReLU" : "", layout, actc);
     sb_append(s, "#include <math.h>\n#include <stddef.h>\n\n");
     if (act)
         emit_act(s, &sub, a);
 
     if (kind == CH_BATCH) {
-        emit(s, &sub,
-             "void batch_norm_inference(const @T *x, const @T *running_mean, const @T *running_var,\n"
-             "                          const @T *gamma, const @T *beta, @T *y, int n, int c, int hw, @T eps)\n"
-             "{\n");
+        StrBuf sig = STRBUF_INIT;
+        emit(&sig, &sub,
+             "void batch_norm_inference(const @T *x, const @T *running_mean, const @T *running_var, "
+             "const @T *gamma, const @T *beta, @T *y, int n, int c, int hw, @T eps)");
+        put_wrapped(s, sig.data);
+        sb_release(&sig);
+        sb_append(s, "\n{\n");
         if (nhwc)
             emit(s, &sub,
                  "    for (int i = 0; i < n; i++) {\n"
@@ -446,10 +450,14 @@ static void ch_program(GenProgram *p, int kind, int v, int f64)
     }
 
     if (kind == CH_INSTANCE) {
+        StrBuf sig = STRBUF_INIT;
+        emit(&sig, &sub,
+             "void instance_norm(const @T *x, const @T *gamma, const @T *beta, @T *y, int n, int c, int hw, "
+             "@T eps)");
+        put_wrapped(s, sig.data);
+        sb_release(&sig);
         emit(s, &sub,
-             "void instance_norm(const @T *x, const @T *gamma, const @T *beta, @T *y, int n, int c, int hw,\n"
-             "                   @T eps)\n"
-             "{\n"
+             "\n{\n"
              "    for (int i = 0; i < n; i++) {\n"
              "        for (int ch = 0; ch < c; ch++) {\n"
              "            double sum = 0;\n"
@@ -474,10 +482,14 @@ static void ch_program(GenProgram *p, int kind, int v, int f64)
     /* Group norm: loops over a group's elements in memory order. */
     subs_set(&sub, "OUTER", nhwc ? "int s = 0; s < hw; s++" : "int ch = g * cpg; ch < (g + 1) * cpg; ch++");
     subs_set(&sub, "INNER", nhwc ? "int ch = g * cpg; ch < (g + 1) * cpg; ch++" : "int s = 0; s < hw; s++");
+    StrBuf sig = STRBUF_INIT;
+    emit(&sig, &sub,
+         "void group_norm(const @T *x, const @T *gamma, const @T *beta, @T *y, int n, int c, int hw, "
+         "int groups, @T eps)");
+    put_wrapped(s, sig.data);
+    sb_release(&sig);
     emit(s, &sub,
-         "void group_norm(const @T *x, const @T *gamma, const @T *beta, @T *y, int n, int c, int hw,\n"
-         "                int groups, @T eps)\n"
-         "{\n"
+         "\n{\n"
          "    int cpg = c / groups;\n"
          "    double count = (double)cpg * hw;\n"
          "    for (int i = 0; i < n; i++) {\n"

@@ -97,8 +97,8 @@ static const char *size_params(const Shape *sh)
     return b;
 }
 
-/* Declares the size params and the configs.  `big` scales the large
- * config's matrix (1: about 2.5e8 elements; 2: two matrices, each half). */
+/* Declares the size params and the configs.  The large config holds about
+ * 2.5e8 matrix elements in all, split over `matrices` (1 or 2) matrices. */
 static void shape_configs(GenProgram *p, const Shape *sh, int matrices)
 {
     if (sh->rect)

@@ -111,7 +111,7 @@ static int generate(GenCtx *g)
                                  col ? "column-major" : "row-major", rect ? "nx x ny" : "n x n",
                                  runtime ? "runtime" : "constant");
                     char shp[16];
-                    snprintf(shp, sizeof shp, col ? "%s,%s" : "%s,%s", col ? NY : NX, col ? NX : NY);
+                    snprintf(shp, sizeof shp, "%s,%s", col ? NY : NX, col ? NX : NY);
                     gen_arg(p, "ex", dt, "inout", shp);
                     gen_arg(p, "ey", dt, "inout", shp);
                     gen_arg(p, "hz", dt, "inout", shp);

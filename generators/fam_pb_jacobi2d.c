@@ -159,7 +159,6 @@ static int generate(GenCtx *g)
                     char params[200];
                     snprintf(params, sizeof params, "%s *A, %s *B%s%s%s, int tsteps, int n%s", ty, ty,
                              runtime ? ", " : "", runtime ? ty : "", runtime ? " w" : "", rect ? ", int m" : "");
-                    const char *wn = runtime ? "w" : w;
                     if (helper) {
                         char hp[160];
                         snprintf(hp, sizeof hp, "const %s *src, %s *dst%s%s%s, int n%s", ty, ty, runtime ? ", " : "",
@@ -168,7 +167,7 @@ static int generate(GenCtx *g)
                                   bnd == PERIODIC ? ", wrapping around" : " at the interior points");
                         put_signature(s, "static void sweep", hp);
                         sb_append(s, "{\n");
-                        emit_sweep(s, 4, bnd, "dst", "src", wn, N, M);
+                        emit_sweep(s, 4, bnd, "dst", "src", w, N, M);
                         sb_append(s, "}\n\n");
                         put_signature(s, "void jacobi_2d", params);
                         sb_append(s, "{\n");
@@ -184,8 +183,8 @@ static int generate(GenCtx *g)
                         if (bnd == COPY)
                             sb_printf(s, "    memcpy(B, A, sizeof(%s) * (size_t)n * %s);\n", ty, M);
                         sb_append(s, "    for (int t = 0; t < tsteps; t++) {\n");
-                        emit_sweep(s, 8, bnd, "B", "A", wn, N, M);
-                        emit_sweep(s, 8, bnd, "A", "B", wn, N, M);
+                        emit_sweep(s, 8, bnd, "B", "A", w, N, M);
+                        emit_sweep(s, 8, bnd, "A", "B", w, N, M);
                         sb_append(s, "    }\n}\n");
                     }
                     if (gen_end(p) != 0)

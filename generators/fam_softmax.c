@@ -96,6 +96,29 @@ static void emit(StrBuf *sb, const Subs *s, const char *tmpl)
     }
 }
 
+/* Appends a declaration line, breaking it after a comma when it runs past
+ * 100 columns and aligning the continuation after the opening parenthesis. */
+static void put_wrapped(StrBuf *sb, const char *line)
+{
+    const char *paren = strchr(line, '(');
+    int indent = paren ? (int)(paren - line) + 1 : 4;
+    int col = 0;
+    const char *start = line;
+    while (strlen(start) + (size_t)col > 100) {
+        const char *brk = NULL;
+        for (const char *c = start; *c && c - start + col < 100; c++)
+            if (c[0] == ',' && c[1] == ' ')
+                brk = c;
+        if (!brk)
+            break;
+        sb_append_n(sb, start, (size_t)(brk - start + 1));
+        sb_printf(sb, "\n%*s", indent, "");
+        col = indent;
+        start = brk + 2;
+    }
+    sb_append(sb, start);
+}
+
 /* A buffer of an operator: 'x' a full tensor (the first one takes the padded
  * leading dimension in the "ld" layout), 'v' a vector of length m, 'r' one
  * value per row (the helper's return value), 'k' a u8 mask shaped like x. */
@@ -395,16 +418,21 @@ static int generate(GenCtx *g)
                 emit_helper(s, &sub, op, layout);
 
                 /* The entry function. */
-                sb_printf(s, "void %s(", op->entry);
+                StrBuf sig = STRBUF_INIT;
+                sb_printf(&sig, "void %s(", op->entry);
                 for (int a = 0; a < op->nargs; a++) {
                     const OpArg *x = &op->args[a];
-                    sb_printf(s, "%s%s%s *%s", a ? ", " : "", x->out ? "" : "const ", arg_ctype(x, ty),
+                    sb_printf(&sig, "%s%s%s *%s", a ? ", " : "", x->out ? "" : "const ", arg_ctype(x, ty),
                               x->name);
                 }
-                sb_printf(s, ", int n, int m%s", layout == LAYOUT_LD ? ", int ld" : layout == LAYOUT_COLS ? ", int c" : "");
+                sb_printf(&sig, ", int n, int m%s",
+                          layout == LAYOUT_LD ? ", int ld" : layout == LAYOUT_COLS ? ", int c" : "");
                 if (op->scalar)
-                    sb_printf(s, ", %s %s", ty, op->scalar);
-                sb_append(s, ")\n{\n");
+                    sb_printf(&sig, ", %s %s", ty, op->scalar);
+                sb_append(&sig, ")");
+                put_wrapped(s, sig.data);
+                sb_release(&sig);
+                sb_append(s, "\n{\n");
                 const char *ind = "        ";
                 if (layout == LAYOUT_COLS) {
                     sb_append(s, "    for (int i = 0; i < n; i++) {\n"

@@ -477,7 +477,8 @@ static int k_bias_relu(GenCtx *g, const char *dt)
                "%s"
                "/* out[j][i] = max(alpha * in[i][j] + bias[j], 0): in is n x m, out is\n"
                " * m x n (the transpose), with one bias per output row. */\n"
-               "void transpose_bias_relu(const %s *in, const %s *bias, %s *out, %s alpha, int n, int m)\n{\n"
+               "void transpose_bias_relu(const %s *in, const %s *bias, %s *out, %s alpha, int n,\n"
+               "                         int m)\n{\n"
                "    for (int j = 0; j < m; j++)\n"
                "        for (int i = 0; i < n; i++)\n"
                "            out[j * n + i] = %s(alpha * in[i * m + j] + bias[j], %s);\n}\n",

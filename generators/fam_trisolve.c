@@ -114,6 +114,36 @@ static int split(char *s, char sep, char **out, int max)
     return n;
 }
 
+/* Breaks a line longer than 100 columns (a long signature once $T is
+ * expanded) once, at the last ", " that fits, aligning the rest after the
+ * opening '('. */
+static char *wrap_lines(const char *src)
+{
+    StrBuf b = STRBUF_INIT;
+    const char *line = src;
+    while (*line) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        const char *paren = memchr(line, '(', len);
+        size_t cut = 0;
+        if (paren && len > 100)
+            for (size_t i = 0; i + 1 < len && i < 100; i++)
+                if (line[i] == ',' && line[i + 1] == ' ')
+                    cut = i + 1;
+        if (cut) {
+            sb_append_n(&b, line, cut);
+            sb_printf(&b, "\n%*s", (int)(paren - line) + 1, "");
+            sb_append_n(&b, line + cut + 1, len - cut - 1);
+        } else {
+            sb_append_n(&b, line, len);
+        }
+        if (end)
+            sb_putc(&b, '\n');
+        line = end ? end + 1 : line + len;
+    }
+    return sb_steal(&b);
+}
+
 static int emit(GenCtx *g, const Spec *sp, const char *dt)
 {
     char *name = subst(sp->name, dt);
@@ -181,8 +211,9 @@ static int emit(GenCtx *g, const Spec *sp, const char *dt)
     } else if (sp->atol > 0 || sp->rtol > 0) {
         gen_tolerance(p, sp->atol, sp->rtol);
     }
-    char *src = subst(sp->src, dt);
-    gen_source(p, "%s", src);
+    char *src = subst(sp->src, dt), *wrapped = wrap_lines(src);
+    gen_source(p, "%s", wrapped);
+    free(wrapped);
     free(src);
     return gen_end(p);
 }

@@ -1,6 +1,5 @@
 #include "inputs.h"
 
-#include <curand.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,17 +8,45 @@
 #include "common/hash.h"
 #include "common/strbuf.h"
 
-/* Words are drawn in chunks to bound the temporary memory. */
-#define CHUNK_WORDS (1 << 20)
-
+/* Philox4x32-10 (Salmon et al., SC'11) laid out exactly as cuRAND's host
+ * generator (CURAND_RNG_PSEUDO_PHILOX4_32_10) lays it out: word w of the
+ * stream for seed s is lane w%4 of the block with counter
+ * {pos, pos>>32, sub, 0}, where b = w/4, sub = b % 65536, pos = b / 65536,
+ * keyed by (s, s>>32).  tests/test_inputs.c checks bit-identity against
+ * curandGenerate for several seeds and offsets.  Computing it ourselves
+ * avoids cuRAND's ~20 ms cost for every re-seed, and frees the GPU worker
+ * from libcurand. */
 typedef struct WordStream {
-    curandGenerator_t gen;
-    uint32_t *chunk;
-    size_t pos, len, cap;
+    uint32_t key0, key1;
+    uint64_t next;      /* index of the next word */
+    uint64_t block_id;  /* block held in `block`, or UINT64_MAX */
+    uint32_t block[4];
 } WordStream;
 
-/* expected_words sizes the first chunk, so small buffers draw few words. */
-static int stream_open(WordStream *ws, uint64_t seed, const char *arg_name, int64_t expected_words, Error *e)
+static void philox4x32_10(uint32_t c[4], uint32_t k0, uint32_t k1)
+{
+    for (int r = 0; r < 10; r++) {
+        uint64_t p0 = (uint64_t)0xD2511F53u * c[0], p1 = (uint64_t)0xCD9E8D57u * c[2];
+        uint32_t n0 = (uint32_t)(p1 >> 32) ^ c[1] ^ k0, n1 = (uint32_t)p1;
+        uint32_t n2 = (uint32_t)(p0 >> 32) ^ c[3] ^ k1, n3 = (uint32_t)p0;
+        c[0] = n0;
+        c[1] = n1;
+        c[2] = n2;
+        c[3] = n3;
+        k0 += 0x9E3779B9u;
+        k1 += 0xBB67AE85u;
+    }
+}
+
+uint32_t inputs_philox_word(uint64_t seed, uint64_t w)
+{
+    uint64_t b = w / 4, pos = b >> 16, sub = b & 0xffff;
+    uint32_t c[4] = {(uint32_t)pos, (uint32_t)(pos >> 32), (uint32_t)sub, 0};
+    philox4x32_10(c, (uint32_t)seed, (uint32_t)(seed >> 32));
+    return c[w % 4];
+}
+
+static uint64_t arg_seed(uint64_t seed, const char *arg_name)
 {
     /* Per-argument seed: stable when arguments are added or reordered. */
     char h[HASH_HEX_LEN + 1];
@@ -27,46 +54,45 @@ static int stream_open(WordStream *ws, uint64_t seed, const char *arg_name, int6
     hash_update(hc, &seed, sizeof seed);
     hash_update_str(hc, arg_name);
     hash_final(hc, h);
-    uint64_t s = strtoull(h + 48, NULL, 16);
-    memset(ws, 0, sizeof *ws);
-    /* Creating a host generator costs about 10 ms; one per process is kept
-     * and re-seeded (seed + offset 0 define the Philox sequence fully). */
-    static curandGenerator_t shared;
-    static pid_t owner;
-    curandStatus_t st;
-    if (!shared || owner != getpid()) {
-        if ((st = curandCreateGeneratorHost(&shared, CURAND_RNG_PSEUDO_PHILOX4_32_10)) != CURAND_STATUS_SUCCESS) {
-            shared = NULL;
-            return ERR(e, "cuRAND: cannot create the host Philox generator (status %d)", (int)st);
-        }
-        owner = getpid();
-    }
-    ws->gen = shared;
-    if ((st = curandSetPseudoRandomGeneratorSeed(ws->gen, s)) != CURAND_STATUS_SUCCESS ||
-        (st = curandSetGeneratorOffset(ws->gen, 0)) != CURAND_STATUS_SUCCESS)
-        return ERR(e, "cuRAND: cannot seed the generator (status %d)", (int)st);
-    int64_t want = expected_words < 4 ? 4 : expected_words;
-    ws->cap = want < CHUNK_WORDS ? (size_t)((want + 3) / 4 * 4) : CHUNK_WORDS;
-    ws->chunk = xmalloc(ws->cap * sizeof(uint32_t));
+    return strtoull(h + 48, NULL, 16);
+}
+
+static int stream_open(WordStream *ws, uint64_t seed, const char *arg_name, Error *e)
+{
+    (void)e;
+    uint64_t s = arg_seed(seed, arg_name);
+    ws->key0 = (uint32_t)s;
+    ws->key1 = (uint32_t)(s >> 32);
+    ws->next = 0;
+    ws->block_id = UINT64_MAX;
     return 0;
 }
 
 static int stream_next(WordStream *ws, uint32_t *out, Error *e)
 {
-    if (ws->pos == ws->len) {
-        curandStatus_t st = curandGenerate(ws->gen, ws->chunk, ws->cap);
-        if (st != CURAND_STATUS_SUCCESS)
-            return ERR(e, "cuRAND: generation failed (status %d)", (int)st);
-        ws->pos = 0;
-        ws->len = ws->cap;
+    (void)e;
+    uint64_t b = ws->next / 4;
+    if (b != ws->block_id) {
+        uint64_t pos = b >> 16, sub = b & 0xffff;
+        ws->block[0] = (uint32_t)pos;
+        ws->block[1] = (uint32_t)(pos >> 32);
+        ws->block[2] = (uint32_t)sub;
+        ws->block[3] = 0;
+        philox4x32_10(ws->block, ws->key0, ws->key1);
+        ws->block_id = b;
     }
-    *out = ws->chunk[ws->pos++];
+    *out = ws->block[ws->next++ % 4];
     return 0;
 }
 
 static void stream_close(WordStream *ws)
 {
-    free(ws->chunk); /* the generator is shared, see stream_open */
+    (void)ws;
+}
+
+uint64_t inputs_stream_seed(uint64_t seed, const char *arg_name)
+{
+    return arg_seed(seed, arg_name);
 }
 
 /* ---- half precision ---- */
@@ -211,7 +237,7 @@ int inputs_fill(const Problem *p, const ProblemConfig *c, const ProblemArg *a, u
                 int64_t count, Error *e)
 {
     WordStream ws;
-    if (stream_open(&ws, seed, a->name, count, e) != 0)
+    if (stream_open(&ws, seed, a->name, e) != 0)
         return -1;
     int rc = 0;
     const FillSpec *f = &a->fill;

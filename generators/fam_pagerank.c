@@ -1,0 +1,645 @@
+/* pagerank — link analysis on CSR graphs with a fixed number of
+ * iterations: PageRank in pull form (row v lists v's in-neighbours, with
+ * out-degrees given) and push form (row u lists u's out-neighbours), in the
+ * Brin-Page "(1 - d) + d sum" scaling or normalised to sum 1 with dangling
+ * mass redistributed, single iterations, residual histories, weighted
+ * edges, 64-bit indices, delta propagation; personalised PageRank (a
+ * teleport vector, seed lists, a batch of seeds); HITS hub/authority steps
+ * (L2 and L1 normalisation, several iterations, bipartite graphs); Katz
+ * and eigenvector centrality; and degree computations (in, out, weighted,
+ * inverse, normalised, average neighbour degree).  f32 and f64. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen.h"
+
+#define FAMILY_WHAT "link analysis"
+
+/* Template text: "$T" is the main element type, "$V" a second (payload)
+ * type, "$F" the float suffix ("f" or ""), used for literals (1.0$F) and
+ * math functions (sqrt$F). */
+typedef struct Sub {
+    const char *T, *V, *F;
+} Sub;
+
+static void put(StrBuf *s, const Sub *t, const char *tmpl)
+{
+    for (const char *c = tmpl; *c; c++) {
+        if (c[0] == '$' && (c[1] == 'T' || c[1] == 'V' || c[1] == 'F')) {
+            sb_append(s, c[1] == 'T' ? t->T : c[1] == 'V' ? t->V : t->F);
+            c++;
+        } else {
+            sb_putc(s, *c);
+        }
+    }
+}
+
+static const char *ctype_of(const char *dt)
+{
+    static const char *const map[][2] = {
+        {"f32", "float"},     {"f64", "double"},    {"i32", "int"},        {"i64", "int64_t"},
+        {"u8", "uint8_t"},    {"u16", "uint16_t"},  {"i16", "int16_t"},    {"u32", "uint32_t"},
+        {"u64", "uint64_t"},  {"i8", "int8_t"},
+    };
+    for (size_t k = 0; k < sizeof map / sizeof *map; k++)
+        if (!strcmp(map[k][0], dt))
+            return map[k][1];
+    return "?";
+}
+
+static const char *dtype_of(const char *ctype, size_t len)
+{
+    static const char *const map[][2] = {
+        {"float", "f32"},     {"double", "f64"},    {"int", "i32"},        {"int32_t", "i32"},
+        {"int64_t", "i64"},   {"uint8_t", "u8"},    {"uint16_t", "u16"},   {"int16_t", "i16"},
+        {"uint32_t", "u32"},  {"uint64_t", "u64"},  {"int8_t", "i8"},
+    };
+    for (size_t k = 0; k < sizeof map / sizeof *map; k++)
+        if (strlen(map[k][0]) == len && !strncmp(map[k][0], ctype, len))
+            return map[k][1];
+    return "?";
+}
+
+/* Looks `name` up in a "name=value;name=value" list; copies the value. */
+static int lookup(const char *list, const char *name, char *out, size_t outlen)
+{
+    size_t nl = strlen(name);
+    for (const char *q = list; q && *q;) {
+        const char *end = strchr(q, ';');
+        if (!end)
+            end = q + strlen(q);
+        const char *eq = memchr(q, '=', (size_t)(end - q));
+        if (eq && (size_t)(eq - q) == nl && !strncmp(q, name, nl)) {
+            snprintf(out, outlen, "%.*s", (int)(end - eq - 1), eq + 1);
+            return 1;
+        }
+        q = *end ? end + 1 : end;
+    }
+    return 0;
+}
+
+/* Declares the arguments of the C parameter list `sig` (types substituted)
+ * in order: `const T *x` is an input and `T *x` an output (an in-out when
+ * x is named in `inout`, a space-separated list), with its shape from
+ * `shapes` ("x=n,m;y=n"); a plain `int`/`int64_t` is a param, unless
+ * `scalars` ("name=value;...") gives it a value, as it does every other
+ * plain value. */
+static void declare(GenProgram *p, const char *sig, const char *shapes, const char *inout, const char *scalars)
+{
+    const char *q = sig;
+    while (*q) {
+        while (*q == ' ' || *q == ',' || *q == '\n')
+            q++;
+        if (!*q)
+            break;
+        int is_const = !strncmp(q, "const ", 6);
+        if (is_const)
+            q += 6;
+        const char *ty = q;
+        while (*q != ' ')
+            q++;
+        const char *dt = dtype_of(ty, (size_t)(q - ty));
+        q++;
+        int ptr = *q == '*';
+        if (ptr)
+            q++;
+        char name[64];
+        size_t n = 0;
+        while (*q && *q != ',' && n < sizeof name - 1)
+            name[n++] = *q++;
+        name[n] = '\0';
+        char val[128];
+        if (ptr) {
+            const char *role = is_const ? "in" : "out";
+            char pad[70];
+            snprintf(pad, sizeof pad, " %s ", name);
+            char list[256];
+            snprintf(list, sizeof list, " %s ", inout ? inout : "");
+            if (strstr(list, pad))
+                role = "inout";
+            if (!lookup(shapes, name, val, sizeof val))
+                snprintf(val, sizeof val, "?");
+            gen_arg(p, name, dt, role, val);
+        } else if (lookup(scalars, name, val, sizeof val)) {
+            gen_scalar(p, name, dt, strtod(val, NULL));
+        } else {
+            gen_arg(p, name, dt, "param", NULL);
+        }
+    }
+}
+
+typedef struct Op {
+    const char *tag;
+    const char *types;  /* space-separated instances: "f32" or "i32/f32" ($T/$V) */
+    int kind;           /* which configs */
+    const char *entry;
+    const char *pre;    /* includes, the opening comment, helpers */
+    const char *sig;    /* the C parameter list */
+    const char *body;
+    const char *flops, *bytes;  /* $S / $W: sizes of $T / $V */
+    const char *shapes; /* "x=n,m;y=n" */
+    const char *fills;  /* "x=int:lo:hi;y=uni:lo:hi;p=part:total;a=sorted" */
+    const char *inout;  /* space-separated in-out buffers */
+    const char *scalars;/* "alpha=1.5;beta=0.5" */
+    double tol[2];      /* atol, rtol for non-f64 instances; 0: defaults */
+    double tol64[2];    /* the same for f64 instances */
+} Op;
+
+enum { PR, PRB, PRS, DEG, DEGN, BIP, PR1 };
+
+static void configs(GenProgram *p, int kind)
+{
+    static const char *const C[][4] = {
+        [PR] = {"n=1000,nnz=8000,iters=10", "n=1,nnz=1,iters=1", "n=37,nnz=211,iters=3",
+                "n=4194304,nnz=67108864,iters=10"},
+        [PR1] = {"n=1000,nnz=8000", "n=1,nnz=1", "n=37,nnz=211", "n=16777216,nnz=268435456"},
+        [PRB] = {"n=1000,nnz=8000,iters=5,k=4", "n=1,nnz=1,iters=1,k=1", "n=37,nnz=211,iters=3,k=3",
+                 "n=4194304,nnz=67108864,iters=5,k=8"},
+        [PRS] = {"n=1000,nnz=8000,iters=10,ns=5", "n=1,nnz=1,iters=1,ns=1", "n=37,nnz=211,iters=3,ns=2",
+                 "n=4194304,nnz=67108864,iters=10,ns=100"},
+        [DEG] = {"n=2000,nnz=16000", "n=1,nnz=1", "n=37,nnz=211", "n=16777216,nnz=268435456"},
+        [DEGN] = {"n=2000", "n=1", "n=37", "n=134217728"},
+        [BIP] = {"nu=800,ni=600,nnz=8000,iters=5", "nu=1,ni=1,nnz=1,iters=1", "nu=37,ni=23,nnz=211,iters=2",
+                 "nu=4194304,ni=1048576,nnz=67108864,iters=5"},
+    };
+    gen_config(p, "small", C[kind][0]);
+    gen_config(p, "edge", C[kind][1]);
+    gen_config(p, "edge-prime", C[kind][2]);
+    gen_config(p, "large", C[kind][3]);
+}
+
+#define OP(...) {__VA_ARGS__}
+#define INC "#include <stdlib.h>\n#include <string.h>\n\n"
+#define CSR_FILL "row_ptr=part:nnz;col_idx=int:0:n"
+#define CSR_SHAPES "row_ptr=n+1;col_idx=nnz"
+#define NNZ_UNUSED "    (void)nnz; /* sizes col_idx */\n"
+#define SCRATCH(name)                                                                              \
+    "    $T *" name " = malloc((size_t)n * sizeof *" name ");\n    if (!" name ")\n        return;\n"
+#define NORMAL {1e-10, 1e-3}, {1e-15, 1e-9}
+#define UNIT {1e-7, 1e-3}, {1e-12, 1e-9}
+#define PULL_SUM(src)                                                                              \
+    "            $T sum = 0;\n            for (int k = row_ptr[v]; k < row_ptr[v + 1]; k++)\n"      \
+    "                sum += " src "[col_idx[k]] / out_deg[col_idx[k]];\n"
+
+static const Op OPS[] = {
+    OP("pull", "f32 f64", PR, "pagerank",
+       INC "/* PageRank by `iters` pull iterations from r0, in the Brin-Page scaling:\n"
+       " * rank[v] = (1 - d) + d sum over in-neighbours u of rank[u] / out_deg[u]\n"
+       " * (row v of the CSR lists v's in-neighbours; every out_deg is >= 1). */\n",
+       "const int *row_ptr, const int *col_idx, const int *out_deg, const $T *r0, $T *rank, $T d, int n, int nnz, int iters",
+       NNZ_UNUSED SCRATCH("prev") "    memcpy(rank, r0, (size_t)n * sizeof *rank);\n"
+       "    for (int it = 0; it < iters; it++) {\n        memcpy(prev, rank, (size_t)n * sizeof *prev);\n"
+       "        for (int v = 0; v < n; v++) {\n" PULL_SUM("prev") "            rank[v] = (1 - d) + d * sum;\n        }\n"
+       "    }\n    free(prev);\n",
+       "3*nnz*iters", "4*(n+1+nnz)+4*n+2*$S*n", CSR_SHAPES ";out_deg=n;r0=n;rank=n",
+       CSR_FILL ";out_deg=int:1:9;r0=uni:0.5:1.5", NULL, "d=0.85", {1e-4, 1e-4}, {0, 0}),
+    OP("pull-i64", "f32 f64", PR, "pagerank",
+       "#include <stdint.h>\n" INC "/* PageRank by `iters` pull iterations on a graph with 64-bit CSR indices:\n"
+       " * rank[v] = (1 - d) + d sum over in-neighbours u of rank[u] / out_deg[u],\n"
+       " * starting from rank = 1. */\n",
+       "const int64_t *row_ptr, const int64_t *col_idx, const int *out_deg, $T *rank, $T d, int n, int nnz, int iters",
+       NNZ_UNUSED SCRATCH("prev") "    for (int v = 0; v < n; v++)\n        rank[v] = 1;\n"
+       "    for (int it = 0; it < iters; it++) {\n        memcpy(prev, rank, (size_t)n * sizeof *prev);\n"
+       "        for (int v = 0; v < n; v++) {\n            $T sum = 0;\n"
+       "            for (int64_t k = row_ptr[v]; k < row_ptr[v + 1]; k++)\n"
+       "                sum += prev[col_idx[k]] / out_deg[col_idx[k]];\n"
+       "            rank[v] = (1 - d) + d * sum;\n        }\n    }\n    free(prev);\n",
+       "3*nnz*iters", "8*(n+1+nnz)+4*n+$S*n", CSR_SHAPES ";out_deg=n;rank=n",
+       CSR_FILL ";out_deg=int:1:9", NULL, "d=0.85", {1e-4, 1e-4}, {0, 0}),
+    OP("pull-dangling", "f32 f64", PR, "pagerank",
+       INC "/* Normalised PageRank by `iters` pull iterations from the uniform vector:\n"
+       " * rank[v] = (1 - d) / n + d (sum over in-neighbours u of rank[u] / out_deg[u]\n"
+       " * + D / n), where D is the rank held by dangling vertices (out_deg 0). */\n",
+       "const int *row_ptr, const int *col_idx, const int *out_deg, $T *rank, $T d, int n, int nnz, int iters",
+       NNZ_UNUSED SCRATCH("prev") "    for (int v = 0; v < n; v++)\n        rank[v] = ($T)1 / n;\n"
+       "    for (int it = 0; it < iters; it++) {\n        memcpy(prev, rank, (size_t)n * sizeof *prev);\n"
+       "        double dangling = 0;\n        for (int u = 0; u < n; u++)\n            if (out_deg[u] == 0)\n"
+       "                dangling += prev[u];\n        $T base = (1 - d) / n + d * ($T)(dangling / n);\n"
+       "        for (int v = 0; v < n; v++) {\n            $T sum = 0;\n"
+       "            for (int k = row_ptr[v]; k < row_ptr[v + 1]; k++)\n"
+       "                if (out_deg[col_idx[k]] > 0)\n                    sum += prev[col_idx[k]] / out_deg[col_idx[k]];\n"
+       "            rank[v] = base + d * sum;\n        }\n    }\n    free(prev);\n",
+       "3*nnz*iters", "4*(n+1+nnz)+4*n+$S*n", CSR_SHAPES ";out_deg=n;rank=n",
+       CSR_FILL ";out_deg=int:0:9", NULL, "d=0.85", NORMAL),
+    OP("push", "f32 f64", PR, "pagerank",
+       INC "/* PageRank by `iters` push iterations (row u of the CSR lists u's\n"
+       " * out-neighbours): each vertex scatters d rank[u] / deg(u) to its\n"
+       " * out-neighbours, on top of 1 - d each; dangling rank is dropped. */\n",
+       "const int *row_ptr, const int *col_idx, const $T *r0, $T *rank, $T d, int n, int nnz, int iters",
+       NNZ_UNUSED SCRATCH("prev") "    memcpy(rank, r0, (size_t)n * sizeof *rank);\n"
+       "    for (int it = 0; it < iters; it++) {\n        memcpy(prev, rank, (size_t)n * sizeof *prev);\n"
+       "        for (int v = 0; v < n; v++)\n            rank[v] = 1 - d;\n"
+       "        for (int u = 0; u < n; u++) {\n            int deg = row_ptr[u + 1] - row_ptr[u];\n"
+       "            if (deg == 0)\n                continue;\n            $T share = d * prev[u] / deg;\n"
+       "            for (int k = row_ptr[u]; k < row_ptr[u + 1]; k++)\n                rank[col_idx[k]] += share;\n"
+       "        }\n    }\n    free(prev);\n",
+       "2*nnz*iters", "4*(n+1+nnz)+2*$S*n", CSR_SHAPES ";r0=n;rank=n", CSR_FILL ";r0=uni:0.5:1.5",
+       NULL, "d=0.85", {1e-4, 1e-4}, {0, 0}),
+    OP("push-dangling", "f32 f64", PR, "pagerank",
+       INC "/* Normalised PageRank by `iters` push iterations from the uniform vector\n"
+       " * (row u lists u's out-neighbours); the rank of vertices without\n"
+       " * out-edges is spread evenly over all vertices. */\n",
+       "const int *row_ptr, const int *col_idx, $T *rank, $T d, int n, int nnz, int iters",
+       NNZ_UNUSED SCRATCH("prev") "    for (int v = 0; v < n; v++)\n        rank[v] = ($T)1 / n;\n"
+       "    for (int it = 0; it < iters; it++) {\n        memcpy(prev, rank, (size_t)n * sizeof *prev);\n"
+       "        double dangling = 0;\n        for (int u = 0; u < n; u++)\n"
+       "            if (row_ptr[u + 1] == row_ptr[u])\n                dangling += prev[u];\n"
+       "        $T base = (1 - d) / n + d * ($T)(dangling / n);\n"
+       "        for (int v = 0; v < n; v++)\n            rank[v] = base;\n"
+       "        for (int u = 0; u < n; u++) {\n            int deg = row_ptr[u + 1] - row_ptr[u];\n"
+       "            for (int k = row_ptr[u]; k < row_ptr[u + 1]; k++)\n"
+       "                rank[col_idx[k]] += d * prev[u] / deg;\n        }\n    }\n    free(prev);\n",
+       "3*nnz*iters", "4*(n+1+nnz)+$S*n", CSR_SHAPES ";rank=n", CSR_FILL, NULL, "d=0.85", NORMAL),
+    OP("single-pull", "f32 f64", PR1, "pagerank_step",
+       "/* One PageRank pull iteration: r_new[v] = (1 - d) + d sum over in-neighbours\n"
+       " * u of r[u] / out_deg[u] (out_deg >= 1). */\n",
+       "const int *row_ptr, const int *col_idx, const int *out_deg, const $T *r, $T *r_new, $T d, int n, int nnz",
+       NNZ_UNUSED "    for (int v = 0; v < n; v++) {\n        $T sum = 0;\n"
+       "        for (int k = row_ptr[v]; k < row_ptr[v + 1]; k++)\n"
+       "            sum += r[col_idx[k]] / out_deg[col_idx[k]];\n        r_new[v] = (1 - d) + d * sum;\n    }\n",
+       "3*nnz", "4*(n+1+nnz)+4*n+2*$S*n", CSR_SHAPES ";out_deg=n;r=n;r_new=n",
+       CSR_FILL ";out_deg=int:1:9;r=uni:0.5:1.5", NULL, "d=0.85", {1e-4, 1e-4}, {0, 0}),
+    OP("single-push", "f32 f64", PR1, "pagerank_step",
+       "/* One PageRank push iteration (row u lists u's out-neighbours): r_new =\n"
+       " * 1 - d everywhere, plus d r[u] / deg(u) from each in-neighbour u. */\n",
+       "const int *row_ptr, const int *col_idx, const $T *r, $T *r_new, $T d, int n, int nnz",
+       NNZ_UNUSED "    for (int v = 0; v < n; v++)\n        r_new[v] = 1 - d;\n"
+       "    for (int u = 0; u < n; u++) {\n        int deg = row_ptr[u + 1] - row_ptr[u];\n"
+       "        for (int k = row_ptr[u]; k < row_ptr[u + 1]; k++)\n            r_new[col_idx[k]] += d * r[u] / deg;\n    }\n",
+       "3*nnz", "4*(n+1+nnz)+2*$S*n", CSR_SHAPES ";r=n;r_new=n", CSR_FILL ";r=uni:0.5:1.5", NULL, "d=0.85",
+       {1e-4, 1e-4}, {0, 0}),
+    OP("residual-history", "f32 f64", PR, "pagerank",
+       INC "/* PageRank pull iterations (Brin-Page scaling, from rank = 1) that record\n"
+       " * the L1 change of every iteration in residual[it]. */\n",
+       "const int *row_ptr, const int *col_idx, const int *out_deg, $T *rank, $T *residual, $T d, int n, int nnz, int iters",
+       NNZ_UNUSED SCRATCH("prev") "    for (int v = 0; v < n; v++)\n        rank[v] = 1;\n"
+       "    for (int it = 0; it < iters; it++) {\n        memcpy(prev, rank, (size_t)n * sizeof *prev);\n"
+       "        double change = 0;\n        for (int v = 0; v < n; v++) {\n" PULL_SUM("prev")
+       "            rank[v] = (1 - d) + d * sum;\n            change += rank[v] > prev[v] ? rank[v] - prev[v] : prev[v] - rank[v];\n"
+       "        }\n        residual[it] = ($T)change;\n    }\n    free(prev);\n",
+       "4*nnz*iters", "4*(n+1+nnz)+4*n+$S*n", CSR_SHAPES ";out_deg=n;rank=n;residual=iters",
+       CSR_FILL ";out_deg=int:1:9", NULL, "d=0.85", {1e-4, 1e-3}, {1e-9, 1e-6}),
+    OP("weighted-pull", "f32 f64", PR, "pagerank",
+       INC "/* Weighted PageRank by `iters` pull iterations from rank = 1: an in-edge\n"
+       " * (u, v) of weight w carries the fraction w / out_weight[u] of u's rank;\n"
+       " * rank[v] = (1 - d) + d sum of those shares. */\n",
+       "const int *row_ptr, const int *col_idx, const $T *w, const $T *out_weight, $T *rank, $T d, int n, int nnz, int iters",
+       NNZ_UNUSED SCRATCH("prev") "    for (int v = 0; v < n; v++)\n        rank[v] = 1;\n"
+       "    for (int it = 0; it < iters; it++) {\n        memcpy(prev, rank, (size_t)n * sizeof *prev);\n"
+       "        for (int v = 0; v < n; v++) {\n            $T sum = 0;\n"
+       "            for (int k = row_ptr[v]; k < row_ptr[v + 1]; k++)\n"
+       "                sum += w[k] * prev[col_idx[k]] / out_weight[col_idx[k]];\n"
+       "            rank[v] = (1 - d) + d * sum;\n        }\n    }\n    free(prev);\n",
+       "4*nnz*iters", "4*(n+1+nnz)+$S*nnz+2*$S*n", CSR_SHAPES ";w=nnz;out_weight=n;rank=n",
+       CSR_FILL ";w=uni:0.1:1;out_weight=uni:2:6", NULL, "d=0.85", {1e-4, 1e-4}, {0, 0}),
+    OP("weighted-push", "f32 f64", PR, "pagerank",
+       INC "/* Weighted PageRank by `iters` push iterations from rank = 1: u sends\n"
+       " * d rank[u] w / (total weight of u's out-edges) along each out-edge of\n"
+       " * weight w; every vertex also gets 1 - d. */\n",
+       "const int *row_ptr, const int *col_idx, const $T *w, $T *rank, $T d, int n, int nnz, int iters",
+       NNZ_UNUSED SCRATCH("prev") "    for (int v = 0; v < n; v++)\n        rank[v] = 1;\n"
+       "    for (int it = 0; it < iters; it++) {\n        memcpy(prev, rank, (size_t)n * sizeof *prev);\n"
+       "        for (int v = 0; v < n; v++)\n            rank[v] = 1 - d;\n"
+       "        for (int u = 0; u < n; u++) {\n            $T total = 0;\n"
+       "            for (int k = row_ptr[u]; k < row_ptr[u + 1]; k++)\n                total += w[k];\n"
+       "            for (int k = row_ptr[u]; k < row_ptr[u + 1]; k++)\n"
+       "                rank[col_idx[k]] += d * prev[u] * w[k] / total;\n        }\n    }\n    free(prev);\n",
+       "5*nnz*iters", "4*(n+1+nnz)+$S*nnz+$S*n", CSR_SHAPES ";w=nnz;rank=n",
+       CSR_FILL ";w=uni:0.1:1", NULL, "d=0.85", {1e-4, 1e-4}, {0, 0}),
+    OP("personalized-pull", "f32 f64", PR, "personalized_pagerank",
+       INC "/* Personalised PageRank by `iters` pull iterations from p: the teleport\n"
+       " * goes to the vector p, rank[v] = (1 - d) p[v] + d sum over in-neighbours\n"
+       " * u of rank[u] / out_deg[u] (out_deg >= 1). */\n",
+       "const int *row_ptr, const int *col_idx, const int *out_deg, const $T *p, $T *rank, $T d, int n, int nnz, int iters",
+       NNZ_UNUSED SCRATCH("prev") "    memcpy(rank, p, (size_t)n * sizeof *rank);\n"
+       "    for (int it = 0; it < iters; it++) {\n        memcpy(prev, rank, (size_t)n * sizeof *prev);\n"
+       "        for (int v = 0; v < n; v++) {\n" PULL_SUM("prev") "            rank[v] = (1 - d) * p[v] + d * sum;\n        }\n"
+       "    }\n    free(prev);\n",
+       "4*nnz*iters", "4*(n+1+nnz)+4*n+2*$S*n", CSR_SHAPES ";out_deg=n;p=n;rank=n",
+       CSR_FILL ";out_deg=int:1:9;p=uni:0:2", NULL, "d=0.85", {1e-4, 1e-4}, {0, 0}),
+    OP("personalized-push", "f32 f64", PR, "personalized_pagerank",
+       INC "/* Personalised PageRank by `iters` push iterations from p (row u lists u's\n"
+       " * out-neighbours): rank = (1 - d) p plus d rank[u] / deg(u) from every\n"
+       " * in-neighbour u; dangling rank is dropped. */\n",
+       "const int *row_ptr, const int *col_idx, const $T *p, $T *rank, $T d, int n, int nnz, int iters",
+       NNZ_UNUSED SCRATCH("prev") "    memcpy(rank, p, (size_t)n * sizeof *rank);\n"
+       "    for (int it = 0; it < iters; it++) {\n        memcpy(prev, rank, (size_t)n * sizeof *prev);\n"
+       "        for (int v = 0; v < n; v++)\n            rank[v] = (1 - d) * p[v];\n"
+       "        for (int u = 0; u < n; u++) {\n            int deg = row_ptr[u + 1] - row_ptr[u];\n"
+       "            for (int k = row_ptr[u]; k < row_ptr[u + 1]; k++)\n"
+       "                rank[col_idx[k]] += d * prev[u] / deg;\n        }\n    }\n    free(prev);\n",
+       "3*nnz*iters", "4*(n+1+nnz)+2*$S*n", CSR_SHAPES ";p=n;rank=n", CSR_FILL ";p=uni:0:2", NULL, "d=0.85",
+       {1e-4, 1e-4}, {0, 0}),
+    OP("personalized-seeds", "f32 f64", PRS, "personalized_pagerank",
+       INC "/* Personalised PageRank towards a seed set by `iters` pull iterations:\n"
+       " * the teleport mass (1 - d) is shared equally by the ns seed entries\n"
+       " * (a repeated seed counts twice); rank starts at the teleport vector. */\n",
+       "const int *row_ptr, const int *col_idx, const int *out_deg, const int *seeds, $T *rank, $T d, int n, int nnz, int iters, int ns",
+       NNZ_UNUSED SCRATCH("tele") "    $T *prev = malloc((size_t)n * sizeof *prev);\n"
+       "    if (!prev) {\n        free(tele);\n        return;\n    }\n"
+       "    for (int v = 0; v < n; v++)\n        tele[v] = 0;\n"
+       "    for (int s = 0; s < ns; s++)\n        tele[seeds[s]] += (1 - d) / ns;\n"
+       "    memcpy(rank, tele, (size_t)n * sizeof *rank);\n"
+       "    for (int it = 0; it < iters; it++) {\n        memcpy(prev, rank, (size_t)n * sizeof *prev);\n"
+       "        for (int v = 0; v < n; v++) {\n" PULL_SUM("prev") "            rank[v] = tele[v] + d * sum;\n        }\n"
+       "    }\n    free(prev);\n    free(tele);\n",
+       "3*nnz*iters", "4*(n+1+nnz)+4*n+4*ns+$S*n", CSR_SHAPES ";out_deg=n;seeds=ns;rank=n",
+       CSR_FILL ";out_deg=int:1:9;seeds=int:0:n", NULL, "d=0.85", {1e-9, 1e-3}, {1e-14, 1e-9}),
+    OP("personalized-batch", "f32 f64", PRB, "personalized_pagerank",
+       INC "/* k personalised PageRank vectors at once, one per seed vertex: row j of\n"
+       " * rank (k x n) teleports to seeds[j]; `iters` pull iterations from the\n"
+       " * teleport vectors. */\n",
+       "const int *row_ptr, const int *col_idx, const int *out_deg, const int *seeds, $T *rank, $T d, int n, int nnz, int iters, int k",
+       NNZ_UNUSED "    $T *prev = malloc((size_t)k * n * sizeof *prev);\n    if (!prev)\n        return;\n"
+       "    for (int j = 0; j < k; j++) {\n        $T *r = rank + (size_t)j * n;\n"
+       "        for (int v = 0; v < n; v++)\n            r[v] = 0;\n        r[seeds[j]] = 1 - d;\n    }\n"
+       "    for (int it = 0; it < iters; it++) {\n        memcpy(prev, rank, (size_t)k * n * sizeof *prev);\n"
+       "        for (int j = 0; j < k; j++) {\n            const $T *p = prev + (size_t)j * n;\n"
+       "            $T *r = rank + (size_t)j * n;\n            for (int v = 0; v < n; v++) {\n"
+       "                $T sum = 0;\n                for (int e = row_ptr[v]; e < row_ptr[v + 1]; e++)\n"
+       "                    sum += p[col_idx[e]] / out_deg[col_idx[e]];\n"
+       "                r[v] = (v == seeds[j] ? 1 - d : 0) + d * sum;\n            }\n        }\n    }\n    free(prev);\n",
+       "3*nnz*iters*k", "4*(n+1+nnz)+4*n+4*k+$S*n*k", CSR_SHAPES ";out_deg=n;seeds=k;rank=k,n",
+       CSR_FILL ";out_deg=int:1:9;seeds=int:0:n", NULL, "d=0.85", {1e-9, 1e-3}, {1e-14, 1e-9}),
+    OP("hits-l2", "f32 f64", PR1, "hits_step",
+       "#include <math.h>\n\n/* One HITS step (row u lists u's out-links): authority[v] = sum of hub[u]\n"
+       " * over links u -> v, then hub_out[u] = sum of the new authorities of u's\n"
+       " * targets; both are scaled to unit L2 norm (when not zero). */\n"
+       "static void normalize($T *x, int n)\n{\n    double s = 0;\n"
+       "    for (int i = 0; i < n; i++)\n        s += (double)x[i] * x[i];\n    if (s == 0)\n        return;\n"
+       "    $T inv = ($T)(1 / sqrt(s));\n    for (int i = 0; i < n; i++)\n        x[i] *= inv;\n}\n\n",
+       "const int *row_ptr, const int *col_idx, const $T *hub, $T *auth, $T *hub_out, int n, int nnz",
+       NNZ_UNUSED "    for (int v = 0; v < n; v++)\n        auth[v] = 0;\n    for (int u = 0; u < n; u++)\n"
+       "        for (int k = row_ptr[u]; k < row_ptr[u + 1]; k++)\n            auth[col_idx[k]] += hub[u];\n"
+       "    normalize(auth, n);\n    for (int u = 0; u < n; u++) {\n        $T s = 0;\n"
+       "        for (int k = row_ptr[u]; k < row_ptr[u + 1]; k++)\n            s += auth[col_idx[k]];\n"
+       "        hub_out[u] = s;\n    }\n    normalize(hub_out, n);\n",
+       "4*nnz+6*n", "4*(n+1+nnz)+3*$S*n", CSR_SHAPES ";hub=n;auth=n;hub_out=n", CSR_FILL ";hub=uni:0:1",
+       NULL, NULL, UNIT),
+    OP("hits-l1", "f32 f64", PR1, "hits_step",
+       "/* One HITS step (row u lists u's out-links) with L1 normalisation:\n"
+       " * authorities from hubs, then hubs from the new authorities, each scaled\n"
+       " * to sum 1 (when not zero). */\n"
+       "static void normalize($T *x, int n)\n{\n    double s = 0;\n"
+       "    for (int i = 0; i < n; i++)\n        s += x[i];\n    if (s == 0)\n        return;\n"
+       "    for (int i = 0; i < n; i++)\n        x[i] = ($T)(x[i] / s);\n}\n\n",
+       "const int *row_ptr, const int *col_idx, const $T *hub, $T *auth, $T *hub_out, int n, int nnz",
+       NNZ_UNUSED "    for (int v = 0; v < n; v++)\n        auth[v] = 0;\n    for (int u = 0; u < n; u++)\n"
+       "        for (int k = row_ptr[u]; k < row_ptr[u + 1]; k++)\n            auth[col_idx[k]] += hub[u];\n"
+       "    normalize(auth, n);\n    for (int u = 0; u < n; u++) {\n        $T s = 0;\n"
+       "        for (int k = row_ptr[u]; k < row_ptr[u + 1]; k++)\n            s += auth[col_idx[k]];\n"
+       "        hub_out[u] = s;\n    }\n    normalize(hub_out, n);\n",
+       "4*nnz+4*n", "4*(n+1+nnz)+3*$S*n", CSR_SHAPES ";hub=n;auth=n;hub_out=n", CSR_FILL ";hub=uni:0:1",
+       NULL, NULL, NORMAL),
+    OP("hits-iters", "f64", PR, "hits",
+       "#include <math.h>\n\n/* `iters` HITS iterations from unit hubs (row u lists u's out-links):\n"
+       " * authorities from hubs, hubs from authorities, each L2-normalised. */\n"
+       "static void normalize($T *x, int n)\n{\n    $T s = 0;\n"
+       "    for (int i = 0; i < n; i++)\n        s += x[i] * x[i];\n    if (s == 0)\n        return;\n"
+       "    s = sqrt(s);\n    for (int i = 0; i < n; i++)\n        x[i] /= s;\n}\n\n",
+       "const int *row_ptr, const int *col_idx, $T *auth, $T *hub, int n, int nnz, int iters",
+       NNZ_UNUSED "    for (int u = 0; u < n; u++)\n        hub[u] = 1;\n    for (int it = 0; it < iters; it++) {\n"
+       "        for (int v = 0; v < n; v++)\n            auth[v] = 0;\n        for (int u = 0; u < n; u++)\n"
+       "            for (int k = row_ptr[u]; k < row_ptr[u + 1]; k++)\n                auth[col_idx[k]] += hub[u];\n"
+       "        normalize(auth, n);\n        for (int u = 0; u < n; u++) {\n            hub[u] = 0;\n"
+       "            for (int k = row_ptr[u]; k < row_ptr[u + 1]; k++)\n                hub[u] += auth[col_idx[k]];\n"
+       "        }\n        normalize(hub, n);\n    }\n",
+       "4*nnz*iters", "4*(n+1+nnz)+2*$S*n", CSR_SHAPES ";auth=n;hub=n", CSR_FILL, NULL, NULL, UNIT),
+    OP("hits-bipartite", "f32 f64", BIP, "hits",
+       "#include <math.h>\n\n/* HITS on a bipartite user-item graph (row u lists the items user u\n"
+       " * links to): `iters` rounds of item scores from user scores and user\n"
+       " * scores from item scores, each L2-normalised; users start at 1. */\n"
+       "static void normalize($T *x, int n)\n{\n    double s = 0;\n"
+       "    for (int i = 0; i < n; i++)\n        s += (double)x[i] * x[i];\n    if (s == 0)\n        return;\n"
+       "    $T inv = ($T)(1 / sqrt(s));\n    for (int i = 0; i < n; i++)\n        x[i] *= inv;\n}\n\n",
+       "const int *row_ptr, const int *col_idx, $T *user, $T *item, int nu, int ni, int nnz, int iters",
+       NNZ_UNUSED "    for (int u = 0; u < nu; u++)\n        user[u] = 1;\n    for (int it = 0; it < iters; it++) {\n"
+       "        for (int i = 0; i < ni; i++)\n            item[i] = 0;\n        for (int u = 0; u < nu; u++)\n"
+       "            for (int k = row_ptr[u]; k < row_ptr[u + 1]; k++)\n                item[col_idx[k]] += user[u];\n"
+       "        normalize(item, ni);\n        for (int u = 0; u < nu; u++) {\n            $T s = 0;\n"
+       "            for (int k = row_ptr[u]; k < row_ptr[u + 1]; k++)\n                s += item[col_idx[k]];\n"
+       "            user[u] = s;\n        }\n        normalize(user, nu);\n    }\n",
+       "4*nnz*iters", "4*(nu+1+nnz)+$S*(nu+ni)", "row_ptr=nu+1;col_idx=nnz;user=nu;item=ni",
+       "row_ptr=part:nnz;col_idx=int:0:ni", NULL, NULL, UNIT),
+    OP("katz-pull", "f32 f64", PR, "katz",
+       INC "/* Katz centrality by `iters` pull iterations from x = beta:\n"
+       " * x[v] = alpha sum over in-neighbours u of x[u] + beta[v]. */\n",
+       "const int *row_ptr, const int *col_idx, const $T *beta, $T *x, $T alpha, int n, int nnz, int iters",
+       NNZ_UNUSED SCRATCH("prev") "    memcpy(x, beta, (size_t)n * sizeof *x);\n"
+       "    for (int it = 0; it < iters; it++) {\n        memcpy(prev, x, (size_t)n * sizeof *prev);\n"
+       "        for (int v = 0; v < n; v++) {\n            $T sum = 0;\n"
+       "            for (int k = row_ptr[v]; k < row_ptr[v + 1]; k++)\n                sum += prev[col_idx[k]];\n"
+       "            x[v] = alpha * sum + beta[v];\n        }\n    }\n    free(prev);\n",
+       "2*nnz*iters", "4*(n+1+nnz)+2*$S*n", CSR_SHAPES ";beta=n;x=n", CSR_FILL ";beta=uni:0.5:1.5",
+       NULL, "alpha=0.04", {1e-4, 1e-4}, {0, 0}),
+    OP("katz-push", "f32 f64", PR, "katz",
+       INC "/* Katz centrality by `iters` push iterations (row u lists u's\n"
+       " * out-neighbours): x_new = beta + alpha sum of x over in-neighbours. */\n",
+       "const int *row_ptr, const int *col_idx, const $T *beta, $T *x, $T alpha, int n, int nnz, int iters",
+       NNZ_UNUSED SCRATCH("prev") "    memcpy(x, beta, (size_t)n * sizeof *x);\n"
+       "    for (int it = 0; it < iters; it++) {\n        memcpy(prev, x, (size_t)n * sizeof *prev);\n"
+       "        memcpy(x, beta, (size_t)n * sizeof *x);\n        for (int u = 0; u < n; u++)\n"
+       "            for (int k = row_ptr[u]; k < row_ptr[u + 1]; k++)\n                x[col_idx[k]] += alpha * prev[u];\n"
+       "    }\n    free(prev);\n",
+       "2*nnz*iters", "4*(n+1+nnz)+2*$S*n", CSR_SHAPES ";beta=n;x=n", CSR_FILL ";beta=uni:0.5:1.5",
+       NULL, "alpha=0.04", {1e-4, 1e-4}, {0, 0}),
+    OP("eigenvector", "f32 f64", PR, "eigenvector_centrality",
+       "#include <math.h>\n" INC "/* Eigenvector centrality by `iters` power iterations from the all-ones\n"
+       " * vector: x[v] = sum over in-neighbours u of x[u] + x[v] (the shift keeps\n"
+       " * the iteration from oscillating), then x is scaled to unit L2 norm. */\n",
+       "const int *row_ptr, const int *col_idx, $T *x, int n, int nnz, int iters",
+       NNZ_UNUSED SCRATCH("prev") "    for (int v = 0; v < n; v++)\n        x[v] = 1;\n"
+       "    for (int it = 0; it < iters; it++) {\n        memcpy(prev, x, (size_t)n * sizeof *prev);\n"
+       "        double norm = 0;\n        for (int v = 0; v < n; v++) {\n            $T sum = prev[v];\n"
+       "            for (int k = row_ptr[v]; k < row_ptr[v + 1]; k++)\n                sum += prev[col_idx[k]];\n"
+       "            x[v] = sum;\n            norm += (double)sum * sum;\n        }\n"
+       "        $T inv = ($T)(1 / sqrt(norm));\n        for (int v = 0; v < n; v++)\n            x[v] *= inv;\n"
+       "    }\n    free(prev);\n",
+       "2*nnz*iters", "4*(n+1+nnz)+$S*n", CSR_SHAPES ";x=n", CSR_FILL, NULL, NULL, UNIT),
+    OP("delta-step", "f32 f64", PR1, "pagerank_delta",
+       "/* One step of delta-based PageRank (pull): the change pushed this round is\n"
+       " * delta_new[v] = d sum over in-neighbours u of delta[u] / out_deg[u], and\n"
+       " * it is added to the ranks. */\n",
+       "const int *row_ptr, const int *col_idx, const int *out_deg, const $T *rank, const $T *delta, $T *rank_out, $T *delta_out, $T d, int n, int nnz",
+       NNZ_UNUSED "    for (int v = 0; v < n; v++) {\n        $T sum = 0;\n"
+       "        for (int k = row_ptr[v]; k < row_ptr[v + 1]; k++)\n"
+       "            sum += delta[col_idx[k]] / out_deg[col_idx[k]];\n"
+       "        delta_out[v] = d * sum;\n        rank_out[v] = rank[v] + delta_out[v];\n    }\n",
+       "4*nnz", "4*(n+1+nnz)+4*n+4*$S*n", CSR_SHAPES ";out_deg=n;rank=n;delta=n;rank_out=n;delta_out=n",
+       CSR_FILL ";out_deg=int:1:9;rank=uni:0.5:1.5;delta=uni:-0.1:0.1", NULL, "d=0.85", {1e-5, 1e-4}, {0, 0}),
+    OP("pull-normalized", "f32 f64", PR, "pagerank",
+       INC "/* PageRank by `iters` pull iterations from rank = 1 (Brin-Page scaling,\n"
+       " * out_deg >= 1), then scaled so the ranks sum to 1. */\n",
+       "const int *row_ptr, const int *col_idx, const int *out_deg, $T *rank, $T d, int n, int nnz, int iters",
+       NNZ_UNUSED SCRATCH("prev") "    for (int v = 0; v < n; v++)\n        rank[v] = 1;\n"
+       "    for (int it = 0; it < iters; it++) {\n        memcpy(prev, rank, (size_t)n * sizeof *prev);\n"
+       "        for (int v = 0; v < n; v++) {\n" PULL_SUM("prev") "            rank[v] = (1 - d) + d * sum;\n        }\n"
+       "    }\n    double total = 0;\n    for (int v = 0; v < n; v++)\n        total += rank[v];\n"
+       "    for (int v = 0; v < n; v++)\n        rank[v] = ($T)(rank[v] / total);\n    free(prev);\n",
+       "3*nnz*iters", "4*(n+1+nnz)+4*n+$S*n", CSR_SHAPES ";out_deg=n;rank=n",
+       CSR_FILL ";out_deg=int:1:9", NULL, "d=0.85", NORMAL),
+    OP("out-degree", "i32", DEGN, "degrees",
+       "/* Out-degrees from the CSR row pointers. */\n", "const int *row_ptr, int *deg, int n",
+       "    for (int v = 0; v < n; v++)\n        deg[v] = row_ptr[v + 1] - row_ptr[v];\n",
+       "n", "8*n+4", "row_ptr=n+1;deg=n", "row_ptr=part:4*n", NULL, NULL, {0, 0}, {0, 0}),
+    OP("in-degree", "i32", DEG, "degrees",
+       "/* In-degrees: how many stored edges point at each vertex. */\n",
+       "const int *col_idx, int *deg, int n, int nnz",
+       "    for (int v = 0; v < n; v++)\n        deg[v] = 0;\n    for (int k = 0; k < nnz; k++)\n        deg[col_idx[k]]++;\n",
+       "nnz", "4*nnz+4*n", "col_idx=nnz;deg=n", "col_idx=int:0:n", NULL, NULL, {0, 0}, {0, 0}),
+    OP("in-out-degree", "i32 i64", DEG, "degrees",
+       "#include <stdint.h>\n\n/* In- and out-degrees of a CSR graph with $T indices. */\n",
+       "const $T *row_ptr, const $T *col_idx, int *in_deg, int *out_deg, int n, int nnz",
+       NNZ_UNUSED "    for (int v = 0; v < n; v++) {\n        in_deg[v] = 0;\n"
+       "        out_deg[v] = (int)(row_ptr[v + 1] - row_ptr[v]);\n    }\n"
+       "    for (int u = 0; u < n; u++)\n        for ($T k = row_ptr[u]; k < row_ptr[u + 1]; k++)\n"
+       "            in_deg[col_idx[k]]++;\n",
+       "nnz+n", "$S*(n+1+nnz)+8*n", CSR_SHAPES ";in_deg=n;out_deg=n", CSR_FILL, NULL, NULL, {0, 0}, {0, 0}),
+    OP("strength", "f32 f64", DEG, "strengths",
+       "/* Weighted degrees (strengths): out_w[u] sums the weights of u's stored\n"
+       " * out-edges, in_w[v] those of the edges into v. */\n",
+       "const int *row_ptr, const int *col_idx, const $T *w, $T *out_w, $T *in_w, int n, int nnz",
+       NNZ_UNUSED "    for (int v = 0; v < n; v++)\n        in_w[v] = 0;\n    for (int u = 0; u < n; u++) {\n"
+       "        $T s = 0;\n        for (int k = row_ptr[u]; k < row_ptr[u + 1]; k++) {\n            s += w[k];\n"
+       "            in_w[col_idx[k]] += w[k];\n        }\n        out_w[u] = s;\n    }\n",
+       "2*nnz", "4*(n+1+nnz)+$S*nnz+2*$S*n", CSR_SHAPES ";w=nnz;out_w=n;in_w=n", CSR_FILL ";w=uni:0:1",
+       NULL, NULL, {1e-4, 1e-4}, {0, 0}),
+    OP("inverse-degree", "f32", DEGN, "inverse_degree",
+       "/* 1 / out-degree per vertex (0 for a vertex without out-edges), the\n * scaling a PageRank push uses. */\n",
+       "const int *row_ptr, $T *inv_deg, int n",
+       "    for (int v = 0; v < n; v++) {\n        int deg = row_ptr[v + 1] - row_ptr[v];\n"
+       "        inv_deg[v] = deg > 0 ? 1.0$F / deg : 0;\n    }\n",
+       "2*n", "8*n+4", "row_ptr=n+1;inv_deg=n", "row_ptr=part:4*n", NULL, NULL, {0, 0}, {0, 0}),
+    OP("degree-centrality", "f64", DEG, "degree_centrality",
+       "/* Degree centrality: (in-degree + out-degree) / (2 (n - 1)), 0 for a\n * one-vertex graph. */\n",
+       "const int *row_ptr, const int *col_idx, $T *centrality, int n, int nnz",
+       "    for (int v = 0; v < n; v++)\n        centrality[v] = row_ptr[v + 1] - row_ptr[v];\n"
+       "    for (int k = 0; k < nnz; k++)\n        centrality[col_idx[k]] += 1;\n"
+       "    for (int v = 0; v < n; v++)\n        centrality[v] = n > 1 ? centrality[v] / (2.0 * (n - 1)) : 0;\n",
+       "nnz+3*n", "4*(n+1+nnz)+$S*n", CSR_SHAPES ";centrality=n", CSR_FILL, NULL, NULL, {0, 0}, {0, 0}),
+    OP("avg-neighbor-degree", "f32", DEG, "avg_neighbor_degree",
+       "/* Average out-degree of each vertex's out-neighbours (0 for a vertex\n * without out-edges). */\n",
+       "const int *row_ptr, const int *col_idx, $T *avg, int n, int nnz",
+       NNZ_UNUSED "    for (int u = 0; u < n; u++) {\n        int deg = row_ptr[u + 1] - row_ptr[u];\n"
+       "        long sum = 0;\n        for (int k = row_ptr[u]; k < row_ptr[u + 1]; k++)\n"
+       "            sum += row_ptr[col_idx[k] + 1] - row_ptr[col_idx[k]];\n"
+       "        avg[u] = deg > 0 ? ($T)sum / deg : 0;\n    }\n",
+       "2*nnz", "4*(n+1+nnz)+$S*n", CSR_SHAPES ";avg=n", CSR_FILL, NULL, NULL, {0, 0}, {0, 0}),
+};
+#define N_OPS ((int)(sizeof OPS / sizeof *OPS))
+
+/* Applies "name=int:lo:hi;name=uni:lo:hi;name=part:total;name=sorted". */
+static void fills(GenProgram *p, const char *spec)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", spec ? spec : "");
+    for (char *save = NULL, *item = strtok_r(buf, ";", &save); item; item = strtok_r(NULL, ";", &save)) {
+        char *eq = strchr(item, '=');
+        *eq = '\0';
+        char *kind = eq + 1, *a = strchr(kind, ':'), *b = a ? strchr(a + 1, ':') : NULL;
+        if (a)
+            *a++ = '\0';
+        if (b)
+            *b++ = '\0';
+        if (!strcmp(kind, "int"))
+            gen_fill_int(p, item, a, b);
+        else if (!strcmp(kind, "uni"))
+            gen_fill_uniform(p, item, strtod(a, NULL), strtod(b, NULL));
+        else if (!strcmp(kind, "part"))
+            gen_fill_partition(p, item, a);
+        else if (!strcmp(kind, "sorted"))
+            gen_fill_sorted(p, item);
+    }
+}
+
+/* "void name(params)\n{\n", the parameters wrapped at about 96 columns. */
+static void signature(StrBuf *s, const char *entry, const char *sig)
+{
+    sb_printf(s, "void %s(", entry);
+    int indent = 6 + (int)strlen(entry), col = indent;
+    const char *q = sig;
+    for (int first = 1; *q; first = 0) {
+        while (*q == ' ')
+            q++;
+        const char *end = strchr(q, ',');
+        int len = end ? (int)(end - q) : (int)strlen(q);
+        if (!first) {
+            if (col + 2 + len > 96) {
+                sb_printf(s, ",\n%*s", indent, "");
+                col = indent;
+            } else {
+                sb_append(s, ", ");
+                col += 2;
+            }
+        }
+        sb_append_n(s, q, (size_t)len);
+        col += len;
+        q = end ? end + 1 : q + len;
+    }
+    sb_append(s, ")\n{\n");
+}
+
+static const char *size_of(const char *dt)
+{
+    return dt[1] == '8' ? "1" : strstr(dt, "16") ? "2" : strstr(dt, "64") ? "8" : "4";
+}
+
+/* Emits one instance ("f32" or "key/payload") of op. */
+static int emit(GenCtx *g, const Op *op, const char *inst)
+{
+    char kt[8] = "", vt[8] = "";
+    const char *slash = strchr(inst, '/');
+    snprintf(kt, sizeof kt, "%.*s", (int)(slash ? slash - inst : (long)strlen(inst)), inst);
+    if (slash)
+        snprintf(vt, sizeof vt, "%s", slash + 1);
+    Sub t = {ctype_of(kt), slash ? ctype_of(vt) : "", !strcmp(kt, "f32") ? "f" : ""};
+    char variant[96];
+    snprintf(variant, sizeof variant, "%s-%s%s%s", op->tag, kt, slash ? "-" : "", vt);
+    GenProgram *p = gen_begin(g, variant, op->entry);
+    gen_describe(p, "%s: %s, %s%s%s", FAMILY_WHAT, op->tag, kt, slash ? "/" : "", vt);
+    StrBuf sig = STRBUF_INIT;
+    put(&sig, &t, op->sig);
+    declare(p, sig.data, op->shapes, op->inout, op->scalars);
+    configs(p, op->kind);
+    fills(p, op->fills);
+    StrBuf bytes = STRBUF_INIT;
+    for (const char *c = op->bytes; *c; c++) {
+        if (c[0] == '$' && (c[1] == 'S' || c[1] == 'W')) {
+            sb_append(&bytes, c[1] == 'S' ? size_of(kt) : (slash ? size_of(vt) : "0"));
+            c++;
+        } else {
+            sb_putc(&bytes, *c);
+        }
+    }
+    gen_cost(p, op->flops, bytes.data);
+    if (!strcmp(kt, "f64") && op->tol64[0] > 0)
+        gen_tolerance(p, op->tol64[0], op->tol64[1]);
+    else if (strcmp(kt, "f64") && op->tol[0] > 0)
+        gen_tolerance(p, op->tol[0], op->tol[1]);
+    StrBuf *s = gen_src(p);
+    /* Fixed-width integer types need stdint.h. */
+    if (strstr(sig.data, "_t ") && !strstr(op->pre, "<stdint.h>"))
+        sb_append(s, "#include <stdint.h>\n");
+    put(s, &t, op->pre);
+    signature(s, op->entry, sig.data);
+    put(s, &t, op->body);
+    sb_append(s, "}\n");
+    sb_release(&sig);
+    sb_release(&bytes);
+    return gen_end(p);
+}
+
+static int generate(GenCtx *g)
+{
+    for (int k = 0; k < N_OPS; k++) {
+        char types[64];
+        snprintf(types, sizeof types, "%s", OPS[k].types);
+        for (char *save = NULL, *it = strtok_r(types, " ", &save); it; it = strtok_r(NULL, " ", &save))
+            if (emit(g, &OPS[k], it) != 0)
+                return -1;
+    }
+    return 0;
+}
+
+const Family family_pagerank = {"pagerank", "graph", 54, generate};

@@ -1,0 +1,227 @@
+/* pb_heat3d — tsteps explicit steps of the 3D heat equation on an
+ * nx x ny x nz grid with the 7-point Laplacian, ping-ponging A -> B -> A.
+ *
+ * Programs vary in dtype (f32, f64), in whether the diffusion coefficients
+ * are runtime scalars or baked constants (each program draws its own, inside
+ * the explicit scheme's stability limit), in cubic (n^3) versus box grids,
+ * in the model (isotropic with fixed borders, anisotropic with one
+ * coefficient per axis and fixed borders, or isotropic and periodic), and in
+ * whether the step is a static helper or written out inline. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gen.h"
+
+static const char *ctype(int f64)
+{
+    return f64 ? "double" : "float";
+}
+
+/* A floating literal as a person writes it: 1.5f, 2.0, 0.25. */
+static const char *lit(double v, int f64)
+{
+    static char pool[8][40];
+    static int k;
+    char *b = pool[k++ % 8];
+    char t[32];
+    snprintf(t, sizeof t, "%.6g", v);
+    if (!strpbrk(t, ".e"))
+        strcat(t, ".0");
+    snprintf(b, 40, "%s%s", t, f64 ? "" : "f");
+    return b;
+}
+
+/* Appends "<head>(<params>)\n", wrapping the comma-separated parameter list
+ * at 100 columns with continuation lines aligned after the parenthesis. */
+static void put_signature(StrBuf *s, const char *head, const char *params)
+{
+    int indent = (int)strlen(head) + 1, col = indent;
+    sb_printf(s, "%s(", head);
+    const char *q = params;
+    while (*q) {
+        const char *e = strstr(q, ", ");
+        int len = e ? (int)(e - q) : (int)strlen(q);
+        if (q != params) {
+            if (col + 2 + len + 1 > 100) {
+                sb_printf(s, ",\n%*s", indent, "");
+                col = indent;
+            } else {
+                sb_append(s, ", ");
+                col += 2;
+            }
+        }
+        sb_append_n(s, q, (size_t)len);
+        col += len;
+        q = e ? e + 2 : q + len;
+    }
+    sb_append(s, ")\n");
+}
+
+enum { ISO, ANISO, PERIODIC };
+static const char *const MODEL_TAG[] = {"iso", "aniso", "periodic"};
+
+/* One step dst <- src at indentation `ind`; c[3] are the coefficients of
+ * the x, y and z second differences (names or literals). */
+static void emit_step(StrBuf *s, int ind, int model, const char *ty, const char *dst, const char *src, const char *const c[3],
+                      const char *NX, const char *NY, const char *NZ)
+{
+    int in = ind;
+    if (model == PERIODIC) {
+        sb_printf(s, "%*sfor (int i = 0; i < %s; i++) {\n", in, "", NX);
+        sb_printf(s, "%*sint im = i > 0 ? i - 1 : %s - 1, ip = i + 1 < %s ? i + 1 : 0;\n", in + 4, "", NX, NX);
+        sb_printf(s, "%*sfor (int j = 0; j < %s; j++) {\n", in + 4, "", NY);
+        sb_printf(s, "%*sint jm = j > 0 ? j - 1 : %s - 1, jp = j + 1 < %s ? j + 1 : 0;\n", in + 8, "", NY, NY);
+        sb_printf(s, "%*sfor (int k = 0; k < %s; k++) {\n", in + 8, "", NZ);
+        sb_printf(s, "%*sint km = k > 0 ? k - 1 : %s - 1, kp = k + 1 < %s ? k + 1 : 0;\n", in + 12, "", NZ, NZ);
+        in += 12;
+        sb_printf(s, "%*s%s ctr = %s[(i * %s + j) * %s + k];\n", in, "", ty, src, NY, NZ);
+        sb_printf(s, "%*s%s[(i * %s + j) * %s + k] = ctr\n", in, "", dst, NY, NZ);
+        sb_printf(s, "%*s+ %s * (%s[(ip * %s + j) * %s + k] - 2 * ctr + %s[(im * %s + j) * %s + k])\n", in + 4, "",
+                  c[0], src, NY, NZ, src, NY, NZ);
+        sb_printf(s, "%*s+ %s * (%s[(i * %s + jp) * %s + k] - 2 * ctr + %s[(i * %s + jm) * %s + k])\n", in + 4, "",
+                  c[1], src, NY, NZ, src, NY, NZ);
+        sb_printf(s, "%*s+ %s * (%s[(i * %s + j) * %s + kp] - 2 * ctr + %s[(i * %s + j) * %s + km]);\n", in + 4, "",
+                  c[2], src, NY, NZ, src, NY, NZ);
+        sb_printf(s, "%*s}\n%*s}\n%*s}\n", ind + 8, "", ind + 4, "", ind, "");
+    } else {
+        sb_printf(s, "%*sfor (int i = 1; i < %s - 1; i++)\n", in, "", NX);
+        sb_printf(s, "%*sfor (int j = 1; j < %s - 1; j++)\n", in + 4, "", NY);
+        sb_printf(s, "%*sfor (int k = 1; k < %s - 1; k++) {\n", in + 8, "", NZ);
+        in += 12;
+        sb_printf(s, "%*sint p = (i * %s + j) * %s + k;\n", in, "", NY, NZ);
+        sb_printf(s, "%*s%s[p] = %s[p] + %s * (%s[p + sx] - 2 * %s[p] + %s[p - sx])\n", in, "", dst, src, c[0], src,
+                  src, src);
+        int al = in + (int)strlen(dst) + 6;
+        sb_printf(s, "%*s+ %s * (%s[p + sy] - 2 * %s[p] + %s[p - sy])\n", al, "", c[1], src, src, src);
+        sb_printf(s, "%*s+ %s * (%s[p + 1] - 2 * %s[p] + %s[p - 1]);\n", al, "", c[2], src, src, src);
+        sb_printf(s, "%*s}\n", ind + 8, "");
+    }
+}
+
+static int generate(GenCtx *g)
+{
+    for (int model = 0; model < 3; model++)
+        for (int f64 = 0; f64 < 2; f64++)
+            for (int runtime = 0; runtime < 2; runtime++)
+                for (int box = 0; box < 2; box++) {
+                    int helper = (box + runtime + model) % 2 == 1;
+                    const char *ty = ctype(f64), *dt = f64 ? "f64" : "f32";
+                    const char *NX = box ? "nx" : "n", *NY = box ? "ny" : "n", *NZ = box ? "nz" : "n";
+                    /* Stable while cx + cy + cz <= 1/2. */
+                    double cv[3];
+                    if (model == ANISO) {
+                        for (int k = 0; k < 3; k++)
+                            cv[k] = round(gen_uniform(g, 0.04, 0.16) * 200) / 200;
+                    } else {
+                        cv[0] = cv[1] = cv[2] = round(gen_uniform(g, 0.08, 0.15) * 200) / 200;
+                    }
+                    char cbuf[3][40];
+                    const char *c[3];
+                    for (int k = 0; k < 3; k++) {
+                        if (runtime)
+                            snprintf(cbuf[k], 40, "%s", model == ANISO ? (k == 0 ? "cx" : k == 1 ? "cy" : "cz") : "alpha");
+                        else
+                            snprintf(cbuf[k], 40, "%s", lit(cv[k], f64));
+                        c[k] = cbuf[k];
+                    }
+                    char variant[80];
+                    snprintf(variant, sizeof variant, "%s-%s-%s-%s", MODEL_TAG[model], dt,
+                             runtime ? "scalars" : "const", box ? "box" : "cube");
+                    GenProgram *p = gen_begin(g, variant, "heat_3d");
+                    gen_describe(p, "3D heat equation, 7-point, tsteps A->B->A steps, %s, %s grid, %s coefficients",
+                                 model == ISO ? "isotropic, fixed borders"
+                                              : model == ANISO ? "anisotropic, fixed borders" : "isotropic, periodic",
+                                 box ? "nx x ny x nz" : "n^3", runtime ? "runtime" : "constant");
+                    const char *shp = box ? "nx,ny,nz" : "n,n,n";
+                    gen_arg(p, "A", dt, "inout", shp);
+                    gen_arg(p, "B", dt, model == PERIODIC ? "out" : "inout", shp);
+                    if (runtime) {
+                        if (model == ANISO) {
+                            gen_scalar(p, "cx", dt, cv[0]);
+                            gen_scalar(p, "cy", dt, cv[1]);
+                            gen_scalar(p, "cz", dt, cv[2]);
+                        } else {
+                            gen_scalar(p, "alpha", dt, cv[0]);
+                        }
+                    }
+                    gen_arg(p, "tsteps", "i32", "param", NULL);
+                    if (box) {
+                        gen_arg(p, "nx", "i32", "param", NULL);
+                        gen_arg(p, "ny", "i32", "param", NULL);
+                        gen_arg(p, "nz", "i32", "param", NULL);
+                        gen_config(p, "small", "tsteps=10,nx=40,ny=24,nz=32");
+                        gen_config(p, "edge", "tsteps=1,nx=1,ny=1,nz=1");
+                        gen_config(p, "edge-prime", "tsteps=3,nx=13,ny=7,nz=11");
+                        gen_config(p, "edge-flat", "tsteps=2,nx=2,ny=17,nz=3");
+                        gen_config(p, "large", "tsteps=20,nx=768,ny=512,nz=320");
+                        gen_cost(p, "30*nx*ny*nz*tsteps", f64 ? "32*nx*ny*nz" : "16*nx*ny*nz");
+                    } else {
+                        gen_arg(p, "n", "i32", "param", NULL);
+                        gen_config(p, "small", "tsteps=10,n=32");
+                        gen_config(p, "edge", "tsteps=1,n=1");
+                        gen_config(p, "edge-prime", "tsteps=3,n=13");
+                        gen_config(p, "large", "tsteps=20,n=512");
+                        gen_cost(p, "30*n*n*n*tsteps", f64 ? "32*n*n*n" : "16*n*n*n");
+                    }
+                    if (!f64)
+                        gen_tolerance(p, 2e-5, 1e-4);
+
+                    StrBuf *s = gen_src(p);
+                    sb_printf(s, "/* heat-3d: tsteps explicit steps of the 3D heat equation on an %s grid,\n"
+                                 " * stored row-major (A[(i * %s + j) * %s + k]).  Each step computes B from A and\n"
+                                 " * then A from B:\n"
+                                 " *   B = A + cx * d2x(A) + cy * d2y(A) + cz * d2z(A)\n"
+                                 " * with d2x(A) = A(i+1, j, k) - 2 A(i, j, k) + A(i-1, j, k), and so on",
+                              box ? "nx x ny x nz" : "n x n x n", NY, NZ);
+                    if (model == ANISO && !runtime)
+                        sb_printf(s, ",\n * and cx = %g, cy = %g, cz = %g", cv[0], cv[1], cv[2]);
+                    else if (model != ANISO && runtime)
+                        sb_append(s, ",\n * and cx = cy = cz = alpha");
+                    else if (model != ANISO)
+                        sb_printf(s, ",\n * and cx = cy = cz = %g", cv[0]);
+                    if (model == PERIODIC)
+                        sb_append(s, ".\n * The grid is periodic: neighbours wrap around at the faces. */\n");
+                    else
+                        sb_append(s, ".\n * Only interior points are updated: the faces of A and B keep their\n"
+                                     " * initial values. */\n");
+                    char scal[80] = "";
+                    if (runtime)
+                        snprintf(scal, sizeof scal, model == ANISO ? ", %s cx, %s cy, %s cz" : ", %s alpha", ty, ty, ty);
+                    const char *dims = box ? ", int nx, int ny, int nz" : ", int n";
+                    char params[240];
+                    snprintf(params, sizeof params, "%s *A, %s *B%s, int tsteps%s", ty, ty, scal, dims);
+                    const char *args = runtime ? (model == ANISO ? ", cx, cy, cz" : ", alpha") : "";
+                    const char *dargs = box ? ", nx, ny, nz" : ", n";
+                    if (helper) {
+                        char hp[200];
+                        snprintf(hp, sizeof hp, "const %s *src, %s *dst%s%s", ty, ty, scal, dims);
+                        sb_printf(s, "\n/* One explicit step dst <- src%s. */\n",
+                                  model == PERIODIC ? " over every point" : " at the interior points");
+                        put_signature(s, "static void step", hp);
+                        sb_append(s, "{\n");
+                        if (model != PERIODIC)
+                            sb_printf(s, "    int sx = %s * %s, sy = %s;\n", NY, NZ, NZ);
+                        emit_step(s, 4, model, ty, "dst", "src", c, NX, NY, NZ);
+                        sb_append(s, "}\n\n");
+                        put_signature(s, "void heat_3d", params);
+                        sb_append(s, "{\n    for (int t = 0; t < tsteps; t++) {\n");
+                        sb_printf(s, "        step(A, B%s%s);\n        step(B, A%s%s);\n", args, dargs, args, dargs);
+                        sb_append(s, "    }\n}\n");
+                    } else {
+                        put_signature(s, "void heat_3d", params);
+                        sb_append(s, "{\n");
+                        if (model != PERIODIC)
+                            sb_printf(s, "    int sx = %s * %s, sy = %s;  /* strides of i and j */\n", NY, NZ, NZ);
+                        sb_append(s, "    for (int t = 0; t < tsteps; t++) {\n");
+                        emit_step(s, 8, model, ty, "B", "A", c, NX, NY, NZ);
+                        emit_step(s, 8, model, ty, "A", "B", c, NX, NY, NZ);
+                        sb_append(s, "    }\n}\n");
+                    }
+                    if (gen_end(p) != 0)
+                        return -1;
+                }
+    return 0;
+}
+
+const Family family_pb_heat3d = {"pb_heat3d", "polyhedral", 24, generate};
