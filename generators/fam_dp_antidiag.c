@@ -175,8 +175,8 @@ static void configs(GenProgram *p, int kind)
 #define MIN3 "static int min3(int x, int y, int z)\n{\n    int m = x < y ? x : y;\n    return m < z ? m : z;\n}\n\n"
 #define MAX3 "static int max3(int x, int y, int z)\n{\n    int m = x > y ? x : y;\n    return m > z ? m : z;\n}\n\n"
 #define ROWS_ALLOC                                                                                  \
-    "    int *prev = malloc(2 * (size_t)(lb + 1) * sizeof *prev);\n    if (!prev)\n        return;\n"  \
-    "    int *cur = prev + lb + 1;\n"
+    "    int *rows = malloc(2 * (size_t)(lb + 1) * sizeof *rows);\n    if (!rows)\n        return;\n"  \
+    "    int *prev = rows, *cur = rows + lb + 1;\n"
 #define PAIR_HEAD                                                                                   \
     "    for (int p = 0; p < batch; p++) {\n        const $T *s = a + (size_t)p * la, *t = b + (size_t)p * lb;\n"
 #define TABLE_HEAD                                                                                  \
@@ -203,7 +203,7 @@ static const Op OPS[] = {
        ROWS_ALLOC PAIR_HEAD "        for (int j = 0; j <= lb; j++)\n            prev[j] = j;\n"
        "        for (int i = 1; i <= la; i++) {\n            cur[0] = i;\n            for (int j = 1; j <= lb; j++)\n"
        "                cur[j] = min3(prev[j - 1] + (s[i - 1] != t[j - 1]), prev[j] + 1, cur[j - 1] + 1);\n"
-       SWAP_ROWS "        }\n        dist[p] = prev[lb];\n    }\n    free(prev < cur ? prev : cur);\n",
+       SWAP_ROWS "        }\n        dist[p] = prev[lb];\n    }\n    free(rows);\n",
        "5*batch*la*lb", "$S*batch*(la+lb)+4*batch", SEQ ";dist=batch", SEQ_FILL, NULL, NULL, NO_TAIL),
     OP("edit-weighted", "u8", PAIRS, "edit_distance",
        "#include <stdlib.h>\n\n" MIN3 "/* Weighted edit distance of each sequence pair: deleting a symbol of a\n"
@@ -213,7 +213,7 @@ static const Op OPS[] = {
        "        for (int i = 1; i <= la; i++) {\n            cur[0] = i * del_cost;\n            for (int j = 1; j <= lb; j++)\n"
        "                cur[j] = min3(prev[j - 1] + (s[i - 1] != t[j - 1] ? sub_cost : 0),\n"
        "                              prev[j] + del_cost, cur[j - 1] + ins_cost);\n"
-       SWAP_ROWS "        }\n        dist[p] = prev[lb];\n    }\n    free(prev < cur ? prev : cur);\n",
+       SWAP_ROWS "        }\n        dist[p] = prev[lb];\n    }\n    free(rows);\n",
        "6*batch*la*lb", "$S*batch*(la+lb)+4*batch", SEQ ";dist=batch", SEQ_FILL, NULL,
        "ins_cost=2;del_cost=3;sub_cost=4", NO_TAIL),
     OP("edit-single-table", "u8", SINGLE, "edit_distance",
@@ -256,7 +256,7 @@ static const Op OPS[] = {
        "        for (int i = 1; i <= la; i++) {\n            cur[0] = 0;\n            for (int j = 1; j <= lb; j++) {\n"
        "                if (s[i - 1] == t[j - 1])\n                    cur[j] = prev[j - 1] + 1;\n"
        "                else\n                    cur[j] = prev[j] > cur[j - 1] ? prev[j] : cur[j - 1];\n            }\n"
-       SWAP_ROWS "        }\n        len[p] = prev[lb];\n    }\n    free(prev < cur ? prev : cur);\n",
+       SWAP_ROWS "        }\n        len[p] = prev[lb];\n    }\n    free(rows);\n",
        "3*batch*la*lb", "$S*batch*(la+lb)+4*batch", SEQ ";len=batch", SEQ_FILL, NULL, NULL, NO_TAIL),
     OP("lcs-single-table", "u8", SINGLE, "lcs",
        "/* The full LCS-length table of one long pair of sequences. */\n",
@@ -288,7 +288,7 @@ static const Op OPS[] = {
        "        for (int i = 1; i <= la; i++) {\n            cur[0] = 0;\n            for (int j = 1; j <= lb; j++) {\n"
        "                int best = prev[j] > cur[j - 1] ? prev[j] : cur[j - 1];\n"
        "                cur[j] = s[i - 1] == t[j - 1] ? prev[j - 1] + 1 : best;\n            }\n"
-       SWAP_ROWS "        }\n        dist[p] = la + lb - 2 * prev[lb];\n    }\n    free(prev < cur ? prev : cur);\n",
+       SWAP_ROWS "        }\n        dist[p] = la + lb - 2 * prev[lb];\n    }\n    free(rows);\n",
        "3*batch*la*lb", "$S*batch*(la+lb)+4*batch", SEQ ";dist=batch", SEQ_FILL, NULL, NULL, NO_TAIL),
     OP("smith-waterman", "u8", PAIRS, "smith_waterman",
        "#include <stdlib.h>\n\n" MAX3 "/* Smith-Waterman local alignment score of each pair with a linear gap\n"
@@ -300,7 +300,7 @@ static const Op OPS[] = {
        "                int h = max3(prev[j - 1] + (s[i - 1] == t[j - 1] ? match : mismatch), prev[j] - gap,\n"
        "                             cur[j - 1] - gap);\n                cur[j] = h > 0 ? h : 0;\n"
        "                if (cur[j] > best)\n                    best = cur[j];\n            }\n"
-       SWAP_ROWS "        }\n        score[p] = best;\n    }\n    free(prev < cur ? prev : cur);\n",
+       SWAP_ROWS "        }\n        score[p] = best;\n    }\n    free(rows);\n",
        "7*batch*la*lb", "$S*batch*(la+lb)+4*batch", SEQ ";score=batch", SEQ_FILL, NULL,
        "match=2;mismatch=-1;gap=1", NO_TAIL),
     OP("smith-waterman-matrix", "i32", SUBST, "smith_waterman",
@@ -312,15 +312,15 @@ static const Op OPS[] = {
        "            for (int j = 1; j <= lb; j++) {\n"
        "                int h = max3(prev[j - 1] + row[t[j - 1]], prev[j] - gap, cur[j - 1] - gap);\n"
        "                cur[j] = h > 0 ? h : 0;\n                if (cur[j] > best)\n                    best = cur[j];\n            }\n"
-       SWAP_ROWS "        }\n        score[p] = best;\n    }\n    free(prev < cur ? prev : cur);\n",
+       SWAP_ROWS "        }\n        score[p] = best;\n    }\n    free(rows);\n",
        "7*batch*la*lb", "$S*batch*(la+lb)+1600+4*batch", SEQ ";subst=20,20;score=batch",
        "a=int:0:20;b=int:0:20;subst=int:-4:7", NULL, "gap=4", NO_TAIL),
     OP("smith-waterman-float", "u8", PAIRS, "smith_waterman",
        "#include <stdlib.h>\n\n/* Smith-Waterman local alignment scores with real-valued scoring (match,\n"
        " * mismatch, linear gap penalty). */\n",
        "const $T *a, const $T *b, float *score, float match, float mismatch, float gap, int batch, int la, int lb",
-       "    float *prev = malloc(2 * (size_t)(lb + 1) * sizeof *prev);\n    if (!prev)\n        return;\n"
-       "    float *cur = prev + lb + 1;\n"
+       "    float *rows = malloc(2 * (size_t)(lb + 1) * sizeof *rows);\n    if (!rows)\n        return;\n"
+       "    float *prev = rows, *cur = rows + lb + 1;\n"
        PAIR_HEAD "        float best = 0;\n        for (int j = 0; j <= lb; j++)\n            prev[j] = 0;\n"
        "        for (int i = 1; i <= la; i++) {\n            cur[0] = 0;\n            for (int j = 1; j <= lb; j++) {\n"
        "                float h = prev[j - 1] + (s[i - 1] == t[j - 1] ? match : mismatch);\n"
@@ -328,7 +328,7 @@ static const Op OPS[] = {
        "                if (cur[j - 1] - gap > h)\n                    h = cur[j - 1] - gap;\n"
        "                cur[j] = h > 0 ? h : 0;\n                if (cur[j] > best)\n                    best = cur[j];\n            }\n"
        "            float *tmp = prev;\n            prev = cur;\n            cur = tmp;\n"
-       "        }\n        score[p] = best;\n    }\n    free(prev < cur ? prev : cur);\n",
+       "        }\n        score[p] = best;\n    }\n    free(rows);\n",
        "7*batch*la*lb", "$S*batch*(la+lb)+4*batch", SEQ ";score=batch", SEQ_FILL, NULL,
        "match=1.5;mismatch=-0.75;gap=0.6", {1e-4, 1e-5}, {0, 0}),
     OP("smith-waterman-table", "u8", PAIRST, "smith_waterman",
@@ -346,8 +346,8 @@ static const Op OPS[] = {
        "#include <stdlib.h>\n\n" MAX3 "/* Smith-Waterman with affine gaps (Gotoh): a gap of length k costs\n"
        " * open + (k - 1) extend.  E tracks gaps along a row, F along a column. */\n",
        "const $T *a, const $T *b, int *score, int match, int mismatch, int open, int extend, int batch, int la, int lb",
-       "    int *h = malloc(3 * (size_t)(lb + 1) * sizeof *h);\n    if (!h)\n        return;\n"
-       "    int *hprev = h + lb + 1, *f = h + 2 * (lb + 1);\n"
+       "    int *buf = malloc(3 * (size_t)(lb + 1) * sizeof *buf);\n    if (!buf)\n        return;\n"
+       "    int *h = buf, *hprev = buf + lb + 1, *f = buf + 2 * (lb + 1);\n"
        PAIR_HEAD "        int best = 0;\n        for (int j = 0; j <= lb; j++) {\n            hprev[j] = 0;\n"
        "            f[j] = -open;\n        }\n        for (int i = 1; i <= la; i++) {\n            int e = -open;\n"
        "            h[0] = 0;\n            for (int j = 1; j <= lb; j++) {\n"
@@ -357,7 +357,7 @@ static const Op OPS[] = {
        "                h[j] = v > 0 ? v : 0;\n                if (h[j] > best)\n                    best = h[j];\n            }\n"
        "            int *tmp = hprev;\n            hprev = h;\n            h = tmp;\n"
        "        }\n        score[p] = best;\n    }\n"
-       "    free(h < hprev ? (h < f ? h : f) : (hprev < f ? hprev : f));\n",
+       "    free(buf);\n",
        "12*batch*la*lb", "$S*batch*(la+lb)+4*batch", SEQ ";score=batch", SEQ_FILL, NULL,
        "match=2;mismatch=-3;open=5;extend=1", NO_TAIL),
     OP("smith-waterman-position", "u8", PAIRS, "smith_waterman",
@@ -372,7 +372,7 @@ static const Op OPS[] = {
        "                if (cur[j] > best) {\n                    best = cur[j];\n                    bi = i;\n"
        "                    bj = j;\n                }\n            }\n"
        SWAP_ROWS "        }\n        out[3 * p] = best;\n        out[3 * p + 1] = bi;\n        out[3 * p + 2] = bj;\n"
-       "    }\n    free(prev < cur ? prev : cur);\n",
+       "    }\n    free(rows);\n",
        "7*batch*la*lb", "$S*batch*(la+lb)+12*batch", SEQ ";out=batch,3", SEQ_FILL, NULL,
        "match=2;mismatch=-1;gap=1", NO_TAIL),
     OP("smith-waterman-single", "u8", SINGLE, "smith_waterman",
@@ -393,7 +393,7 @@ static const Op OPS[] = {
        "        for (int i = 1; i <= la; i++) {\n            cur[0] = -gap * i;\n            for (int j = 1; j <= lb; j++)\n"
        "                cur[j] = max3(prev[j - 1] + (s[i - 1] == t[j - 1] ? match : mismatch), prev[j] - gap,\n"
        "                              cur[j - 1] - gap);\n"
-       SWAP_ROWS "        }\n        score[p] = prev[lb];\n    }\n    free(prev < cur ? prev : cur);\n",
+       SWAP_ROWS "        }\n        score[p] = prev[lb];\n    }\n    free(rows);\n",
        "6*batch*la*lb", "$S*batch*(la+lb)+4*batch", SEQ ";score=batch", SEQ_FILL, NULL,
        "match=1;mismatch=-1;gap=2", NO_TAIL),
     OP("needleman-wunsch-table", "u8", PAIRST, "needleman_wunsch",
@@ -413,7 +413,7 @@ static const Op OPS[] = {
        "        for (int i = 1; i <= la; i++) {\n            cur[0] = -gap * i;\n"
        "            for (int j = 1; j <= lb; j++)\n"
        "                cur[j] = max3(prev[j - 1] + subst[20 * s[i - 1] + t[j - 1]], prev[j] - gap, cur[j - 1] - gap);\n"
-       SWAP_ROWS "        }\n        score[p] = prev[lb];\n    }\n    free(prev < cur ? prev : cur);\n",
+       SWAP_ROWS "        }\n        score[p] = prev[lb];\n    }\n    free(rows);\n",
        "6*batch*la*lb", "$S*batch*(la+lb)+1600+4*batch", SEQ ";subst=20,20;score=batch",
        "a=int:0:20;b=int:0:20;subst=int:-4:7", NULL, "gap=4", NO_TAIL),
     OP("needleman-wunsch-affine", "u8", PAIRS, "needleman_wunsch",
@@ -421,8 +421,8 @@ static const Op OPS[] = {
        "/* Global alignment with affine gaps (Gotoh): a gap of length k costs\n"
        " * open + (k - 1) extend; E holds alignments ending in a gap in a, F in\n * a gap in b. */\n",
        "const $T *a, const $T *b, int *score, int match, int mismatch, int open, int extend, int batch, int la, int lb",
-       "    int *h = malloc(3 * (size_t)(lb + 1) * sizeof *h);\n    if (!h)\n        return;\n"
-       "    int *hprev = h + lb + 1, *f = h + 2 * (lb + 1);\n"
+       "    int *buf = malloc(3 * (size_t)(lb + 1) * sizeof *buf);\n    if (!buf)\n        return;\n"
+       "    int *h = buf, *hprev = buf + lb + 1, *f = buf + 2 * (lb + 1);\n"
        PAIR_HEAD "        hprev[0] = 0;\n        f[0] = NEG;\n        for (int j = 1; j <= lb; j++) {\n"
        "            hprev[j] = -open - (j - 1) * extend;\n            f[j] = NEG;\n        }\n"
        "        for (int i = 1; i <= la; i++) {\n            int e = NEG;\n            h[0] = -open - (i - 1) * extend;\n"
@@ -432,7 +432,7 @@ static const Op OPS[] = {
        "                h[j] = max3(hprev[j - 1] + (s[i - 1] == t[j - 1] ? match : mismatch), e, f[j]);\n"
        "            }\n            int *tmp = hprev;\n            hprev = h;\n            h = tmp;\n"
        "        }\n        score[p] = hprev[lb];\n    }\n"
-       "    free(h < hprev ? (h < f ? h : f) : (hprev < f ? hprev : f));\n",
+       "    free(buf);\n",
        "12*batch*la*lb", "$S*batch*(la+lb)+4*batch", SEQ ";score=batch", SEQ_FILL, NULL,
        "match=2;mismatch=-2;open=4;extend=1", NO_TAIL),
     OP("needleman-wunsch-single", "u8", SINGLE, "needleman_wunsch",
@@ -447,15 +447,15 @@ static const Op OPS[] = {
     OP("needleman-wunsch-float", "u8", PAIRS, "needleman_wunsch",
        "#include <stdlib.h>\n\n/* Needleman-Wunsch global alignment score with real-valued scoring. */\n",
        "const $T *a, const $T *b, double *score, double match, double mismatch, double gap, int batch, int la, int lb",
-       "    double *prev = malloc(2 * (size_t)(lb + 1) * sizeof *prev);\n    if (!prev)\n        return;\n"
-       "    double *cur = prev + lb + 1;\n"
+       "    double *rows = malloc(2 * (size_t)(lb + 1) * sizeof *rows);\n    if (!rows)\n        return;\n"
+       "    double *prev = rows, *cur = rows + lb + 1;\n"
        PAIR_HEAD "        for (int j = 0; j <= lb; j++)\n            prev[j] = -gap * j;\n"
        "        for (int i = 1; i <= la; i++) {\n            cur[0] = -gap * i;\n            for (int j = 1; j <= lb; j++) {\n"
        "                double h = prev[j - 1] + (s[i - 1] == t[j - 1] ? match : mismatch);\n"
        "                if (prev[j] - gap > h)\n                    h = prev[j] - gap;\n"
        "                if (cur[j - 1] - gap > h)\n                    h = cur[j - 1] - gap;\n                cur[j] = h;\n            }\n"
        "            double *tmp = prev;\n            prev = cur;\n            cur = tmp;\n"
-       "        }\n        score[p] = prev[lb];\n    }\n    free(prev < cur ? prev : cur);\n",
+       "        }\n        score[p] = prev[lb];\n    }\n    free(rows);\n",
        "6*batch*la*lb", "$S*batch*(la+lb)+8*batch", SEQ ";score=batch", SEQ_FILL, NULL,
        "match=1.25;mismatch=-0.5;gap=0.75", {1e-9, 1e-9}, {0, 0}),
     OP("semi-global", "u8", PAIRS, "fitting_alignment",
@@ -469,7 +469,7 @@ static const Op OPS[] = {
        "                              cur[j - 1] - gap);\n"
        SWAP_ROWS "        }\n        int best = prev[0];\n        for (int j = 1; j <= lb; j++)\n"
        "            if (prev[j] > best)\n                best = prev[j];\n        score[p] = best;\n    }\n"
-       "    free(prev < cur ? prev : cur);\n",
+       "    free(rows);\n",
        "6*batch*la*lb", "$S*batch*(la+lb)+4*batch", SEQ ";score=batch", SEQ_FILL, NULL,
        "match=2;mismatch=-1;gap=2", NO_TAIL),
 #define DTW_PRE(cost)                                                                               \
@@ -477,8 +477,8 @@ static const Op OPS[] = {
     " * D[i][j] = " cost " + min(D[i-1][j], D[i][j-1], D[i-1][j-1]), D[0][0] = 0\n"  \
     " * and the rest of row and column 0 infinite. */\n"
 #define DTW_BODY(cost)                                                                              \
-    "    $T *prev = malloc(2 * (size_t)(lb + 1) * sizeof *prev);\n    if (!prev)\n        return;\n" \
-    "    $T *cur = prev + lb + 1;\n" PAIR_HEAD                                                       \
+    "    $T *rows = malloc(2 * (size_t)(lb + 1) * sizeof *rows);\n    if (!rows)\n        return;\n" \
+    "    $T *prev = rows, *cur = rows + lb + 1;\n" PAIR_HEAD                                                       \
     "        prev[0] = 0;\n        for (int j = 1; j <= lb; j++)\n            prev[j] = INFINITY;\n"      \
     "        for (int i = 1; i <= la; i++) {\n            cur[0] = INFINITY;\n"                       \
     "            for (int j = 1; j <= lb; j++) {\n                $T m = prev[j - 1];\n"                \
@@ -486,7 +486,7 @@ static const Op OPS[] = {
     "                if (cur[j - 1] < m)\n                    m = cur[j - 1];\n"                         \
     "                cur[j] = " cost " + m;\n            }\n"                                           \
     "            $T *tmp = prev;\n            prev = cur;\n            cur = tmp;\n        }\n"           \
-    "        dist[p] = prev[lb];\n    }\n    free(prev < cur ? prev : cur);\n"
+    "        dist[p] = prev[lb];\n    }\n    free(rows);\n"
     OP("dtw", "f32", PAIRS, "dtw", DTW_PRE("|a_i - b_j|"),
        "const $T *a, const $T *b, $T *dist, int batch, int la, int lb", DTW_BODY("fabs$F(s[i - 1] - t[j - 1])"),
        "5*batch*la*lb", "$S*batch*(la+lb)+$S*batch", SEQ ";dist=batch", NULL, NULL, NULL, {1e-4, 1e-5}, {0, 0}),
@@ -500,8 +500,8 @@ static const Op OPS[] = {
        " * |i - j| > w are infinite (w >= |la - lb|, so the end is reachable);\n"
        " * D[i][j] = |a_i - b_j| + min of the three predecessors. */\n",
        "const $T *a, const $T *b, $T *dist, int batch, int la, int lb, int w",
-       "    $T *prev = malloc(2 * (size_t)(lb + 1) * sizeof *prev);\n    if (!prev)\n        return;\n"
-       "    $T *cur = prev + lb + 1;\n" PAIR_HEAD
+       "    $T *rows = malloc(2 * (size_t)(lb + 1) * sizeof *rows);\n    if (!rows)\n        return;\n"
+       "    $T *prev = rows, *cur = rows + lb + 1;\n" PAIR_HEAD
        "        prev[0] = 0;\n        for (int j = 1; j <= lb; j++)\n            prev[j] = INFINITY;\n"
        "        for (int i = 1; i <= la; i++) {\n            cur[0] = INFINITY;\n"
        "            for (int j = 1; j <= lb; j++) {\n                if (abs(i - j) > w) {\n"
@@ -510,7 +510,7 @@ static const Op OPS[] = {
        "                if (cur[j - 1] < m)\n                    m = cur[j - 1];\n"
        "                cur[j] = fabs$F(s[i - 1] - t[j - 1]) + m;\n            }\n"
        "            $T *tmp = prev;\n            prev = cur;\n            cur = tmp;\n        }\n"
-       "        dist[p] = prev[lb];\n    }\n    free(prev < cur ? prev : cur);\n",
+       "        dist[p] = prev[lb];\n    }\n    free(rows);\n",
        "5*batch*la*(2*w+1)", "$S*batch*(la+lb)+$S*batch", SEQ ";dist=batch", NULL, NULL, NULL, {1e-4, 1e-5},
        {0, 0}),
     OP("dtw-multivariate", "f32", PAIRS, "dtw",
@@ -520,8 +520,8 @@ static const Op OPS[] = {
        "static $T dist3(const $T *x, const $T *y)\n{\n    $T dx = x[0] - y[0], dy = x[1] - y[1], dz = x[2] - y[2];\n"
        "    return sqrt$F(dx * dx + dy * dy + dz * dz);\n}\n\n",
        "const $T *a, const $T *b, $T *dist, int batch, int la, int lb",
-       "    $T *prev = malloc(2 * (size_t)(lb + 1) * sizeof *prev);\n    if (!prev)\n        return;\n"
-       "    $T *cur = prev + lb + 1;\n"
+       "    $T *rows = malloc(2 * (size_t)(lb + 1) * sizeof *rows);\n    if (!rows)\n        return;\n"
+       "    $T *prev = rows, *cur = rows + lb + 1;\n"
        "    for (int p = 0; p < batch; p++) {\n        const $T *s = a + (size_t)p * la * 3, *t = b + (size_t)p * lb * 3;\n"
        "        prev[0] = 0;\n        for (int j = 1; j <= lb; j++)\n            prev[j] = INFINITY;\n"
        "        for (int i = 1; i <= la; i++) {\n            cur[0] = INFINITY;\n"
@@ -530,7 +530,7 @@ static const Op OPS[] = {
        "                if (cur[j - 1] < m)\n                    m = cur[j - 1];\n"
        "                cur[j] = dist3(s + 3 * (i - 1), t + 3 * (j - 1)) + m;\n            }\n"
        "            $T *tmp = prev;\n            prev = cur;\n            cur = tmp;\n        }\n"
-       "        dist[p] = prev[lb];\n    }\n    free(prev < cur ? prev : cur);\n",
+       "        dist[p] = prev[lb];\n    }\n    free(rows);\n",
        "14*batch*la*lb", "3*$S*batch*(la+lb)+$S*batch", "a=batch,la,3;b=batch,lb,3;dist=batch", NULL, NULL, NULL,
        {1e-4, 1e-5}, {0, 0}),
     OP("dtw-table", "f32", PAIRST, "dtw",
@@ -665,7 +665,7 @@ static const Op OPS[] = {
        "        for (int i = 1; i <= la; i++) {\n            cur[0] = 0;\n            for (int j = 1; j <= lb; j++) {\n"
        "                cur[j] = s[i - 1] == t[j - 1] ? prev[j - 1] + 1 : 0;\n"
        "                if (cur[j] > best)\n                    best = cur[j];\n            }\n"
-       SWAP_ROWS "        }\n        len[p] = best;\n    }\n    free(prev < cur ? prev : cur);\n",
+       SWAP_ROWS "        }\n        len[p] = best;\n    }\n    free(rows);\n",
        "3*batch*la*lb", "$S*batch*(la+lb)+4*batch", SEQ ";len=batch", SEQ_FILL, NULL, NULL, NO_TAIL),
     OP("osa-distance", "u8", PAIRS, "osa_distance",
        "#include <stdlib.h>\n\n" MIN3 "/* Optimal-string-alignment (restricted Damerau-Levenshtein) distance of\n"
@@ -711,8 +711,8 @@ static const Op OPS[] = {
        "#include <stdint.h>\n#include <stdlib.h>\n\n/* Side of the largest all-ones square in each of a batch of 0/1 grids\n"
        " * (nonzero bytes are ones), with two rows of the square table. */\n",
        "const uint8_t *grid, $T *side, int batch, int n, int m",
-       "    int *prev = malloc(2 * (size_t)m * sizeof *prev);\n    if (!prev)\n        return;\n"
-       "    int *cur = prev + m;\n    for (int g = 0; g < batch; g++) {\n"
+       "    int *rows = malloc(2 * (size_t)m * sizeof *rows);\n    if (!rows)\n        return;\n"
+       "    int *prev = rows, *cur = rows + m;\n    for (int g = 0; g < batch; g++) {\n"
        "        const uint8_t *f = grid + (size_t)g * n * m;\n        int best = 0;\n"
        "        for (int i = 0; i < n; i++) {\n            for (int j = 0; j < m; j++) {\n"
        "                int s = 0;\n                if (f[i * m + j]) {\n                    s = 1;\n"
@@ -722,7 +722,7 @@ static const Op OPS[] = {
        "                        s++;\n                    }\n                }\n                cur[j] = s;\n"
        "                if (s > best)\n                    best = s;\n            }\n"
        "            int *tmp = prev;\n            prev = cur;\n            cur = tmp;\n        }\n"
-       "        side[g] = best;\n    }\n    free(prev < cur ? prev : cur);\n",
+       "        side[g] = best;\n    }\n    free(rows);\n",
        "3*batch*n*m", "batch*n*m+$S*batch", "grid=batch,n,m;side=batch", "grid=int:0:6", NULL, NULL, NO_TAIL),
     OP("subsequence-count", "u8", SUBSEQ, "count_subsequences",
        "#include <stdint.h>\n#include <stdlib.h>\n\n"

@@ -237,7 +237,7 @@ static int emit_all(GenCtx *g, const Spec *specs, int n)
 static const Spec SPECS[] = {
     {"f32 f64", "gemv-n-rowmajor", "gemv", "y = alpha*A*x + beta*y, A m x n row-major ($D)",
      "a:in:m,n;x:in:n;y:inout:m;alpha:scalar:~0.5~2;beta:scalar:~-1~1;m:param;n:param", NULL, GEMV_CFG,
-     GEMV_COST, 1e-3, 1e-3, 0, 0,
+     GEMV_COST, 1e-2, 1e-3, 0, 0,
      "/* y = alpha * A * x + beta * y, with A an m x n row-major matrix. */\n"
      "void gemv(const $T *a, const $T *x, $T *y, $T alpha, $T beta, int m, int n)\n{\n"
      "    for (int i = 0; i < m; i++) {\n"
@@ -248,7 +248,7 @@ static const Spec SPECS[] = {
      "    }\n}\n"},
     {"f32 f64", "gemv-t-rowmajor", "gemv_t", "y = alpha*A^T*x + beta*y, A m x n row-major ($D)",
      "a:in:m,n;x:in:m;y:inout:n;alpha:scalar:~0.5~2;beta:scalar:~-1~1;m:param;n:param", NULL, GEMV_CFG,
-     "2*m*n", "$S*(m*n+m+2*n)", 1e-3, 1e-3, 0, 0,
+     "2*m*n", "$S*(m*n+m+2*n)", 1e-2, 1e-3, 0, 0,
      "/* y = alpha * A^T * x + beta * y, with A an m x n row-major matrix\n"
      " * (x has m entries, y has n). */\n"
      "void gemv_t(const $T *a, const $T *x, $T *y, $T alpha, $T beta, int m, int n)\n{\n"
@@ -260,7 +260,7 @@ static const Spec SPECS[] = {
      "    }\n}\n"},
     {"f32 f64", "gemv-n-colmajor", "gemv", "y = alpha*A*x + beta*y, A m x n column-major ($D)",
      "a:in:n,m;x:in:n;y:inout:m;alpha:scalar:~0.5~2;beta:scalar:~-1~1;m:param;n:param", NULL, GEMV_CFG,
-     GEMV_COST, 1e-3, 1e-3, 0, 0,
+     GEMV_COST, 1e-2, 1e-3, 0, 0,
      "/* y = alpha * A * x + beta * y, with A an m x n column-major matrix:\n"
      " * A[i][j] is a[j * m + i]. */\n"
      "void gemv(const $T *a, const $T *x, $T *y, $T alpha, $T beta, int m, int n)\n{\n"
@@ -272,7 +272,7 @@ static const Spec SPECS[] = {
      "    }\n}\n"},
     {"f32 f64", "gemv-t-colmajor", "gemv_t", "y = alpha*A^T*x + beta*y, A m x n column-major ($D)",
      "a:in:n,m;x:in:m;y:inout:n;alpha:scalar:~0.5~2;beta:scalar:~-1~1;m:param;n:param", NULL, GEMV_CFG,
-     "2*m*n", "$S*(m*n+m+2*n)", 1e-3, 1e-3, 0, 0,
+     "2*m*n", "$S*(m*n+m+2*n)", 1e-2, 1e-3, 0, 0,
      "/* y = alpha * A^T * x + beta * y, with A an m x n column-major matrix\n"
      " * (A[i][j] is a[j * m + i]); each y[j] is a dot product with column j. */\n"
      "void gemv_t(const $T *a, const $T *x, $T *y, $T alpha, $T beta, int m, int n)\n{\n"
@@ -287,7 +287,7 @@ static const Spec SPECS[] = {
      "a:in:m,lda;x:in:n;y:inout:m;alpha:scalar:~0.5~2;beta:scalar:~-1~1;m:param;n:param;lda:param", NULL,
      "small:m=200,n=300,lda=304|edge:m=1,n=1,lda=1|edge-prime:m=37,n=131,lda=137|"
      "large:m=16384,n=$(16000,lda=16384|8000,lda=8192)",
-     "2*m*n", "$S*(m*n+n+2*m)", 1e-3, 1e-3, 0, 0,
+     "2*m*n", "$S*(m*n+n+2*m)", 1e-2, 1e-3, 0, 0,
      "/* y = alpha * A * x + beta * y for the m x n matrix A stored row-major\n"
      " * inside a wider array: A[i][j] is a[i * lda + j], lda >= n. */\n"
      "void gemv_lda(const $T *a, const $T *x, $T *y, $T alpha, $T beta, int m, int n, int lda)\n{\n"
@@ -303,7 +303,7 @@ static const Spec SPECS[] = {
      "a:in:n,lda;x:in:m;y:inout:n;alpha:scalar:~0.5~2;beta:scalar:~-1~1;m:param;n:param;lda:param", NULL,
      "small:m=200,n=300,lda=208|edge:m=1,n=1,lda=1|edge-prime:m=37,n=131,lda=41|"
      "large:m=$(16000,n=16384,lda=16384|8000,n=16384,lda=8192)",
-     "2*m*n", "$S*(m*n+m+2*n)", 1e-3, 1e-3, 0, 0,
+     "2*m*n", "$S*(m*n+m+2*n)", 1e-2, 1e-3, 0, 0,
      "/* y = alpha * A^T * x + beta * y for the m x n column-major matrix A with\n"
      " * leading dimension lda >= m: A[i][j] is a[j * lda + i]. */\n"
      "void gemv_t_lda(const $T *a, const $T *x, $T *y, $T alpha, $T beta, int m, int n, int lda)\n{\n"
@@ -314,7 +314,7 @@ static const Spec SPECS[] = {
      "        y[j] = alpha * acc + beta * y[j];\n"
      "    }\n}\n"},
     {"f32 f64", "matvec", "matvec", "y = A*x ($D)", "a:in:m,n;x:in:n;y:out:m;m:param;n:param", NULL, GEMV_CFG,
-     "2*m*n", "$S*(m*n+n+m)", 1e-3, 1e-3, 0, 0,
+     "2*m*n", "$S*(m*n+n+m)", 1e-2, 1e-3, 0, 0,
      "/* y = A * x for an m x n row-major matrix A. */\n"
      "void matvec(const $T *a, const $T *x, $T *y, int m, int n)\n{\n"
      "    for (int i = 0; i < m; i++) {\n"
@@ -324,7 +324,7 @@ static const Spec SPECS[] = {
      "        y[i] = acc;\n"
      "    }\n}\n"},
     {"f32 f64", "vecmat", "vecmat", "y = x^T*A, the row vector times a matrix ($D)",
-     "x:in:m;a:in:m,n;y:out:n;m:param;n:param", NULL, GEMV_CFG, "2*m*n", "$S*(m*n+n+m)", 1e-3, 1e-3, 0, 0,
+     "x:in:m;a:in:m,n;y:out:n;m:param;n:param", NULL, GEMV_CFG, "2*m*n", "$S*(m*n+n+m)", 1e-2, 1e-3, 0, 0,
      "/* y = x^T * A (a row vector times the m x n row-major matrix A): y has n\n"
      " * entries, y[j] = sum over i of x[i] * A[i][j]. */\n"
      "void vecmat(const $T *x, const $T *a, $T *y, int m, int n)\n{\n"
@@ -376,7 +376,7 @@ static const Spec SPECS[] = {
      "    }\n}\n"},
     {"f32 f64", "symv-lower", "symv", "symmetric y = alpha*A*x + beta*y from the lower triangle ($D)",
      "a:in:n,n;x:in:n;y:inout:n;alpha:scalar:~0.5~2;beta:scalar:~-1~1;n:param", NULL, SQ_CFG,
-     "2*n*n", "$S*(n*(n+1)/2+3*n)", 1e-3, 1e-3, 0, 0,
+     "2*n*n", "$S*(n*(n+1)/2+3*n)", 1e-2, 1e-3, 0, 0,
      "/* y = alpha * A * x + beta * y for a symmetric n x n matrix of which only\n"
      " * the lower triangle of the row-major array a is read: A[i][j] is\n"
      " * a[i * n + j] for j <= i and a[j * n + i] for j > i. */\n"
@@ -391,7 +391,7 @@ static const Spec SPECS[] = {
      "    }\n}\n"},
     {"f32 f64", "symv-upper", "symv", "symmetric y = alpha*A*x + beta*y from the upper triangle ($D)",
      "a:in:n,n;x:in:n;y:inout:n;alpha:scalar:~0.5~2;beta:scalar:~-1~1;n:param", NULL, SQ_CFG,
-     "2*n*n", "$S*(n*(n+1)/2+3*n)", 1e-3, 1e-3, 0, 0,
+     "2*n*n", "$S*(n*(n+1)/2+3*n)", 1e-2, 1e-3, 0, 0,
      "/* y = alpha * A * x + beta * y for a symmetric n x n matrix stored in the\n"
      " * upper triangle of the row-major array a (the strict lower part is never\n"
      " * read): A[i][j] is a[i * n + j] for j >= i and a[j * n + i] for j < i. */\n"
@@ -406,7 +406,7 @@ static const Spec SPECS[] = {
      "    }\n}\n"},
     {"f32 f64", "spmv-packed-lower", "spmv", "symmetric packed (lower, row by row) y = alpha*A*x + beta*y ($D)",
      "ap:in:n*(n+1)/2;x:in:n;y:inout:n;alpha:scalar:~0.5~2;beta:scalar:~-1~1;n:param", NULL, SQ_CFG,
-     "2*n*n", "$S*(n*(n+1)/2+3*n)", 1e-3, 1e-3, 0, 0,
+     "2*n*n", "$S*(n*(n+1)/2+3*n)", 1e-2, 1e-3, 0, 0,
      "/* y = alpha * A * x + beta * y for a symmetric n x n matrix in packed\n"
      " * storage: the lower triangle row by row, so A[i][j] (j <= i) is\n"
      " * ap[i * (i + 1) / 2 + j]. */\n"
@@ -422,7 +422,7 @@ static const Spec SPECS[] = {
      "    }\n}\n"},
     {"f32 f64", "spmv-packed-upper", "spmv", "symmetric packed (upper, row by row) y = alpha*A*x + beta*y ($D)",
      "ap:in:n*(n+1)/2;x:in:n;y:inout:n;alpha:scalar:~0.5~2;beta:scalar:~-1~1;n:param", NULL, SQ_CFG,
-     "2*n*n", "$S*(n*(n+1)/2+3*n)", 1e-3, 1e-3, 0, 0,
+     "2*n*n", "$S*(n*(n+1)/2+3*n)", 1e-2, 1e-3, 0, 0,
      "/* Offset of row i of a packed upper triangle: rows 0..i-1 hold n, n - 1,\n"
      " * ..., n - i + 1 entries. */\n"
      "static int row_start(int i, int n)\n{\n"
@@ -478,7 +478,7 @@ static const Spec SPECS[] = {
      "w:in:m,n;x:in:n;b:in:m;y:out:m;m:param;n:param", NULL,
      "small:m=200,n=300|edge:m=7,n=1|edge-prime:m=37,n=131|large:m=16384,n=$(16384|8192)", "2*m*n+2*m",
      "$S*(m*n+n+2*m)",
-     1e-3, 1e-3, 0, 0,
+     1e-2, 1e-3, 0, 0,
      "#include <math.h>\n\n"
      "/* A dense layer on one input vector: y = max(W * x + b, 0), W m x n\n"
      " * row-major. */\n"
@@ -491,7 +491,7 @@ static const Spec SPECS[] = {
      "    }\n}\n"},
     {"f32", "linear-bias-tanh", "linear_tanh", "y = tanh(W*x + b) ($D)",
      "w:in:m,n;x:in:n;b:in:m;y:out:m;m:param;n:param", NULL, GEMV_CFG, "2*m*n+10*m", "$S*(m*n+n+2*m)",
-     1e-3, 1e-3, 0, 0,
+     1e-2, 1e-3, 0, 0,
      "#include <math.h>\n\n"
      "/* y = tanh(W * x + b) for an m x n row-major weight matrix W. */\n"
      "void linear_tanh(const float *w, const float *x, const float *b, float *y, int m, int n)\n{\n"
@@ -503,7 +503,7 @@ static const Spec SPECS[] = {
      "    }\n}\n"},
     {"f32", "linear-t-sigmoid", "linear_t_sigmoid", "y = sigmoid(W^T*x + b), W column-major ($D)",
      "w:in:n,m;x:in:n;b:in:m;y:out:m;m:param;n:param", NULL, GEMV_CFG, "2*m*n+10*m", "$S*(m*n+n+2*m)",
-     1e-3, 1e-3, 0, 0,
+     1e-2, 1e-3, 0, 0,
      "#include <math.h>\n\n"
      "/* y = sigmoid(W^T * x + b) where W is stored n x m row-major (so column i\n"
      " * of W, w[j * m + i], is the weight vector of output i). */\n"
@@ -520,7 +520,7 @@ static const Spec SPECS[] = {
      NULL,
      "small:m=200,n=300,incx=2,incy=3|edge:m=1,n=1,incx=1,incy=1|edge-prime:m=37,n=131,incx=3,incy=5|"
      "large:m=16384,n=$(16384|8192),incx=4,incy=2",
-     "2*m*n", "$S*(m*n+n+2*m)", 1e-3, 1e-3, 0, 0,
+     "2*m*n", "$S*(m*n+n+2*m)", 1e-2, 1e-3, 0, 0,
      "/* y = alpha * A * x + beta * y where x and y are strided views: element j\n"
      " * of x is x[j * incx], element i of y is y[i * incy]; A is m x n\n"
      " * row-major.  Entries of y between the strided ones are left alone. */\n"
@@ -553,7 +553,7 @@ static const Spec SPECS[] = {
     {"f32 f64", "complex", "zgemv", "complex y = A*x + y, interleaved (re, im) ($D)",
      "a:in:m,n,2;x:in:n,2;y:inout:m,2;m:param;n:param", NULL,
      "small:m=200,n=300|edge:m=1,n=1|edge-prime:m=37,n=131|large:m=$(8192|8192),n=$(16384|8192)",
-     "8*m*n", "$S*2*(m*n+n+2*m)", 1e-3, 1e-3, 0, 0,
+     "8*m*n", "$S*2*(m*n+n+2*m)", 1e-2, 1e-3, 0, 0,
      "/* Complex y = A * x + y.  Every complex number is stored as (re, im);\n"
      " * A is m x n row-major. */\n"
      "void zgemv(const $T *a, const $T *x, $T *y, int m, int n)\n{\n"
@@ -598,7 +598,7 @@ static const Spec SPECS[] = {
      "    }\n}\n"},
     {"f32 f64", "bicg", "bicg", "q = A*p and s = A^T*r, the two products of a BiCG step ($D)",
      "a:in:m,n;p:in:n;r:in:m;q:out:m;s:out:n;m:param;n:param", NULL, GEMV_CFG, "4*m*n",
-     "$S*(m*n+2*n+2*m)", 1e-3, 1e-3, 0, 0,
+     "$S*(m*n+2*n+2*m)", 1e-2, 1e-3, 0, 0,
      "/* The two matrix-vector products of a BiCG step with the m x n row-major\n"
      " * matrix A: q = A * p and s = A^T * r. */\n"
      "void bicg(const $T *a, const $T *p, const $T *r, $T *q, $T *s, int m, int n)\n{\n"
@@ -616,7 +616,7 @@ static const Spec SPECS[] = {
      "    }\n}\n"},
     {"f32 f64", "residual", "residual", "r = b - A*x ($D)",
      "a:in:m,n;x:in:n;b:in:m;r:out:m;m:param;n:param", NULL, GEMV_CFG, "2*m*n+m", "$S*(m*n+n+2*m)",
-     1e-3, 1e-3, 0, 0,
+     1e-2, 1e-3, 0, 0,
      "/* The residual of a linear system: r = b - A * x, A m x n row-major. */\n"
      "void residual(const $T *a, const $T *x, const $T *b, $T *r, int m, int n)\n{\n"
      "    for (int i = 0; i < m; i++) {\n"
@@ -627,7 +627,7 @@ static const Spec SPECS[] = {
      "    }\n}\n"},
     {"f32", "diag-scaled", "scaled_matvec", "y = Dr*A*Dc*x with diagonal row and column scalings ($D)",
      "a:in:m,n;dr:in:m;dc:in:n;x:in:n;y:out:m;m:param;n:param", "dr:u:0.5:2;dc:u:0.5:2", GEMV_CFG,
-     "3*m*n+m", "$S*(m*n+2*n+2*m)", 1e-3, 1e-3, 0, 0,
+     "3*m*n+m", "$S*(m*n+2*n+2*m)", 1e-2, 1e-3, 0, 0,
      "/* y = diag(dr) * A * diag(dc) * x: a matrix-vector product with the row\n"
      " * and column equilibration scalings of A (m x n, row-major) applied on\n"
      " * the fly. */\n"
