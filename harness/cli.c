@@ -34,7 +34,8 @@ int cli_dispatch(CliContext *cx, const char *prefix, const CliCommand *table, in
         FILE *f = argc < 1 ? stderr : stdout;
         fprintf(f, "usage: harness %s%s<command> [options]\n\ncommands:\n", prefix, *prefix ? " " : "");
         for (int i = 0; i < n; i++)
-            fprintf(f, "  %-10s %s\n", table[i].name, table[i].help);
+            if (table[i].help) /* NULL help: a hidden command (the GPU worker) */
+                fprintf(f, "  %-10s %s\n", table[i].name, table[i].help);
         fprintf(f, "\nEvery command takes --catalog PATH (default datasets/catalog.db) and --help.\n");
         return argc < 1 ? EXIT_USAGE : 0;
     }

@@ -17,7 +17,7 @@ typedef struct CliContext {
 typedef struct CliCommand {
     const char *name;
     int (*run)(CliContext *cx, int argc, char **argv); /* argv[0] is the command name */
-    const char *help;
+    const char *help;  /* NULL: hidden from the command list */
 } CliCommand;
 
 /* Prints "harness: <msg>" to stderr; returns 1 (runtime failure). */
@@ -32,6 +32,8 @@ int cli_is_help(const char *arg);
 
 /* The top-level commands. */
 int cmd_catalog(CliContext *cx, int argc, char **argv);
+int cmd_eval(CliContext *cx, int argc, char **argv);
 int cmd_ingest(CliContext *cx, int argc, char **argv);
+int cmd_worker(CliContext *cx, int argc, char **argv);
 
 #endif

@@ -1,5 +1,5 @@
 /* harness — the CudaPerf command line: catalog queries, ingest of program
- * folders, and (as later modules land) candidate evaluation. */
+ * folders, candidate evaluation on the GPU. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +9,9 @@
 static const CliCommand COMMANDS[] = {
     /* sorted by name */
     {"catalog", cmd_catalog, "query and check the catalog (stats, list, show, check, hash)"},
+    {"eval", cmd_eval, "evaluate one CUDA candidate (kernel.cu + launch.json) on the GPU"},
     {"ingest", cmd_ingest, "validate program folders and add them to the catalog"},
+    {"worker", cmd_worker, NULL}, /* the GPU worker process, started by the harness itself */
 };
 
 int main(int argc, char **argv)

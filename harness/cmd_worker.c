@@ -1,0 +1,426 @@
+/* harness worker — the GPU worker process (hidden; started by gpu_worker.c).
+ *
+ * Serves the requests of worker_protocol.h on two file descriptors, one at
+ * a time, against one GPU through the runtime-loaded driver API (cudrv.h).
+ * It keeps no state the parent cannot rebuild: after a CUDA error or a
+ * timeout it answers every further request with that error, and the parent
+ * kills it and starts a fresh one (an illegal address kills the context for
+ * good, so in-process recovery is not attempted). */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/strbuf.h"
+#include "harness/cli.h"
+#include "harness/cudrv.h"
+#include "harness/worker_protocol.h"
+
+typedef struct Worker {
+    CuDriver d;
+    int ready;            /* context, stream and events exist */
+    WpStatus broken;      /* WP_OK, or the status every later request gets */
+    char broken_msg[1024];
+    CUdevice dev;
+    CUcontext ctx;
+    CUstream stream;
+    CUevent ev_start, ev_end;
+    CUmodule mod;
+    uint32_t n_bufs;
+    CUdeviceptr *base;    /* allocation start; the buffer is base + WP_GUARD_BYTES */
+    uint64_t *size;
+} Worker;
+
+static CUdeviceptr buf_ptr(const Worker *w, uint32_t i)
+{
+    return w->base[i] + WP_GUARD_BYTES;
+}
+
+static int worker_init(Worker *w, int device, Error *e)
+{
+    int rc = 0, count = 0;
+    TRY(cudrv_load(&w->d, e));
+    CuDriver *d = &w->d;
+    CU_CHECK(d, e, d->init(0));
+    CU_CHECK(d, e, d->device_get_count(&count));
+    if (device < 0 || device >= count)
+        FAIL(e, "no CUDA device %d (the driver sees %d)", device, count);
+    CU_CHECK(d, e, d->device_get(&w->dev, device));
+    CU_CHECK(d, e, d->primary_ctx_retain(&w->ctx, w->dev));
+    CU_CHECK(d, e, d->ctx_set_current(w->ctx));
+    CU_CHECK(d, e, d->stream_create(&w->stream, CU_STREAM_NON_BLOCKING));
+    CU_CHECK(d, e, d->event_create(&w->ev_start, CU_EVENT_DEFAULT));
+    CU_CHECK(d, e, d->event_create(&w->ev_end, CU_EVENT_DEFAULT));
+    w->ready = 1;
+done:
+    return rc;
+}
+
+static void free_buffers(Worker *w)
+{
+    for (uint32_t i = 0; i < w->n_bufs; i++)
+        if (w->base[i])
+            w->d.mem_free(w->base[i]);
+    free(w->base);
+    free(w->size);
+    w->base = NULL;
+    w->size = NULL;
+    w->n_bufs = 0;
+}
+
+static int do_hello(Worker *w, WpReader *in, WpBuf *out, Error *e)
+{
+    int rc = 0, major = 0, minor = 0, sms = 0, drv = 0;
+    size_t mem = 0;
+    char name[256] = "";
+    CuDriver *d = &w->d;
+    uint32_t version = wp_get_u32(in);
+    if (in->bad || version != WP_VERSION)
+        FAIL(e, "protocol version %u, this worker speaks %d", version, WP_VERSION);
+    CU_CHECK(d, e, d->driver_get_version(&drv));
+    CU_CHECK(d, e, d->device_get_name(name, (int)sizeof name - 1, w->dev));
+    CU_CHECK(d, e, d->device_get_attribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, w->dev));
+    CU_CHECK(d, e, d->device_get_attribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, w->dev));
+    CU_CHECK(d, e, d->device_get_attribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, w->dev));
+    CU_CHECK(d, e, d->device_total_mem(&mem, w->dev));
+    wp_put_u32(out, WP_VERSION);
+    wp_put_u32(out, (uint32_t)drv);
+    wp_put_u32(out, (uint32_t)major);
+    wp_put_u32(out, (uint32_t)minor);
+    wp_put_u32(out, (uint32_t)sms);
+    wp_put_u64(out, mem);
+    wp_put_str(out, name);
+done:
+    return rc;
+}
+
+static int do_load(Worker *w, const WpFrame *f, Error *e)
+{
+    int rc = 0;
+    CuDriver *d = &w->d;
+    if (w->mod) {
+        d->module_unload(w->mod);
+        w->mod = NULL;
+    }
+    if (f->len == 0)
+        FAIL(e, "LOAD: empty cubin");
+    CU_CHECK(d, e, d->module_load_data(&w->mod, f->payload));
+done:
+    return rc;
+}
+
+static int do_alloc(Worker *w, WpReader *in, Error *e)
+{
+    int rc = 0;
+    CuDriver *d = &w->d;
+    free_buffers(w);
+    uint32_t n = wp_get_u32(in);
+    if (in->bad || n > WP_MAX_BUFFERS || wp_remaining(in) != (size_t)n * 8)
+        FAIL(e, "ALLOC: malformed (%u buffers)", n);
+    w->base = xcalloc(n + 1, sizeof *w->base);
+    w->size = xcalloc(n + 1, sizeof *w->size);
+    w->n_bufs = n;
+    for (uint32_t i = 0; i < n; i++) {
+        w->size[i] = wp_get_u64(in);
+        if (w->size[i] > (16ULL << 30))
+            FAIL(e, "ALLOC: buffer %u of %llu bytes is over 16 GiB", i, (unsigned long long)w->size[i]);
+        CU_CHECK(d, e, d->mem_alloc(&w->base[i], w->size[i] + 2 * WP_GUARD_BYTES));
+        CU_CHECK(d, e, d->memset_d8(w->base[i], WP_GUARD_BYTE, WP_GUARD_BYTES));
+        CU_CHECK(d, e, d->memset_d8(buf_ptr(w, i) + w->size[i], WP_GUARD_BYTE, WP_GUARD_BYTES));
+    }
+done:
+    return rc;
+}
+
+static int get_index(Worker *w, WpReader *in, const char *what, uint32_t *i, Error *e)
+{
+    *i = wp_get_u32(in);
+    if (in->bad || *i >= w->n_bufs)
+        return ERR(e, "%s: buffer index %u of %u", what, *i, w->n_bufs);
+    return 0;
+}
+
+static int do_upload(Worker *w, WpReader *in, Error *e)
+{
+    int rc = 0;
+    uint32_t i;
+    TRY(get_index(w, in, "UPLOAD", &i, e));
+    if (wp_remaining(in) != w->size[i])
+        FAIL(e, "UPLOAD: %zu bytes for a buffer of %llu", wp_remaining(in), (unsigned long long)w->size[i]);
+    if (w->size[i])
+        CU_CHECK(&w->d, e, w->d.memcpy_htod(buf_ptr(w, i), wp_get_bytes(in, w->size[i]), w->size[i]));
+done:
+    return rc;
+}
+
+static int do_fill(Worker *w, WpReader *in, Error *e)
+{
+    int rc = 0;
+    uint32_t i;
+    CuDriver *d = &w->d;
+    uint8_t *host = NULL;
+    TRY(get_index(w, in, "FILL", &i, e));
+    uint32_t k = wp_get_u32(in);
+    const uint8_t *pat = (k == 1 || k == 2 || k == 4 || k == 8) ? wp_get_bytes(in, k) : NULL;
+    if (!pat || wp_remaining(in) != 0 || w->size[i] % k)
+        FAIL(e, "FILL: bad pattern of %u bytes for a buffer of %llu", k, (unsigned long long)w->size[i]);
+    size_t n = w->size[i] / k;
+    if (k == 1) {
+        CU_CHECK(d, e, d->memset_d8(buf_ptr(w, i), pat[0], n));
+    } else if (k == 2) {
+        uint16_t v;
+        memcpy(&v, pat, 2);
+        CU_CHECK(d, e, d->memset_d16(buf_ptr(w, i), v, n));
+    } else if (k == 4) {
+        uint32_t v;
+        memcpy(&v, pat, 4);
+        CU_CHECK(d, e, d->memset_d32(buf_ptr(w, i), v, n));
+    } else {
+        /* no 64-bit memset in the driver API: copy from a patterned host chunk */
+        size_t chunk = 1 << 20;
+        host = xmalloc(chunk);
+        for (size_t j = 0; j < chunk; j += 8)
+            memcpy(host + j, pat, 8);
+        for (size_t off = 0; off < w->size[i]; off += chunk) {
+            size_t len = w->size[i] - off < chunk ? w->size[i] - off : chunk;
+            CU_CHECK(d, e, d->memcpy_htod(buf_ptr(w, i) + off, host, len));
+        }
+    }
+done:
+    free(host);
+    return rc;
+}
+
+/* Waits for ev until the deadline, polling (cuEventSynchronize could block
+ * forever on a kernel that never ends).  1 when the deadline passed. */
+static int wait_event(Worker *w, CUevent ev, double deadline, Error *e)
+{
+    int rc = 0;
+    long sleep_ns = 20000;
+    for (;;) {
+        CUresult r = w->d.event_query(ev);
+        if (r == CUDA_SUCCESS)
+            return 0;
+        if (r != CUDA_ERROR_NOT_READY)
+            CU_CHECK(&w->d, e, r);
+        if (wp_now() > deadline)
+            return 1;
+        struct timespec ts = {0, sleep_ns};
+        nanosleep(&ts, NULL);
+        if (sleep_ns < 1000000)
+            sleep_ns *= 2;
+    }
+done:
+    return rc;
+}
+
+static int check_guards(Worker *w, WpBuf *out, Error *e)
+{
+    int rc = 0;
+    uint32_t n_bad = 0;
+    WpBuf list = {0};
+    uint8_t *g = xmalloc(WP_GUARD_BYTES);
+    for (uint32_t i = 0; i < w->n_bufs; i++) {
+        for (int side = 0; side < 2; side++) {
+            CUdeviceptr at = side == 0 ? w->base[i] : buf_ptr(w, i) + w->size[i];
+            CU_CHECK(&w->d, e, w->d.memcpy_dtoh(g, at, WP_GUARD_BYTES));
+            /* the changed byte nearest the buffer is the most telling */
+            int64_t off = INT64_MIN;
+            for (int j = 0; j < WP_GUARD_BYTES && off == INT64_MIN; j++) {
+                int idx = side == 0 ? WP_GUARD_BYTES - 1 - j : j;
+                if (g[idx] != WP_GUARD_BYTE)
+                    off = side == 0 ? (int64_t)idx - WP_GUARD_BYTES : (int64_t)w->size[i] + idx;
+            }
+            if (off != INT64_MIN) {
+                wp_put_u32(&list, i);
+                wp_put_u64(&list, (uint64_t)off);
+                n_bad++;
+            }
+        }
+    }
+    wp_put_u32(out, n_bad);
+    wp_put_bytes(out, list.data, list.len);
+done:
+    wp_buf_release(&list);
+    free(g);
+    return rc;
+}
+
+/* Runs the plan `repeats` times, each between two events; returns 1 on a
+ * timeout (e says which execution), 0 or -1 as usual. */
+static int do_run(Worker *w, const WpFrame *f, WpBuf *out, Error *e)
+{
+    int rc = 0;
+    CuDriver *d = &w->d;
+    WpRun run = {0};
+    CUfunction *fn = NULL;
+    void ***params = NULL;
+    float *ms = NULL;
+    if (!w->mod)
+        FAIL(e, "RUN before LOAD");
+    TRY(wp_decode_run(f->payload, (size_t)f->len, w->n_bufs, &run, e));
+    fn = xcalloc(run.n_launches, sizeof *fn);
+    params = xcalloc(run.n_launches, sizeof *params);
+    CUdeviceptr *ptrs = NULL;
+    for (uint32_t k = 0; k < run.n_launches; k++) {
+        WpLaunch *L = &run.launches[k];
+        CUresult r = d->module_get_function(&fn[k], w->mod, L->kernel);
+        if (r == CUDA_ERROR_NOT_FOUND)
+            FAIL(e, "launch %u: kernel.cu defines no kernel '%s' (is it extern \"C\" __global__?)", k, L->kernel);
+        CU_CHECK(d, e, r);
+        if (L->smem > 48 * 1024)
+            CU_CHECK(d, e, d->func_set_attribute(fn[k], CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)L->smem));
+        params[k] = xcalloc(L->n_args + 1, sizeof(void *));
+        ptrs = xcalloc(L->n_args + 1, sizeof *ptrs);
+        for (uint32_t a = 0; a < L->n_args; a++) {
+            if (L->args[a].kind == WP_ARG_BUFFER) {
+                ptrs[a] = buf_ptr(w, L->args[a].buffer);
+                params[k][a] = &ptrs[a];
+            } else {
+                params[k][a] = L->args[a].value;
+            }
+        }
+        /* The pointer storage must live until the launches: hang it off the
+         * end of params (freed with it). */
+        params[k][L->n_args] = ptrs;
+    }
+    ms = xcalloc(run.repeats, sizeof *ms);
+    /* Uploads and memsets ran on the legacy stream, which our non-blocking
+     * stream does not wait for, and may still be in flight: finish them. */
+    CU_CHECK(d, e, d->ctx_synchronize());
+    for (uint32_t rep = 0; rep < run.repeats; rep++) {
+        CU_CHECK(d, e, d->event_record(w->ev_start, w->stream));
+        for (uint32_t k = 0; k < run.n_launches; k++) {
+            WpLaunch *L = &run.launches[k];
+            CUresult r = d->launch_kernel(fn[k], L->grid[0], L->grid[1], L->grid[2], L->block[0], L->block[1],
+                                          L->block[2], L->smem, w->stream, params[k], NULL);
+            if (r != CUDA_SUCCESS) {
+                cudrv_error(d, r, "cuLaunchKernel", __FILE__, __LINE__, e);
+                error_prefix(e, "launch %u (%s)", k, L->kernel);
+                rc = -1;
+                goto done;
+            }
+        }
+        CU_CHECK(d, e, d->event_record(w->ev_end, w->stream));
+        int t = wait_event(w, w->ev_end, wp_now() + run.deadline_ms / 1000.0, e);
+        if (t < 0) {
+            error_prefix(e, "while running the plan");
+            rc = -1;
+            goto done;
+        }
+        if (t == 1) {
+            ERR(e, "the launch plan did not finish within %.3f s (execution %u)", run.deadline_ms / 1000.0, rep + 1);
+            rc = 1;
+            goto done;
+        }
+        CU_CHECK(d, e, d->event_elapsed_time(&ms[rep], w->ev_start, w->ev_end));
+    }
+    wp_put_u32(out, run.repeats);
+    for (uint32_t rep = 0; rep < run.repeats; rep++)
+        wp_put_f32(out, ms[rep]);
+    TRY(check_guards(w, out, e));
+done:
+    for (uint32_t k = 0; params && k < run.n_launches; k++) {
+        if (params[k])
+            free(params[k][run.launches[k].n_args]);
+        free(params[k]);
+    }
+    free(params);
+    free(fn);
+    free(ms);
+    wp_run_release(&run);
+    return rc;
+}
+
+static int do_download(Worker *w, WpReader *in, WpBuf *out, Error *e)
+{
+    int rc = 0;
+    uint32_t i;
+    TRY(get_index(w, in, "DOWNLOAD", &i, e));
+    if (wp_remaining(in) != 0)
+        FAIL(e, "DOWNLOAD: trailing bytes");
+    void *dst = wp_put_space(out, (size_t)w->size[i]);
+    if (w->size[i])
+        CU_CHECK(&w->d, e, w->d.memcpy_dtoh(dst, buf_ptr(w, i), w->size[i]));
+done:
+    return rc;
+}
+
+static const char USAGE[] = "usage: harness worker --fd-in N --fd-out N [--device N]\n"
+                            "  The GPU worker process; the harness starts it itself (see worker_protocol.h).\n";
+
+int cmd_worker(CliContext *cx, int argc, char **argv)
+{
+    (void)cx;
+    int fd_in = -1, fd_out = -1, device = 0;
+    for (int i = 1; i < argc; i++) {
+        if (cli_is_help(argv[i])) {
+            fputs(USAGE, stdout);
+            return 0;
+        } else if (strcmp(argv[i], "--fd-in") == 0 && i + 1 < argc) {
+            fd_in = atoi(argv[++i]);
+        } else if (strcmp(argv[i], "--fd-out") == 0 && i + 1 < argc) {
+            fd_out = atoi(argv[++i]);
+        } else if (strcmp(argv[i], "--device") == 0 && i + 1 < argc) {
+            device = atoi(argv[++i]);
+        } else {
+            return cli_usage_error("worker", "unknown argument '%s'", argv[i]);
+        }
+    }
+    if (fd_in < 0 || fd_out < 0)
+        return cli_usage_error("worker", "--fd-in and --fd-out are required");
+    signal(SIGPIPE, SIG_IGN);
+    Worker w;
+    memset(&w, 0, sizeof w);
+    Error e;
+    if (worker_init(&w, device, &e) != 0) {
+        w.broken = WP_NO_DEVICE;
+        snprintf(w.broken_msg, sizeof w.broken_msg, "%s", e.msg);
+    }
+    for (;;) {
+        WpFrame f;
+        if (wp_read_frame(fd_in, &f, 0, NULL, &e) != 0)
+            return 0; /* the parent went away: nothing left to do */
+        WpBuf data = {0}, resp = {0};
+        WpReader in;
+        wp_reader_init(&in, f.payload, (size_t)f.len);
+        WpStatus st = WP_OK;
+        int r = 0;
+        e.msg[0] = '\0';
+        if (w.broken != WP_OK && f.type != WP_EXIT) {
+            st = w.broken;
+            snprintf(e.msg, sizeof e.msg, "%s", w.broken_msg);
+        } else {
+            switch (f.type) {
+            case WP_HELLO: r = do_hello(&w, &in, &data, &e); break;
+            case WP_LOAD: r = do_load(&w, &f, &e); break;
+            case WP_ALLOC: r = do_alloc(&w, &in, &e); break;
+            case WP_UPLOAD: r = do_upload(&w, &in, &e); break;
+            case WP_FILL: r = do_fill(&w, &in, &e); break;
+            case WP_RUN: r = do_run(&w, &f, &data, &e); break;
+            case WP_DOWNLOAD: r = do_download(&w, &in, &data, &e); break;
+            case WP_EXIT: break;
+            default: r = ERR(&e, "unknown request type %u", f.type); st = WP_BAD_REQUEST; break;
+            }
+            if (r == 1)
+                st = WP_TIMEOUT;
+            else if (r != 0 && st == WP_OK)
+                st = WP_CUDA_ERROR;
+            /* After a CUDA error or a timeout the context cannot be trusted. */
+            if (st == WP_CUDA_ERROR || st == WP_TIMEOUT) {
+                w.broken = st;
+                snprintf(w.broken_msg, sizeof w.broken_msg, "worker unusable after: %s", e.msg);
+            }
+        }
+        wp_encode_response(&resp, st, e.msg);
+        int wr = wp_write_frame2(fd_out, f.type | WP_RESPONSE, resp.data, resp.len, data.data, data.len, 0, &e);
+        uint32_t type = f.type;
+        wp_frame_release(&f);
+        wp_buf_release(&data);
+        wp_buf_release(&resp);
+        if (wr != 0 || type == WP_EXIT)
+            return 0;
+    }
+}

@@ -1,0 +1,484 @@
+#include "eval.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/strbuf.h"
+#include "harness/cref.h"
+#include "harness/inputs.h"
+#include "harness/nvrtc.h"
+
+const char *eval_status_name(EvalStatus s)
+{
+    switch (s) {
+    case EVAL_PASS: return "pass";
+    case EVAL_WRONG_RESULT: return "wrong_result";
+    case EVAL_RUNTIME_ERROR: return "runtime_error";
+    case EVAL_TIMEOUT: return "timeout";
+    case EVAL_COMPILE_ERROR: return "compile_error";
+    case EVAL_REFERENCE_ERROR: return "reference_error";
+    case EVAL_NOT_RUN: return "not_run";
+    }
+    return "?";
+}
+
+EvalOptions eval_default_options(void)
+{
+    EvalOptions o = {NULL, 3, 20261202, 5.0, 3, 20, "datasets/cache/nvrtc", "datasets/cache/cref", NULL, 0, NULL};
+    return o;
+}
+
+int eval_arg_value(const Problem *p, const ProblemArg *a, const ProblemConfig *c, uint8_t value[8], uint8_t *size,
+                   Error *e)
+{
+    memset(value, 0, 8);
+    *size = (uint8_t)dtype_size(a->dtype);
+    if (a->role == ROLE_PARAM) {
+        int64_t v = c->params[problem_param_index(p, a->name)];
+        if (a->dtype == DT_I32 || a->dtype == DT_U32) {
+            if (v < INT32_MIN || v > (a->dtype == DT_I32 ? INT32_MAX : (int64_t)UINT32_MAX))
+                return ERR(e, "param %s = %lld does not fit %s", a->name, (long long)v, dtype_name(a->dtype));
+            int32_t v32 = (int32_t)v;
+            memcpy(value, &v32, 4);
+        } else {
+            memcpy(value, &v, 8);
+        }
+        return 0;
+    }
+    if (a->role != ROLE_SCALAR)
+        return ERR(e, "argument %s is a buffer, not a value", a->name);
+    /* the same conversions as the C reference's thunk (cref.c) */
+    double v = problem_scalar_value(a, c);
+    switch (a->dtype) {
+    case DT_F32: { float f = (float)v; memcpy(value, &f, 4); break; }
+    case DT_F64: memcpy(value, &v, 8); break;
+    case DT_F16: { uint16_t h = inputs_f32_to_f16((float)v); memcpy(value, &h, 2); break; }
+    case DT_BF16: { uint16_t h = inputs_f32_to_bf16((float)v); memcpy(value, &h, 2); break; }
+    case DT_I32: { int32_t x = (int32_t)v; memcpy(value, &x, 4); break; }
+    case DT_U32: { uint32_t x = (uint32_t)v; memcpy(value, &x, 4); break; }
+    case DT_I64: { int64_t x = (int64_t)v; memcpy(value, &x, 8); break; }
+    case DT_U64: { uint64_t x = (uint64_t)v; memcpy(value, &x, 8); break; }
+    case DT_BOOL: case DT_U8: case DT_I8: { int8_t x = (int8_t)v; memcpy(value, &x, 1); break; }
+    default: { int64_t x = (int64_t)v; memcpy(value, &x, *size); break; }
+    }
+    return 0;
+}
+
+/* ---- one evaluation ---- */
+
+typedef struct Eval {
+    const Problem *p;
+    const LaunchPlan *lp;
+    const EvalOptions *o;
+    EvalReport *r;
+    const void *cubin;
+    size_t cubin_len;
+    char *so_path;
+    GpuWorker w;
+    int worker_up;
+    /* worker buffer layout: problem buffers in argument order, then scratch */
+    int n_bufs;
+    int *buf_of_arg;   /* problem arg -> worker buffer, -1 for values */
+} Eval;
+
+/* Starts a worker (and loads the cubin) when none is running.  -1 only for
+ * failures that are not the candidate's (no GPU); a cubin the driver
+ * refuses is reported through *status. */
+static int ensure_worker(Eval *ev, WpStatus *status, int *no_gpu, Error *e)
+{
+    if (ev->worker_up)
+        return 0;
+    WpStatus st;
+    if (gpu_worker_start(&ev->w, ev->o->worker_exe, ev->o->device, &st, e) != 0) {
+        if (st == WP_NO_DEVICE) {
+            if (no_gpu)
+                *no_gpu = 1;
+            return error_prefix(e, "no GPU");
+        }
+        return error_prefix(e, "cannot start the GPU worker");
+    }
+    ev->worker_up = 1;
+    if (!ev->r->gpu.name[0])
+        ev->r->gpu = ev->w.info;
+    *status = WP_OK;
+    if (ev->cubin && gpu_worker_load(&ev->w, ev->cubin, ev->cubin_len, status, e) != 0)
+        return 1; /* the candidate's cubin: a runtime error of this config */
+    return 0;
+}
+
+static void worker_failed(Eval *ev, EvalConfig *ec, WpStatus st, const Error *e)
+{
+    ec->status = st == WP_TIMEOUT ? EVAL_TIMEOUT : EVAL_RUNTIME_ERROR;
+    snprintf(ec->message, sizeof ec->message, "%s", e->msg);
+    gpu_worker_kill(&ev->w);
+    ev->worker_up = 0;
+    ev->r->worker_restarts++;
+}
+
+/* The RUN request of the plan under config c.  -1: the plan does not fit
+ * this config (a candidate error). */
+static int build_run(Eval *ev, const ProblemConfig *c, uint32_t repeats, WpRun *run, Error *e)
+{
+    const LaunchPlan *lp = ev->lp;
+    const Problem *p = ev->p;
+    memset(run, 0, sizeof *run);
+    run->repeats = repeats;
+    run->deadline_ms = (uint32_t)(ev->o->deadline_s * 1000.0);
+    if (run->deadline_ms < 1)
+        run->deadline_ms = 1;
+    run->n_launches = (uint32_t)lp->n_launches;
+    run->launches = xcalloc((size_t)lp->n_launches, sizeof *run->launches);
+    for (int k = 0; k < lp->n_launches; k++) {
+        const Launch *L = &lp->launches[k];
+        WpLaunch *W = &run->launches[k];
+        LaunchGeometry g;
+        if (launch_geometry(lp, k, p, c, &g, e) != 0)
+            return -1;
+        snprintf(W->kernel, sizeof W->kernel, "%s", L->kernel);
+        for (int d = 0; d < 3; d++) {
+            W->grid[d] = (uint32_t)g.grid[d];
+            W->block[d] = (uint32_t)g.block[d];
+        }
+        W->smem = (uint32_t)g.smem;
+        W->n_args = (uint32_t)L->n_args;
+        W->args = xcalloc((size_t)L->n_args + 1, sizeof *W->args);
+        for (int a = 0; a < L->n_args; a++) {
+            const LaunchArg *la = &L->args[a];
+            WpArg *A = &W->args[a];
+            if (la->kind == LARG_SCRATCH) {
+                A->kind = WP_ARG_BUFFER;
+                A->buffer = (uint32_t)(ev->n_bufs - lp->n_scratch + la->index);
+            } else if (la->kind == LARG_PROBLEM && ev->buf_of_arg[la->index] >= 0) {
+                A->kind = WP_ARG_BUFFER;
+                A->buffer = (uint32_t)ev->buf_of_arg[la->index];
+            } else if (la->kind == LARG_PROBLEM) {
+                A->kind = WP_ARG_VALUE;
+                if (eval_arg_value(p, &p->args[la->index], c, A->value, &A->size, e) != 0)
+                    return error_prefix(e, "launches[%d].args[%d]", k, a);
+            } else {
+                int64_t v;
+                if (problem_eval(p, c, la->text, &v, e) != 0)
+                    return error_prefix(e, "launches[%d].args[%d], config %s", k, a, c->name);
+                if (v < INT32_MIN || v > INT32_MAX)
+                    return ERR(e, "launches[%d].args[%d] = %lld does not fit the int it is passed as", k, a,
+                               (long long)v);
+                int32_t v32 = (int32_t)v;
+                A->kind = WP_ARG_VALUE;
+                A->size = 4;
+                memcpy(A->value, &v32, 4);
+            }
+        }
+    }
+    return 0;
+}
+
+static int cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+/* Records cmp as the config's numbers when it is a first failure, or the
+ * worst error so far of a passing config. */
+static void keep_cmp(EvalConfig *ec, const char *buffer, const CompareResult *cmp)
+{
+    int take = cmp->n_bad ? ec->cmp.n_bad == 0 : (ec->cmp.n_bad == 0 && (!ec->buffer[0] || cmp->max_abs > ec->cmp.max_abs));
+    if (take) {
+        ec->cmp = *cmp;
+        snprintf(ec->buffer, sizeof ec->buffer, "%s", buffer);
+    }
+}
+
+/* One trial: reference on the CPU, candidate on the GPU, compare.  Sets
+ * ec->status (leaves it EVAL_PASS when everything matched).  -1 only for
+ * failures of the evaluation itself. */
+static int run_trial(Eval *ev, const ProblemConfig *c, uint64_t seed, int time_it, EvalConfig *ec, int *no_gpu,
+                     Error *e)
+{
+    const Problem *p = ev->p;
+    const LaunchPlan *lp = ev->lp;
+    int rc = 0, n = ev->n_bufs;
+    WpStatus st = WP_OK;
+    WpRun run = {0};
+    RunOutcome out = {0};
+    RefBuffers rb;
+    memset(&rb, 0, sizeof rb);
+    uint64_t *bytes = xcalloc((size_t)n + 1, sizeof *bytes);
+    void **host = xcalloc((size_t)n + 1, sizeof *host);   /* inputs as uploaded */
+    void **back = xcalloc((size_t)n + 1, sizeof *back);   /* what came back */
+    Error te;
+
+    /* Inputs from the seed (inputs.h), kept before the reference runs (it
+     * overwrites inout buffers): the candidate gets these very bytes. */
+    if (cref_buffers_init(&rb, p, c, seed, e) != 0)
+        goto done_rc;
+    for (int i = 0; i < p->n_args; i++) {
+        int b = ev->buf_of_arg[i];
+        if (b < 0)
+            continue;
+        bytes[b] = (uint64_t)rb.count[i] * dtype_size(p->args[i].dtype);
+        host[b] = xmalloc(bytes[b] + 1);
+        back[b] = xmalloc(bytes[b] + 1);
+        if (arg_role_is_input(p->args[i].role))
+            memcpy(host[b], rb.data[i], bytes[b]);
+    }
+    SandboxLimits lim = sandbox_default_limits();
+    if (cref_run(ev->so_path, p, &rb, &lim, &te) != 0) {
+        ec->status = EVAL_REFERENCE_ERROR;
+        snprintf(ec->message, sizeof ec->message, "the C reference failed: %s", te.msg);
+        goto done;
+    }
+    for (int s = 0; s < lp->n_scratch; s++) {
+        int64_t count;
+        if (launch_scratch_count(lp, s, p, c, &count, &te) != 0) {
+            ec->status = EVAL_RUNTIME_ERROR;
+            snprintf(ec->message, sizeof ec->message, "launch plan: %s", te.msg);
+            goto done;
+        }
+        bytes[n - lp->n_scratch + s] = (uint64_t)count * dtype_size(lp->scratch[s].dtype);
+    }
+    if (build_run(ev, c, 1, &run, &te) != 0) {
+        ec->status = EVAL_RUNTIME_ERROR;
+        snprintf(ec->message, sizeof ec->message, "launch plan: %s", te.msg);
+        goto done;
+    }
+
+    /* the candidate */
+    int w = ensure_worker(ev, &st, no_gpu, &te);
+    if (w < 0) {
+        *e = te;
+        goto done_rc;
+    }
+    if (w == 1) {
+        worker_failed(ev, ec, st, &te);
+        goto done;
+    }
+#define GPU(call)                                                                                                      \
+    do {                                                                                                               \
+        if ((call) != 0) {                                                                                             \
+            worker_failed(ev, ec, st, &te);                                                                            \
+            goto done;                                                                                                 \
+        }                                                                                                              \
+    } while (0)
+    GPU(gpu_worker_alloc(&ev->w, bytes, (uint32_t)n, &st, &te));
+    for (int i = 0; i < p->n_args; i++) {
+        const ProblemArg *a = &p->args[i];
+        int b = ev->buf_of_arg[i];
+        if (b < 0)
+            continue;
+        if (arg_role_is_input(a->role)) {
+            GPU(gpu_worker_upload(&ev->w, (uint32_t)b, host[b], bytes[b], &st, &te));
+        } else {
+            uint8_t pat[8];
+            inputs_poison(a->dtype, pat, 1);
+            GPU(gpu_worker_fill(&ev->w, (uint32_t)b, pat, (uint32_t)dtype_size(a->dtype), &st, &te));
+        }
+    }
+    for (int s = 0; s < lp->n_scratch; s++) {
+        uint8_t pat[8];
+        inputs_poison(lp->scratch[s].dtype, pat, 1);
+        GPU(gpu_worker_fill(&ev->w, (uint32_t)(n - lp->n_scratch + s), pat, (uint32_t)dtype_size(lp->scratch[s].dtype),
+                            &st, &te));
+    }
+    GPU(gpu_worker_run(&ev->w, &run, &out, &st, &te));
+    if (out.n_guards) {
+        GuardViolation *g = &out.guards[0];
+        const char *name = (int)g->buffer >= n - lp->n_scratch ? lp->scratch[g->buffer - (uint32_t)(n - lp->n_scratch)].name : "?";
+        for (int i = 0; i < p->n_args; i++)
+            if (ev->buf_of_arg[i] == (int)g->buffer)
+                name = p->args[i].name;
+        ec->status = EVAL_RUNTIME_ERROR;
+        if (g->offset < 0)
+            snprintf(ec->message, sizeof ec->message, "wrote out of bounds: %lld bytes before the start of '%s'",
+                     (long long)-g->offset, name);
+        else
+            snprintf(ec->message, sizeof ec->message,
+                     "wrote out of bounds: '%s' has %llu bytes, the kernel wrote byte %lld (%lld past the end)", name,
+                     (unsigned long long)bytes[g->buffer], (long long)g->offset,
+                     (long long)(g->offset - (int64_t)bytes[g->buffer]));
+        goto done;
+    }
+    for (int i = 0; i < p->n_args; i++) {
+        int b = ev->buf_of_arg[i];
+        if (b >= 0)
+            GPU(gpu_worker_download(&ev->w, (uint32_t)b, back[b], bytes[b], &st, &te));
+    }
+
+    /* inputs unchanged, then outputs */
+    for (int i = 0; i < p->n_args; i++) {
+        const ProblemArg *a = &p->args[i];
+        int b = ev->buf_of_arg[i];
+        if (b < 0 || a->role != ROLE_IN)
+            continue;
+        int64_t at = compare_first_change(a->dtype, back[b], host[b], (int64_t)(bytes[b] / dtype_size(a->dtype)));
+        if (at >= 0) {
+            ec->status = EVAL_WRONG_RESULT;
+            snprintf(ec->message, sizeof ec->message,
+                     "the kernel modified its input '%s' (element %lld: %.9g, was %.9g)", a->name, (long long)at,
+                     inputs_get(a->dtype, back[b], at), inputs_get(a->dtype, host[b], at));
+            goto done;
+        }
+    }
+    for (int i = 0; i < p->n_args; i++) {
+        const ProblemArg *a = &p->args[i];
+        int b = ev->buf_of_arg[i];
+        if (b < 0 || !arg_role_is_output(a->role))
+            continue;
+        CompareResult cmp;
+        compare_buffers(a->dtype, back[b], rb.data[i], rb.count[i], p->atol, p->rtol, &cmp);
+        keep_cmp(ec, a->name, &cmp);
+        if (cmp.n_bad && ec->status == EVAL_PASS) {
+            ec->status = EVAL_WRONG_RESULT;
+            snprintf(ec->message, sizeof ec->message,
+                     "'%s': %lld of %lld elements outside tolerance (atol %g, rtol %g); first at index %lld: got "
+                     "%.9g, expected %.9g",
+                     a->name, (long long)cmp.n_bad, (long long)cmp.n, p->atol, p->rtol, (long long)cmp.first_bad,
+                     cmp.got, cmp.want);
+        }
+    }
+    if (ec->status != EVAL_PASS || !time_it)
+        goto done;
+
+    /* preliminary timing: fresh inputs, warm-up, then the median */
+    for (int i = 0; i < p->n_args; i++) {
+        int b = ev->buf_of_arg[i];
+        if (b >= 0 && arg_role_is_input(p->args[i].role))
+            GPU(gpu_worker_upload(&ev->w, (uint32_t)b, host[b], bytes[b], &st, &te));
+    }
+    wp_run_release(&run);
+    uint32_t reps = (uint32_t)(ev->o->warmup_runs + ev->o->timing_runs);
+    if (build_run(ev, c, reps, &run, &te) != 0)
+        goto done;
+    run_outcome_release(&out);
+    GPU(gpu_worker_run(&ev->w, &run, &out, &st, &te));
+    int k = ev->o->timing_runs;
+    float *t = out.ms + ev->o->warmup_runs;
+    qsort(t, (size_t)k, sizeof *t, cmp_float);
+    ec->median_ms = k % 2 ? t[k / 2] : 0.5 * ((double)t[k / 2 - 1] + t[k / 2]);
+    ec->timed_runs = k;
+#undef GPU
+done:
+    wp_run_release(&run);
+    run_outcome_release(&out);
+    cref_buffers_release(&rb);
+    for (int i = 0; i < n; i++) {
+        free(host[i]);
+        free(back[i]);
+    }
+    free(host);
+    free(back);
+    free(bytes);
+    return rc;
+done_rc:
+    rc = -1;
+    goto done;
+}
+
+int eval_candidate(const Problem *p, const char *ref_source, const char *kernel_source, const LaunchPlan *lp,
+                   const ProblemConfig *const *configs, int n_configs, const EvalOptions *o, EvalReport *r,
+                   int *no_gpu, Error *e)
+{
+    memset(r, 0, sizeof *r);
+    if (no_gpu)
+        *no_gpu = 0;
+    int rc = 0;
+    Eval ev;
+    memset(&ev, 0, sizeof ev);
+    ev.p = p;
+    ev.lp = lp;
+    ev.o = o;
+    ev.r = r;
+    NvrtcResult nr;
+    memset(&nr, 0, sizeof nr);
+    r->status = EVAL_NOT_RUN;
+    r->n_configs = n_configs;
+    r->configs = xcalloc((size_t)n_configs + 1, sizeof *r->configs);
+    for (int k = 0; k < n_configs; k++) {
+        r->configs[k].config = configs[k];
+        r->configs[k].status = EVAL_NOT_RUN;
+    }
+    nvrtc_version_string(r->nvrtc_version, sizeof r->nvrtc_version);
+    ev.buf_of_arg = xcalloc((size_t)p->n_args + 1, sizeof *ev.buf_of_arg);
+    for (int i = 0; i < p->n_args; i++)
+        ev.buf_of_arg[i] = arg_role_is_buffer(p->args[i].role) ? ev.n_bufs++ : -1;
+    ev.n_bufs += lp->n_scratch;
+
+    /* The GPU first: without one there is nothing to evaluate, and the
+     * device decides the default architecture. */
+    WpStatus st;
+    int w = ensure_worker(&ev, &st, no_gpu, e);
+    if (w != 0)
+        goto done_rc;
+    if (o->arch)
+        snprintf(r->arch, sizeof r->arch, "%s", o->arch);
+    else
+        gpu_worker_arch(&ev.w, r->arch, sizeof r->arch);
+
+    Error ce;
+    if (nvrtc_compile(kernel_source, r->arch, o->nvrtc_cache, &nr, &ce) != 0) {
+        if (!nr.compile_error) {
+            *e = ce;
+            rc = -1;
+            goto done;
+        }
+        r->status = EVAL_COMPILE_ERROR;
+        r->compile_log = xstrdup(nr.log && *nr.log ? nr.log : ce.msg);
+        for (int k = 0; k < n_configs; k++)
+            r->configs[k].status = EVAL_COMPILE_ERROR;
+        goto done;
+    }
+    r->compile_log = xstrdup(nr.log ? nr.log : "");
+    r->compile_seconds = nr.seconds;
+    r->compile_cached = nr.cached;
+    ev.cubin = nr.cubin;
+    ev.cubin_len = nr.cubin_len;
+    if (gpu_worker_load(&ev.w, ev.cubin, ev.cubin_len, &st, &ce) != 0)
+        /* the first config reports it; a fresh worker retries the load */
+        worker_failed(&ev, &r->configs[0], st, &ce);
+
+    if (cref_compile(p, ref_source, o->cref_cache, &ev.so_path, e) != 0) {
+        error_prefix(e, "the C reference of %s", p->name);
+        goto done_rc;
+    }
+
+    r->status = EVAL_PASS;
+    for (int k = 0; k < n_configs; k++) {
+        EvalConfig *ec = &r->configs[k];
+        if (ec->status != EVAL_NOT_RUN) /* a load failure recorded above */
+            goto verdict;
+        ec->status = EVAL_PASS;
+        int trials = o->trials < 1 ? 1 : o->trials;
+        for (int t = 0; t < trials && ec->status == EVAL_PASS; t++) {
+            int time_it = t == trials - 1 && o->timing_runs > 0;
+            if (run_trial(&ev, configs[k], o->seed + (uint64_t)t, time_it, ec, no_gpu, e) != 0)
+                goto done_rc;
+            ec->trials++;
+        }
+    verdict:
+        if (ec->status != EVAL_PASS && r->status == EVAL_PASS)
+            r->status = ec->status;
+        if (o->progress) {
+            fprintf(o->progress, "harness eval: config %s: %s\n", ec->config->name, eval_status_name(ec->status));
+            fflush(o->progress);
+        }
+    }
+done:
+    if (ev.worker_up)
+        gpu_worker_stop(&ev.w);
+    gpu_worker_kill(&ev.w);
+    nvrtc_result_release(&nr);
+    free(ev.so_path);
+    free(ev.buf_of_arg);
+    return rc;
+done_rc:
+    rc = -1;
+    goto done;
+}
+
+void eval_report_release(EvalReport *r)
+{
+    free(r->compile_log);
+    free(r->configs);
+    memset(r, 0, sizeof *r);
+}

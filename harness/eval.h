@@ -1,0 +1,96 @@
+/* eval.h — evaluate one CUDA candidate against its C reference on the GPU.
+ *
+ * For each chosen configuration and each of several trials (fresh seeds):
+ * the C reference runs on the CPU in the sandbox (cref.h) and the candidate
+ * runs in a GPU worker (gpu_worker.h) on byte-identical inputs (inputs.h on
+ * the host, copied); outputs and scratch start poisoned; every buffer is a
+ * separate allocation with guard zones; afterwards outputs are compared
+ * (compare.h), `in` buffers must be unchanged and guards intact.  A crash or
+ * hang ends only the worker: it is killed, the configuration gets
+ * runtime_error or timeout, and a fresh worker serves the next one.
+ * Configurations that pass get a preliminary time: the median of CUDA-event
+ * times of the whole launch plan after warm-up (no L2 flush, no clock
+ * checks yet: not a figure to publish). */
+#ifndef CUDAPERF_EVAL_H
+#define CUDAPERF_EVAL_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "common/error.h"
+#include "common/launch.h"
+#include "common/problem.h"
+#include "harness/compare.h"
+#include "harness/gpu_worker.h"
+
+typedef enum EvalStatus {
+    EVAL_PASS,
+    EVAL_WRONG_RESULT,
+    EVAL_RUNTIME_ERROR,
+    EVAL_TIMEOUT,
+    EVAL_COMPILE_ERROR,
+    EVAL_REFERENCE_ERROR, /* the C reference failed on this config: not the candidate's fault */
+    EVAL_NOT_RUN
+} EvalStatus;
+
+/* "pass", "wrong_result", "runtime_error", "timeout", "compile_error",
+ * "reference_error", "not_run". */
+const char *eval_status_name(EvalStatus s);
+
+typedef struct EvalOptions {
+    const char *arch;        /* NULL: the device's own (sm_90 on an H200) */
+    int trials;              /* fresh-seed trials per config (at least 1; default 3) */
+    uint64_t seed;           /* trial t uses seed + t */
+    double deadline_s;       /* per execution of the launch plan */
+    int warmup_runs;         /* preliminary timing; timing_runs 0 turns it off */
+    int timing_runs;
+    const char *nvrtc_cache; /* cubin cache directory */
+    const char *cref_cache;  /* compiled references */
+    const char *worker_exe;  /* NULL: /proc/self/exe */
+    int device;
+    FILE *progress;          /* one line per config as it finishes; NULL: quiet */
+} EvalOptions;
+
+EvalOptions eval_default_options(void);
+
+typedef struct EvalConfig {
+    const ProblemConfig *config; /* borrowed from the Problem */
+    EvalStatus status;
+    char message[1024];          /* why it failed; "" on pass */
+    int trials;                  /* trials that ran to a verdict */
+    char buffer[128];            /* the output the numbers below are about */
+    CompareResult cmp;           /* first failure, or the worst error when passing */
+    double median_ms;            /* preliminary timing; 0 when not timed */
+    int timed_runs;
+} EvalConfig;
+
+typedef struct EvalReport {
+    EvalStatus status;           /* pass only when every config passed */
+    char arch[16];
+    GpuInfo gpu;
+    char nvrtc_version[32];
+    char *compile_log;           /* from malloc(); may be "" */
+    double compile_seconds;
+    int compile_cached;
+    int worker_restarts;
+    int n_configs;
+    EvalConfig *configs;         /* from malloc() */
+} EvalReport;
+
+/* Evaluates kernel_source + plan lp for problem p (reference ref_source)
+ * on configs[0..n_configs).  Returns 0 with *r filled (the candidate's
+ * failures are statuses in r, not errors) or -1 with e when the evaluation
+ * itself cannot happen: no GPU ("no GPU: ..."), a reference that does not
+ * compile, a cache that cannot be written.  *no_gpu (optional) is set in the
+ * first case.  Release r with eval_report_release either way. */
+int eval_candidate(const Problem *p, const char *ref_source, const char *kernel_source, const LaunchPlan *lp,
+                   const ProblemConfig *const *configs, int n_configs, const EvalOptions *o, EvalReport *r,
+                   int *no_gpu, Error *e);
+void eval_report_release(EvalReport *r);
+
+/* Kernel parameter bytes of problem argument a under config c (params and
+ * scalars as their C type): *size gets 1..8.  For the launch plan. */
+int eval_arg_value(const Problem *p, const ProblemArg *a, const ProblemConfig *c, uint8_t value[8], uint8_t *size,
+                   Error *e);
+
+#endif

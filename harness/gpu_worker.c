@@ -1,0 +1,281 @@
+#include "gpu_worker.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common/strbuf.h"
+
+/* A backstop over the worker's own deadlines: a worker stuck inside a
+ * driver call still gets killed.  Transfers are allowed 100 MB/s. */
+#define BASE_TIMEOUT_S 60.0
+#define BYTES_PER_S 100e6
+
+static double transfer_deadline(uint64_t bytes)
+{
+    return wp_now() + BASE_TIMEOUT_S + (double)bytes / BYTES_PER_S;
+}
+
+void gpu_worker_kill(GpuWorker *w)
+{
+    if (w->pid <= 0 && !w->exe)
+        return; /* never started (a zeroed handle) or already killed */
+    if (w->pid > 0) {
+        kill(w->pid, SIGKILL);
+        while (waitpid(w->pid, NULL, 0) < 0 && errno == EINTR)
+            ;
+    }
+    if (w->to_fd >= 0)
+        close(w->to_fd);
+    if (w->from_fd >= 0)
+        close(w->from_fd);
+    w->pid = 0;
+    w->to_fd = w->from_fd = -1;
+    free(w->exe);
+    w->exe = NULL;
+}
+
+/* Sends one request and reads its response; on WP_OK *data reads the
+ * response's data (valid until *resp is released). */
+static int call(GpuWorker *w, uint32_t type, const void *a, uint64_t alen, const void *b, uint64_t blen,
+                double deadline, WpFrame *resp, WpReader *data, WpStatus *status, Error *e)
+{
+    WpStatus st_local;
+    WpStatus *st = status ? status : &st_local;
+    *st = WP_CUDA_ERROR;
+    memset(resp, 0, sizeof *resp);
+    if (w->pid <= 0)
+        return ERR(e, "GPU worker is not running");
+    int timed_out = 0;
+    if (wp_write_frame2(w->to_fd, type, a, alen, b, blen, deadline, e) != 0 ||
+        wp_read_frame(w->from_fd, resp, deadline, &timed_out, e) != 0) {
+        if (timed_out)
+            *st = WP_TIMEOUT;
+        return error_prefix(e, "GPU worker, %s", wp_type_name(type));
+    }
+    char msg[sizeof e->msg];
+    if (wp_decode_response(resp, st, msg, sizeof msg, data, e) != 0) {
+        *st = WP_BAD_REQUEST;
+        wp_frame_release(resp);
+        return -1;
+    }
+    if (resp->type != (type | WP_RESPONSE)) {
+        *st = WP_BAD_REQUEST;
+        wp_frame_release(resp);
+        return ERR(e, "GPU worker answered %s to %s", wp_type_name(resp->type), wp_type_name(type));
+    }
+    if (*st != WP_OK) {
+        wp_frame_release(resp);
+        return ERR(e, "%s", msg);
+    }
+    return 0;
+}
+
+/* A request with no response data. */
+static int call_simple(GpuWorker *w, uint32_t type, const void *a, uint64_t alen, const void *b, uint64_t blen,
+                       WpStatus *status, Error *e)
+{
+    WpFrame resp;
+    WpReader data;
+    if (call(w, type, a, alen, b, blen, transfer_deadline(alen + blen), &resp, &data, status, e) != 0)
+        return -1;
+    wp_frame_release(&resp);
+    return 0;
+}
+
+int gpu_worker_start(GpuWorker *w, const char *exe, int device, WpStatus *status, Error *e)
+{
+    memset(w, 0, sizeof *w);
+    w->to_fd = w->from_fd = -1;
+    w->device = device;
+    w->exe = xstrdup(exe ? exe : "/proc/self/exe");
+    if (status)
+        *status = WP_CUDA_ERROR;
+    /* A dead worker must not kill the harness with SIGPIPE: writes then
+     * fail with EPIPE and the call reports it. */
+    signal(SIGPIPE, SIG_IGN);
+    int req[2], rsp[2];
+    if (pipe2(req, O_CLOEXEC) != 0)
+        return ERR(e, "pipe: %s", strerror(errno));
+    if (pipe2(rsp, O_CLOEXEC) != 0) {
+        close(req[0]);
+        close(req[1]);
+        return ERR(e, "pipe: %s", strerror(errno));
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        int err = errno;
+        close(req[0]), close(req[1]), close(rsp[0]), close(rsp[1]);
+        return ERR(e, "fork: %s", strerror(err));
+    }
+    if (pid == 0) {
+        /* the child: keep only its two pipe ends across exec */
+        fcntl(req[0], F_SETFD, 0);
+        fcntl(rsp[1], F_SETFD, 0);
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        struct rlimit core = {0, 0};
+        setrlimit(RLIMIT_CORE, &core);
+        /* kernel printf() must not end up in the harness's own output */
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0)
+            dup2(null, STDOUT_FILENO);
+        char in[16], out[16], dev[16];
+        snprintf(in, sizeof in, "%d", req[0]);
+        snprintf(out, sizeof out, "%d", rsp[1]);
+        snprintf(dev, sizeof dev, "%d", device);
+        char *argv[] = {w->exe, "worker", "--fd-in", in, "--fd-out", out, "--device", dev, NULL};
+        execv(w->exe, argv);
+        fprintf(stderr, "harness: cannot start the GPU worker '%s': %s\n", w->exe, strerror(errno));
+        _exit(127);
+    }
+    close(req[0]);
+    close(rsp[1]);
+    w->pid = pid;
+    w->to_fd = req[1];
+    w->from_fd = rsp[0];
+
+    uint32_t version = WP_VERSION;
+    WpFrame resp;
+    WpReader d;
+    WpStatus st;
+    if (call(w, WP_HELLO, &version, 4, NULL, 0, transfer_deadline(0), &resp, &d, &st, e) != 0) {
+        if (status)
+            *status = st;
+        gpu_worker_kill(w);
+        return -1;
+    }
+    uint32_t v = wp_get_u32(&d);
+    w->info.driver_version = (int)wp_get_u32(&d);
+    w->info.cc_major = (int)wp_get_u32(&d);
+    w->info.cc_minor = (int)wp_get_u32(&d);
+    w->info.sm_count = (int)wp_get_u32(&d);
+    w->info.memory_bytes = wp_get_u64(&d);
+    int bad = wp_get_str(&d, w->info.name, sizeof w->info.name) != 0 || d.bad || v != WP_VERSION;
+    wp_frame_release(&resp);
+    if (bad) {
+        gpu_worker_kill(w);
+        if (status)
+            *status = WP_BAD_REQUEST;
+        return ERR(e, "GPU worker: malformed HELLO answer (version %u)", v);
+    }
+    if (status)
+        *status = WP_OK;
+    return 0;
+}
+
+void gpu_worker_stop(GpuWorker *w)
+{
+    if (w->pid > 0) {
+        WpFrame resp;
+        WpReader d;
+        Error e;
+        if (call(w, WP_EXIT, NULL, 0, NULL, 0, wp_now() + 5.0, &resp, &d, NULL, &e) == 0)
+            wp_frame_release(&resp);
+    }
+    gpu_worker_kill(w);
+}
+
+int gpu_worker_load(GpuWorker *w, const void *cubin, size_t len, WpStatus *status, Error *e)
+{
+    return call_simple(w, WP_LOAD, cubin, len, NULL, 0, status, e);
+}
+
+int gpu_worker_alloc(GpuWorker *w, const uint64_t *bytes, uint32_t n, WpStatus *status, Error *e)
+{
+    return call_simple(w, WP_ALLOC, &n, 4, bytes, (uint64_t)n * 8, status, e);
+}
+
+int gpu_worker_upload(GpuWorker *w, uint32_t index, const void *data, size_t len, WpStatus *status, Error *e)
+{
+    return call_simple(w, WP_UPLOAD, &index, 4, data, len, status, e);
+}
+
+int gpu_worker_fill(GpuWorker *w, uint32_t index, const void *pattern, uint32_t k, WpStatus *status, Error *e)
+{
+    uint8_t msg[16];
+    memcpy(msg, &index, 4);
+    memcpy(msg + 4, &k, 4);
+    if (k > 8)
+        return ERR(e, "fill pattern of %u bytes", k);
+    memcpy(msg + 8, pattern, k);
+    return call_simple(w, WP_FILL, msg, 8 + k, NULL, 0, status, e);
+}
+
+int gpu_worker_run(GpuWorker *w, const WpRun *run, RunOutcome *out, WpStatus *status, Error *e)
+{
+    memset(out, 0, sizeof *out);
+    WpBuf b = {0};
+    wp_encode_run(&b, run);
+    WpFrame resp;
+    WpReader d;
+    double deadline = wp_now() + BASE_TIMEOUT_S + (double)run->repeats * run->deadline_ms / 1000.0;
+    int rc = call(w, WP_RUN, b.data, b.len, NULL, 0, deadline, &resp, &d, status, e);
+    wp_buf_release(&b);
+    if (rc != 0)
+        return -1;
+    out->n_ms = wp_get_u32(&d);
+    if (out->n_ms != run->repeats) {
+        wp_frame_release(&resp);
+        return ERR(e, "GPU worker: RUN answered %u times for %u repeats", out->n_ms, run->repeats);
+    }
+    out->ms = xcalloc(out->n_ms + 1, sizeof *out->ms);
+    for (uint32_t i = 0; i < out->n_ms; i++)
+        out->ms[i] = wp_get_f32(&d);
+    out->n_guards = wp_get_u32(&d);
+    if (out->n_guards > 2 * WP_MAX_BUFFERS)
+        d.bad = 1;
+    out->guards = xcalloc(d.bad ? 1 : out->n_guards + 1, sizeof *out->guards);
+    for (uint32_t i = 0; !d.bad && i < out->n_guards; i++) {
+        out->guards[i].buffer = wp_get_u32(&d);
+        out->guards[i].offset = (int64_t)wp_get_u64(&d);
+    }
+    int bad = d.bad || wp_remaining(&d) != 0;
+    wp_frame_release(&resp);
+    if (bad) {
+        run_outcome_release(out);
+        if (status)
+            *status = WP_BAD_REQUEST;
+        return ERR(e, "GPU worker: malformed RUN answer");
+    }
+    return 0;
+}
+
+void run_outcome_release(RunOutcome *o)
+{
+    free(o->ms);
+    free(o->guards);
+    memset(o, 0, sizeof *o);
+}
+
+int gpu_worker_download(GpuWorker *w, uint32_t index, void *dst, size_t len, WpStatus *status, Error *e)
+{
+    WpFrame resp;
+    WpReader d;
+    if (call(w, WP_DOWNLOAD, &index, 4, NULL, 0, transfer_deadline(len), &resp, &d, status, e) != 0)
+        return -1;
+    int rc = 0;
+    if (wp_remaining(&d) != len) {
+        if (status)
+            *status = WP_BAD_REQUEST;
+        rc = ERR(e, "GPU worker: DOWNLOAD of buffer %u returned %zu bytes, expected %zu", index, wp_remaining(&d),
+                 len);
+    } else if (len) {
+        memcpy(dst, wp_get_bytes(&d, len), len);
+    }
+    wp_frame_release(&resp);
+    return rc;
+}
+
+const char *gpu_worker_arch(const GpuWorker *w, char *buf, size_t len)
+{
+    snprintf(buf, len, "sm_%d%d", w->info.cc_major, w->info.cc_minor);
+    return buf;
+}

@@ -1,0 +1,77 @@
+/* gpu_worker.h — the parent's handle on a GPU worker process.
+ *
+ * gpu_worker_start() forks and execs `<exe> worker` (normally
+ * /proc/self/exe, the harness itself) with two pipes and says HELLO.  Each
+ * call sends one request of worker_protocol.h and waits for its answer
+ * under a deadline.  Any failure — a CUDA error, a timeout, a worker that
+ * died or stopped answering — leaves the worker unusable: the caller reads
+ * the kind of failure from the returned status, calls gpu_worker_kill(), and
+ * starts a fresh worker for the next job.  Crashes and hangs of candidate
+ * kernels therefore end one worker, never the harness. */
+#ifndef CUDAPERF_GPU_WORKER_H
+#define CUDAPERF_GPU_WORKER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "common/error.h"
+#include "harness/worker_protocol.h"
+
+typedef struct GpuInfo {
+    int driver_version;  /* 13000 = CUDA 13.0 */
+    int cc_major, cc_minor;
+    int sm_count;
+    uint64_t memory_bytes;
+    char name[256];
+} GpuInfo;
+
+typedef struct GpuWorker {
+    pid_t pid;           /* 0 when not running */
+    int to_fd, from_fd;  /* request / response pipes */
+    int device;
+    char *exe;           /* from malloc() */
+    GpuInfo info;
+} GpuWorker;
+
+/* Starts a worker for `device` from executable `exe` (NULL: /proc/self/exe)
+ * and checks it with HELLO.  Returns 0, or -1 with e; *status (optional)
+ * then tells WP_NO_DEVICE (no driver, no GPU: e says why) from other
+ * failures.  On failure the worker is already reaped. */
+int gpu_worker_start(GpuWorker *w, const char *exe, int device, WpStatus *status, Error *e);
+
+/* Asks the worker to exit and reaps it (kills it if it does not go). */
+void gpu_worker_stop(GpuWorker *w);
+/* SIGKILL and reap; safe on a stopped, killed or zeroed handle. */
+void gpu_worker_kill(GpuWorker *w);
+
+/* The requests.  Each returns 0, or -1 with e and *status: WP_CUDA_ERROR
+ * (also when the worker died), WP_TIMEOUT (the worker reported one, or did
+ * not answer in time), WP_BAD_REQUEST, WP_NO_DEVICE. */
+int gpu_worker_load(GpuWorker *w, const void *cubin, size_t len, WpStatus *status, Error *e);
+int gpu_worker_alloc(GpuWorker *w, const uint64_t *bytes, uint32_t n, WpStatus *status, Error *e);
+int gpu_worker_upload(GpuWorker *w, uint32_t index, const void *data, size_t len, WpStatus *status, Error *e);
+/* Fills buffer index with the k-byte element pattern (k = 1, 2, 4, 8). */
+int gpu_worker_fill(GpuWorker *w, uint32_t index, const void *pattern, uint32_t k, WpStatus *status, Error *e);
+
+typedef struct GuardViolation {
+    uint32_t buffer;
+    int64_t offset; /* byte offset of the written guard byte nearest the buffer */
+} GuardViolation;
+
+typedef struct RunOutcome {
+    float *ms;              /* run->repeats times, from malloc() */
+    uint32_t n_ms;
+    GuardViolation *guards; /* from malloc() */
+    uint32_t n_guards;
+} RunOutcome;
+
+int gpu_worker_run(GpuWorker *w, const WpRun *run, RunOutcome *out, WpStatus *status, Error *e);
+void run_outcome_release(RunOutcome *o);
+/* Downloads exactly len bytes (the buffer's size) into dst. */
+int gpu_worker_download(GpuWorker *w, uint32_t index, void *dst, size_t len, WpStatus *status, Error *e);
+
+/* "sm_90" for the worker's device, into buf. */
+const char *gpu_worker_arch(const GpuWorker *w, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,177 @@
+/* worker_protocol.h — how the harness talks to its GPU worker process.
+ *
+ * The parent starts `harness worker --fd-in 3 --fd-out 4` (fork + exec of
+ * /proc/self/exe) and speaks over two pipes, one request at a time, each
+ * answered by exactly one response.  Both ends are the same binary on the
+ * same machine, so integers are native-endian; the magic and the version in
+ * HELLO still catch a stray writer or a stale binary.
+ *
+ * Frame (both directions):  u32 magic 'CPWK' | u32 type | u64 payload length | payload
+ * Response type = request type | WP_RESPONSE; payload = u32 status |
+ * str message | data, where str = u32 length + bytes (no NUL).
+ *
+ *   request      payload                                     response data
+ *   HELLO        u32 protocol version                        u32 version, i32 driver version,
+ *                                                            i32 cc major, i32 cc minor, i32 SMs,
+ *                                                            u64 memory bytes, str device name
+ *   LOAD         cubin bytes (replaces the loaded module)    -
+ *   ALLOC        u32 n, u64 bytes[n] (frees earlier buffers;  -
+ *                each buffer is its own cuMemAlloc, with
+ *                WP_GUARD_BYTES of WP_GUARD_BYTE before and
+ *                after it)
+ *   UPLOAD       u32 index, bytes (exactly the buffer size)  -
+ *   FILL         u32 index, u32 k (1, 2, 4 or 8), k bytes:   -
+ *                the element pattern repeated (poison)
+ *   RUN          u32 repeats, u32 deadline ms (per           u32 repeats, f32 ms[repeats]
+ *                execution of the plan), u32 n launches,     (CUDA-event time of each
+ *                launches (below)                            execution of the whole plan),
+ *                                                            u32 n, n x (u32 buffer, i64
+ *                                                            byte offset): guards written
+ *                                                            (offset < 0: before the start,
+ *                                                            >= size: past the end)
+ *   DOWNLOAD     u32 index                                   the buffer's bytes
+ *   EXIT         -                                           - (then the worker exits)
+ *
+ * launch = str kernel | u32 grid[3] | u32 block[3] | u32 smem | u32 n args | args
+ * arg    = u8 kind: WP_ARG_BUFFER then u32 buffer index,
+ *                   WP_ARG_VALUE then u8 size (1..8) and size bytes (the value
+ *                   as the kernel parameter's C type)
+ *
+ * Status WP_CUDA_ERROR or WP_TIMEOUT means the worker's context may be dead
+ * (after an illegal address it is, for good: measured), so the parent kills
+ * the worker and starts a fresh one for the next job. */
+#ifndef CUDAPERF_WORKER_PROTOCOL_H
+#define CUDAPERF_WORKER_PROTOCOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/error.h"
+
+#define WP_MAGIC 0x4B575043u /* "CPWK" */
+#define WP_VERSION 1
+#define WP_RESPONSE 0x100u
+/* A payload is at most one 16 GiB buffer plus its header. */
+#define WP_MAX_PAYLOAD ((16ULL << 30) + 64)
+#define WP_MAX_KERNEL_NAME 255
+#define WP_MAX_LAUNCHES 256
+#define WP_MAX_ARGS 128
+#define WP_MAX_BUFFERS 256
+#define WP_MAX_REPEATS 100000
+/* Guard zones around every buffer: separate cuMemAllocs do not fault on a
+ * small overrun (allocations are rounded up to large pages), so a write
+ * just past the end is found by checking the guards after each RUN. */
+#define WP_GUARD_BYTES 4096
+#define WP_GUARD_BYTE 0xC3
+
+typedef enum WpType {
+    WP_HELLO = 1, WP_LOAD, WP_ALLOC, WP_UPLOAD, WP_FILL, WP_RUN, WP_DOWNLOAD, WP_EXIT
+} WpType;
+
+typedef enum WpStatus {
+    WP_OK = 0,
+    WP_BAD_REQUEST,  /* malformed request: a bug on our side, never the candidate's */
+    WP_CUDA_ERROR,   /* a driver call failed (launch failure, illegal address, ...) */
+    WP_TIMEOUT,      /* an execution of the plan passed its deadline */
+    WP_NO_DEVICE     /* no driver, cuInit failed or no device */
+} WpStatus;
+
+const char *wp_status_name(WpStatus s);
+const char *wp_type_name(uint32_t type);
+
+/* ---- byte buffers ---- */
+
+typedef struct WpBuf {
+    uint8_t *data; /* from malloc(); wp_buf_release frees */
+    size_t len, cap;
+} WpBuf;
+
+void wp_put_u8(WpBuf *b, uint8_t v);
+void wp_put_u32(WpBuf *b, uint32_t v);
+void wp_put_u64(WpBuf *b, uint64_t v);
+void wp_put_f32(WpBuf *b, float v);
+void wp_put_bytes(WpBuf *b, const void *p, size_t n);
+void wp_put_str(WpBuf *b, const char *s);
+/* Appends n uninitialised bytes and returns where they start (valid until
+ * the next put). */
+void *wp_put_space(WpBuf *b, size_t n);
+void wp_buf_release(WpBuf *b);
+
+/* Reads with bounds checks: past the end, values read as 0 and r->bad is
+ * set, so a decoder checks once at the end. */
+typedef struct WpReader {
+    const uint8_t *p;
+    size_t len, off;
+    int bad;
+} WpReader;
+
+void wp_reader_init(WpReader *r, const void *p, size_t len);
+uint8_t wp_get_u8(WpReader *r);
+uint32_t wp_get_u32(WpReader *r);
+uint64_t wp_get_u64(WpReader *r);
+float wp_get_f32(WpReader *r);
+const void *wp_get_bytes(WpReader *r, size_t n);        /* pointer into the payload */
+/* A str into out (NUL-terminated, truncated to cap-1); 0 or -1 when malformed. */
+int wp_get_str(WpReader *r, char *out, size_t cap);
+size_t wp_remaining(const WpReader *r);
+
+/* ---- frames over file descriptors ---- */
+
+typedef struct WpFrame {
+    uint32_t type;
+    uint8_t *payload; /* from malloc(); NULL when len is 0 */
+    uint64_t len;
+} WpFrame;
+
+/* Writes one frame; deadline is an absolute CLOCK_MONOTONIC time in
+ * seconds, or <= 0 for none.  Returns -1 with e on error or timeout. */
+int wp_write_frame(int fd, uint32_t type, const void *payload, uint64_t len, double deadline, Error *e);
+/* Same, header and payload given in two parts (avoids copying a big buffer). */
+int wp_write_frame2(int fd, uint32_t type, const void *a, uint64_t alen, const void *b, uint64_t blen,
+                    double deadline, Error *e);
+/* Reads one frame.  *timed_out (optional) is set when the deadline passed;
+ * end of file (the other side died) is an error "worker closed the pipe". */
+int wp_read_frame(int fd, WpFrame *f, double deadline, int *timed_out, Error *e);
+void wp_frame_release(WpFrame *f);
+
+double wp_now(void); /* CLOCK_MONOTONIC seconds */
+
+/* ---- the RUN request ---- */
+
+typedef enum WpArgKind { WP_ARG_BUFFER = 1, WP_ARG_VALUE = 2 } WpArgKind;
+
+typedef struct WpArg {
+    uint8_t kind;
+    uint32_t buffer;   /* WP_ARG_BUFFER */
+    uint8_t size;      /* WP_ARG_VALUE: 1..8 */
+    uint8_t value[8];
+} WpArg;
+
+typedef struct WpLaunch {
+    char kernel[WP_MAX_KERNEL_NAME + 1];
+    uint32_t grid[3], block[3], smem;
+    uint32_t n_args;
+    WpArg *args;       /* from malloc() */
+} WpLaunch;
+
+typedef struct WpRun {
+    uint32_t repeats;
+    uint32_t deadline_ms;
+    uint32_t n_launches;
+    WpLaunch *launches; /* from malloc(); wp_run_release frees */
+} WpRun;
+
+void wp_encode_run(WpBuf *b, const WpRun *run);
+/* Decodes and validates (counts, sizes, names, no trailing bytes);
+ * n_buffers bounds the buffer indices.  On success the caller releases
+ * *run with wp_run_release. */
+int wp_decode_run(const void *payload, size_t len, uint32_t n_buffers, WpRun *run, Error *e);
+void wp_run_release(WpRun *run);
+
+/* Response payload: status, message, then data. */
+void wp_encode_response(WpBuf *b, WpStatus status, const char *msg);
+/* Splits a response payload: *status, msg (truncated to cap), and a reader
+ * positioned at the data. */
+int wp_decode_response(const WpFrame *f, WpStatus *status, char *msg, size_t cap, WpReader *data, Error *e);
+
+#endif

@@ -1,0 +1,7 @@
+// y = a*x + y, one thread per element.
+extern "C" __global__ void axpy(const float *x, float *y, float a, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        y[i] = a * x[i] + y[i];
+}

@@ -1,0 +1,129 @@
+/* fake_libcuda.c — a stand-in for libcuda.so.1 so the GPU worker, its
+ * protocol and `harness eval` can be tested end to end on machines with no
+ * GPU (CI).  Device memory is host memory; the only "kernel" it can run is
+ * axpy(const float *x, float *y, float a, int n), executed on the CPU.
+ * $FAKE_CUDA_MODE picks a misbehaviour, mirroring the broken kernels of
+ * tests/data/kernels: ok, skip_last, writes_input, oob_near (writes y[n]),
+ * illegal (the launch fails like an illegal address), hang (never
+ * finishes), nodevice (the driver sees no GPU).
+ *
+ * Built by the tests with `cc -shared -fPIC`; the worker loads it through
+ * $CUDAPERF_LIBCUDA.  Only the entry points cudrv.c resolves exist. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef int CUresult;
+typedef unsigned long long CUdeviceptr;
+enum { OK = 0, NOT_INITIALIZED = 3, NO_DEVICE = 100, NOT_FOUND = 500, NOT_READY = 600, ILLEGAL_ADDRESS = 700 };
+
+static const char *mode(void)
+{
+    const char *m = getenv("FAKE_CUDA_MODE");
+    return m ? m : "ok";
+}
+static int is(const char *m) { return strcmp(mode(), m) == 0; }
+
+static CUresult sticky = OK; /* like a dead context: every later call fails */
+static int pending_hang;
+
+CUresult cuInit(unsigned f) { (void)f; return OK; }
+CUresult cuDriverGetVersion(int *v) { *v = 13000; return OK; }
+CUresult cuDeviceGetCount(int *n) { *n = is("nodevice") ? 0 : 1; return OK; }
+CUresult cuDeviceGet(int *d, int i) { *d = i; return i == 0 && !is("nodevice") ? OK : NO_DEVICE; }
+CUresult cuDeviceGetName(char *s, int len, int d) { (void)d; strncpy(s, "Fake GPU", (size_t)len); return OK; }
+CUresult cuDeviceGetAttribute(int *v, int attr, int d)
+{
+    (void)d;
+    *v = attr == 75 ? 9 : attr == 76 ? 0 : attr == 16 ? 132 : 0; /* cc 9.0, 132 SMs */
+    return OK;
+}
+CUresult cuDeviceTotalMem_v2(size_t *b, int d) { (void)d; *b = (size_t)1 << 30; return OK; }
+CUresult cuDevicePrimaryCtxRetain(void **c, int d) { (void)d; *c = (void *)1; return OK; }
+CUresult cuCtxSetCurrent(void *c) { (void)c; return OK; }
+CUresult cuCtxSynchronize(void) { return sticky; }
+CUresult cuModuleLoadData(void **m, const void *img)
+{
+    /* a cubin is an ELF file: refuse anything else, as the driver does */
+    if (memcmp(img, "\x7f" "ELF", 4) != 0)
+        return 200; /* CUDA_ERROR_INVALID_IMAGE */
+    *m = (void *)1;
+    return OK;
+}
+CUresult cuModuleUnload(void *m) { (void)m; return OK; }
+CUresult cuModuleGetFunction(void **f, void *m, const char *name)
+{
+    (void)m;
+    if (strcmp(name, "axpy") != 0)
+        return NOT_FOUND;
+    *f = (void *)1;
+    return OK;
+}
+CUresult cuFuncGetAttribute(int *v, int a, void *f) { (void)a, (void)f; *v = 0; return OK; }
+CUresult cuFuncSetAttribute(void *f, int a, int v) { (void)f, (void)a, (void)v; return OK; }
+CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n)
+{
+    void *m = malloc(n ? n : 1);
+    *p = (CUdeviceptr)(uintptr_t)m;
+    return m ? OK : 2;
+}
+CUresult cuMemFree_v2(CUdeviceptr p) { free((void *)(uintptr_t)p); return OK; }
+CUresult cuMemcpyHtoD_v2(CUdeviceptr d, const void *s, size_t n) { if (sticky) return sticky; memcpy((void *)(uintptr_t)d, s, n); return OK; }
+CUresult cuMemcpyDtoH_v2(void *d, CUdeviceptr s, size_t n) { if (sticky) return sticky; memcpy(d, (void *)(uintptr_t)s, n); return OK; }
+CUresult cuMemsetD8_v2(CUdeviceptr d, unsigned char v, size_t n) { memset((void *)(uintptr_t)d, v, n); return OK; }
+CUresult cuMemsetD16_v2(CUdeviceptr d, unsigned short v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        ((unsigned short *)(uintptr_t)d)[i] = v;
+    return OK;
+}
+CUresult cuMemsetD32_v2(CUdeviceptr d, unsigned v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        ((unsigned *)(uintptr_t)d)[i] = v;
+    return OK;
+}
+CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                        unsigned smem, void *stream, void **params, void **extra)
+{
+    (void)f, (void)gy, (void)gz, (void)by, (void)bz, (void)smem, (void)stream, (void)extra;
+    if (sticky)
+        return sticky;
+    float *x = (float *)(uintptr_t)*(CUdeviceptr *)params[0];
+    float *y = (float *)(uintptr_t)*(CUdeviceptr *)params[1];
+    float a = *(float *)params[2];
+    int n = *(int *)params[3];
+    if ((long)gx * bx < n)
+        return OK; /* too few threads: some elements stay unwritten, as on a GPU */
+    int upto = is("skip_last") ? n - 1 : n;
+    for (int i = 0; i < upto; i++)
+        y[i] = a * x[i] + y[i];
+    if (is("writes_input"))
+        for (int i = 0; i < n; i++)
+            x[i] = 0;
+    if (is("oob_near"))
+        y[n] = 0; /* lands in the harness's guard zone */
+    if (is("illegal"))
+        sticky = ILLEGAL_ADDRESS;
+    if (is("hang"))
+        pending_hang = 1;
+    return OK;
+}
+CUresult cuStreamCreate(void **s, unsigned f) { (void)f; *s = (void *)1; return OK; }
+CUresult cuStreamDestroy_v2(void *s) { (void)s; return OK; }
+CUresult cuEventCreate(void **e, unsigned f) { (void)f; *e = (void *)1; return OK; }
+CUresult cuEventDestroy_v2(void *e) { (void)e; return OK; }
+CUresult cuEventRecord(void *e, void *s) { (void)e, (void)s; return sticky; }
+CUresult cuEventQuery(void *e) { (void)e; return sticky ? sticky : pending_hang ? NOT_READY : OK; }
+CUresult cuEventSynchronize(void *e) { (void)e; return sticky; }
+CUresult cuEventElapsedTime_v2(float *ms, void *a, void *b) { (void)a, (void)b; *ms = 0.001f; return sticky; }
+CUresult cuGetErrorName(CUresult r, const char **s)
+{
+    *s = r == ILLEGAL_ADDRESS ? "CUDA_ERROR_ILLEGAL_ADDRESS" : r == NOT_FOUND ? "CUDA_ERROR_NOT_FOUND" : "CUDA_ERROR_FAKE";
+    return OK;
+}
+CUresult cuGetErrorString(CUresult r, const char **s)
+{
+    *s = r == ILLEGAL_ADDRESS ? "an illegal memory access was encountered" : "fake error";
+    return OK;
+}

@@ -1,0 +1,277 @@
+/* The GPU path end to end: `harness worker` processes driven through
+ * gpu_worker.h by eval_candidate(), on the candidates of tests/data/kernels
+ * with the verdicts of tests/data/kernels/expected.txt.
+ *
+ * gpu_fake_* run everywhere: the worker loads tests/fake_cuda's stand-in
+ * driver (built here with cc), which imitates each misbehaviour, so
+ * protocol, buffers, poison, guards, comparison, timeouts and worker
+ * restarts are exercised in CI.  gpu_device_* use the real driver and skip
+ * loudly without a GPU.  Both need the harness binary next to the test
+ * runner (the worker is `harness worker`). */
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/fileio.h"
+#include "common/launch.h"
+#include "common/strbuf.h"
+#include "harness/eval.h"
+#include "tests/test.h"
+
+/* bin/harness next to this test runner, or NULL. */
+static char *harness_exe(void)
+{
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return NULL;
+    self[n] = '\0';
+    char *p = xasprintf("%s/harness", dirname(self));
+    if (access(p, X_OK) != 0) {
+        free(p);
+        return NULL;
+    }
+    return p;
+}
+
+typedef struct Case {
+    char dir[64], status[32], fake_mode[32], expect[256];
+} Case;
+
+static int load_cases(Case **out, int *n)
+{
+    char *text = NULL;
+    Error e;
+    if (file_read_all("tests/data/kernels/expected.txt", 1 << 16, &text, NULL, &e) != 0)
+        return -1;
+    Case *cs = xcalloc(64, sizeof *cs);
+    int k = 0;
+    char *save = NULL;
+    for (char *line = strtok_r(text, "\n", &save); line && k < 64; line = strtok_r(NULL, "\n", &save)) {
+        if (line[0] == '#' || !line[0])
+            continue;
+        Case *c = &cs[k];
+        int used = 0;
+        if (sscanf(line, "%63s %31s %31s %n", c->dir, c->status, c->fake_mode, &used) != 3)
+            continue;
+        snprintf(c->expect, sizeof c->expect, "%s", line + used);
+        k++;
+    }
+    free(text);
+    *out = cs;
+    *n = k;
+    return 0;
+}
+
+typedef struct Fixture {
+    Problem *p;
+    char *ref;
+    const ProblemConfig *configs[8];
+    int n_configs;
+} Fixture;
+
+static int fixture_load(TestCtx *t, Fixture *f)
+{
+    Error e;
+    memset(f, 0, sizeof *f);
+    if (problem_load("tests/data/programs/ok-axpy/meta.json", &f->p, &e) != 0 ||
+        file_read_all("tests/data/programs/ok-axpy/program.c", 1 << 20, &f->ref, NULL, &e) != 0) {
+        test_fail(t, __FILE__, __LINE__, "%s", e.msg);
+        return -1;
+    }
+    for (int k = 0; k < f->p->n_configs && f->n_configs < 8; k++)
+        if (strcmp(f->p->configs[k].name, "large") != 0)
+            f->configs[f->n_configs++] = &f->p->configs[k];
+    return 0;
+}
+
+static void fixture_release(Fixture *f)
+{
+    problem_free(f->p);
+    free(f->ref);
+}
+
+/* Evaluates one candidate folder and checks its verdict against c. */
+static void eval_case(TestCtx *t, Fixture *f, const char *exe, const Case *c, double deadline)
+{
+    Error e;
+    char *kpath = xasprintf("tests/data/kernels/%s/kernel.cu", c->dir);
+    char *lpath = xasprintf("tests/data/kernels/%s/launch.json", c->dir);
+    char *src = NULL;
+    LaunchPlan *lp = NULL;
+    if (file_read_all(kpath, 1 << 20, &src, NULL, &e) != 0 || launch_load(lpath, f->p, &lp, &e) != 0) {
+        test_fail(t, __FILE__, __LINE__, "%s: %s", c->dir, e.msg);
+        goto done;
+    }
+    EvalOptions o = eval_default_options();
+    char *nv = xasprintf("%s/nvrtc", t->tmpdir), *cr = xasprintf("%s/cref", t->tmpdir);
+    o.nvrtc_cache = nv;
+    o.cref_cache = cr;
+    o.worker_exe = exe;
+    o.trials = 2;
+    o.deadline_s = deadline;
+    o.warmup_runs = 1;
+    o.timing_runs = 3;
+    EvalReport r;
+    int no_gpu = 0;
+    int rc = eval_candidate(f->p, f->ref, src, lp, f->configs, f->n_configs, &o, &r, &no_gpu, &e);
+    CHECK_MSG(rc == 0, "%s: eval failed: %s", c->dir, e.msg);
+    if (rc == 0) {
+        StrBuf all = STRBUF_INIT;
+        sb_append(&all, r.compile_log ? r.compile_log : "");
+        for (int k = 0; k < r.n_configs; k++)
+            sb_printf(&all, "\n%s: %s %s", r.configs[k].config->name, eval_status_name(r.configs[k].status),
+                      r.configs[k].message);
+        CHECK_MSG(strcmp(eval_status_name(r.status), c->status) == 0, "%s: verdict %s, expected %s:%s", c->dir,
+                  eval_status_name(r.status), c->status, sb_str(&all));
+        if (strcmp(c->expect, "-") != 0)
+            CHECK_MSG(strstr(sb_str(&all), c->expect) != NULL, "%s: '%s' not in:%s", c->dir, c->expect, sb_str(&all));
+        if (r.status == EVAL_PASS)
+            for (int k = 0; k < r.n_configs; k++)
+                CHECK_MSG(r.configs[k].trials == 2 && r.configs[k].timed_runs == 3, "%s: %s: %d trials, %d timed",
+                          c->dir, r.configs[k].config->name, r.configs[k].trials, r.configs[k].timed_runs);
+        /* every config of a crashing or hanging candidate gets its verdict
+         * from a fresh worker */
+        if (r.status == EVAL_TIMEOUT || (r.status == EVAL_RUNTIME_ERROR && !strstr(c->expect, "out of bounds")))
+            CHECK_MSG(r.worker_restarts == r.n_configs, "%s: %d restarts for %d configs", c->dir, r.worker_restarts,
+                      r.n_configs);
+        sb_release(&all);
+    }
+    eval_report_release(&r);
+    free(nv);
+    free(cr);
+done:
+    launch_free(lp);
+    free(src);
+    free(kpath);
+    free(lpath);
+}
+
+/* Builds the fake driver into the test's directory and points the worker
+ * at it; NULL (and a failure) when cc cannot build it. */
+static char *build_fake(TestCtx *t)
+{
+    char *so = xasprintf("%s/libcuda.so.1", t->tmpdir);
+    char *out = NULL;
+    int st = test_sh(&out, "cc -std=c11 -O1 -shared -fPIC -o %s tests/fake_cuda/fake_libcuda.c", so);
+    if (st != 0) {
+        test_fail(t, __FILE__, __LINE__, "cannot build the fake driver: %s", out ? out : "");
+        free(out);
+        free(so);
+        return NULL;
+    }
+    free(out);
+    setenv("CUDAPERF_LIBCUDA", so, 1);
+    return so;
+}
+
+TEST(gpu_fake_eval)
+{
+    char *exe = harness_exe();
+    if (!exe)
+        SKIP("the harness binary is not next to the test runner (build both with make)");
+    Case *cs = NULL;
+    int n = 0;
+    Fixture f;
+    char *so = build_fake(t);
+    if (!so || load_cases(&cs, &n) != 0 || fixture_load(t, &f) != 0) {
+        free(exe);
+        free(so);
+        free(cs);
+        unsetenv("CUDAPERF_LIBCUDA");
+        return -1;
+    }
+    CHECK(n >= 8);
+    for (int i = 0; i < n; i++) {
+        if (strcmp(cs[i].fake_mode, "-") == 0)
+            continue;
+        setenv("FAKE_CUDA_MODE", cs[i].fake_mode, 1);
+        eval_case(t, &f, exe, &cs[i], 0.3);
+    }
+    unsetenv("FAKE_CUDA_MODE");
+    unsetenv("CUDAPERF_LIBCUDA");
+    fixture_release(&f);
+    free(cs);
+    free(so);
+    free(exe);
+    return 0;
+}
+
+TEST(gpu_fake_no_device)
+{
+    char *exe = harness_exe();
+    if (!exe)
+        SKIP("the harness binary is not next to the test runner (build both with make)");
+    Fixture f;
+    char *so = build_fake(t);
+    if (!so || fixture_load(t, &f) != 0) {
+        free(exe);
+        free(so);
+        unsetenv("CUDAPERF_LIBCUDA");
+        return -1;
+    }
+    LaunchPlan *lp = NULL;
+    Error e;
+    CHECK(launch_load("tests/data/kernels/axpy/launch.json", f.p, &lp, &e) == 0);
+    EvalOptions o = eval_default_options();
+    char *nv = xasprintf("%s/nvrtc", t->tmpdir), *cr = xasprintf("%s/cref", t->tmpdir);
+    o.nvrtc_cache = nv;
+    o.cref_cache = cr;
+    o.worker_exe = exe;
+    EvalReport r;
+    int no_gpu = 0;
+    /* a driver that sees no device, then no driver at all */
+    setenv("FAKE_CUDA_MODE", "nodevice", 1);
+    CHECK(eval_candidate(f.p, f.ref, "", lp, f.configs, f.n_configs, &o, &r, &no_gpu, &e) != 0);
+    CHECK_MSG(no_gpu && strstr(e.msg, "no GPU") && strstr(e.msg, "no CUDA device 0"), "%s", e.msg);
+    eval_report_release(&r);
+    setenv("CUDAPERF_LIBCUDA", "/nonexistent/libcuda.so.1", 1);
+    no_gpu = 0;
+    CHECK(eval_candidate(f.p, f.ref, "", lp, f.configs, f.n_configs, &o, &r, &no_gpu, &e) != 0);
+    CHECK_MSG(no_gpu && strstr(e.msg, "no GPU: no CUDA driver"), "%s", e.msg);
+    eval_report_release(&r);
+    unsetenv("FAKE_CUDA_MODE");
+    unsetenv("CUDAPERF_LIBCUDA");
+    launch_free(lp);
+    fixture_release(&f);
+    free(nv);
+    free(cr);
+    free(so);
+    free(exe);
+    return 0;
+}
+
+TEST(gpu_device_eval)
+{
+    char *exe = harness_exe();
+    if (!exe)
+        SKIP("the harness binary is not next to the test runner (build both with make)");
+    unsetenv("CUDAPERF_LIBCUDA");
+    GpuWorker w;
+    WpStatus st;
+    Error e;
+    if (gpu_worker_start(&w, exe, 0, &st, &e) != 0) {
+        free(exe);
+        if (st == WP_NO_DEVICE)
+            SKIP("no GPU: %s", e.msg);
+        test_fail(t, __FILE__, __LINE__, "cannot start a GPU worker: %s", e.msg);
+        return -1;
+    }
+    printf("    GPU: %s, sm_%d%d, driver %d\n", w.info.name, w.info.cc_major, w.info.cc_minor, w.info.driver_version);
+    gpu_worker_stop(&w);
+    Case *cs = NULL;
+    int n = 0;
+    Fixture f;
+    if (load_cases(&cs, &n) != 0 || fixture_load(t, &f) != 0) {
+        free(cs);
+        free(exe);
+        return -1;
+    }
+    for (int i = 0; i < n; i++)
+        eval_case(t, &f, exe, &cs[i], 2.0);
+    fixture_release(&f);
+    free(cs);
+    free(exe);
+    return 0;
+}
