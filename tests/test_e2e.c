@@ -10,7 +10,7 @@
 #include "common/strbuf.h"
 #include "tests/test.h"
 
-#define FAMILIES "--family stencil2d"
+#define FAMILIES "--family pb_atax --family pb_bicg"
 
 static int have_tools(void)
 {
@@ -50,12 +50,12 @@ TEST(e2e_cli_build_query_rebuild)
                   strstr(out, "\"min_configs_per_program\":") && strstr(out, "\"kernels_by_origin\""),
               "stats --json: %s", out);
     free(out);
-    CHECK(test_sh(&out, "./bin/harness catalog list --catalog %s/one/catalog.db --family stencil2d --json",
+    CHECK(test_sh(&out, "./bin/harness catalog list --catalog %s/one/catalog.db --family pb_atax --json",
                   t->tmpdir) == 0);
-    CHECK(out && strstr(out, "\"name\":\"c/stencil2d/5pt-copy-f32\""));
+    CHECK(out && strstr(out, "\"name\":\"c/pb_atax/fused-col-f32-rect\""));
     free(out);
-    CHECK(test_sh(&out, "./bin/harness --catalog %s/one/catalog.db catalog show c/stencil2d/5pt-copy-f32", t->tmpdir) == 0);
-    CHECK(out && strstr(out, "signature: stencil(in f32 in[n, m]") && strstr(out, "--- source ---"));
+    CHECK(test_sh(&out, "./bin/harness --catalog %s/one/catalog.db catalog show c/pb_atax/fused-col-f32-rect", t->tmpdir) == 0);
+    CHECK(out && strstr(out, "signature: atax(in f32 A[") && strstr(out, "--- source ---"));
     free(out);
     CHECK(test_sh(&out, "./bin/harness --catalog %s/one/catalog.db catalog show c/nope", t->tmpdir) == 1);
     CHECK(out && strstr(out, "no program named 'c/nope'"));
