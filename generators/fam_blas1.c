@@ -84,6 +84,34 @@ static void emit_vector_op(StrBuf *s, int op, const Ctx *c)
     sb_append(s, "    }\n");
 }
 
+/* Appends "void <name>(<params>)\n", wrapping the parameter list at commas so
+ * no line passes 100 columns; continuation lines align after the '('. */
+static void emit_signature(StrBuf *s, const char *name, const char *params)
+{
+    int indent = (int)strlen(name) + 6, col = indent;
+    sb_printf(s, "void %s(", name);
+    const char *q = params;
+    while (*q) {
+        const char *comma = strstr(q, ", ");
+        size_t len = comma ? (size_t)(comma - q) : strlen(q);
+        if (q != params) {
+            if (col + 2 + (int)len + 2 > 100) {
+                sb_printf(s, ",\n%*s", indent, "");
+                col = indent;
+            } else {
+                sb_append(s, ", ");
+                col += 2;
+            }
+        }
+        sb_append_n(s, q, len);
+        col += (int)len;
+        q += len;
+        if (*q)
+            q += 2;
+    }
+    sb_append(s, ")\n");
+}
+
 static int emit(GenCtx *g, int op, int variant_kind)
 {
     const OpInfo *O = &OPS[op];
@@ -280,7 +308,7 @@ static int emit(GenCtx *g, int op, int variant_kind)
                       O->uses_y ? " (x and y alike)" : "");
     } else if (op == OP_AXPYDOT) {
         sb_printf(s, "/* AXPY-DOT: z = w - alpha*v and r = u . z in one pass%s. */\n",
-                  c.strided ? "; w, v and u have increment incx, z is contiguous" : "");
+                  c.strided ? ";\n * w, v and u have increment incx, z is contiguous" : "");
     } else {
         sb_printf(s, "/* %s for vectors of n elements", O->math);
         if (!c.strided)
@@ -293,7 +321,8 @@ static int emit(GenCtx *g, int op, int variant_kind)
             sb_append(s, ",\n * x and y with increments incx and incy (> 0); the elements of y between\n"
                          " * the strided ones are left unchanged. */\n");
     }
-    sb_printf(s, "void %s(%s)\n{\n", entry, sb_str(&params));
+    emit_signature(s, entry, sb_str(&params));
+    sb_append(s, "{\n");
     const char *acc_ty = "double";
     if (O->reduction) {
         sb_append(s, "    for (int b = 0; b < nb; b++) {\n");

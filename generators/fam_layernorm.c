@@ -408,9 +408,8 @@ static void ch_program(GenProgram *p, int kind, int v, int f64)
     else
         sb_printf(s,
                   "/* Batch norm in inference mode%s (%s):\n"
-                  " * y = (x - running_mean[ch]) / sqrt(running_var[ch] + eps) * gamma[ch] + beta[ch]%s.\n"
-                  " */\n",
-                  act ? " + ReLU" : "", layout, actc);
+                  " * y = (x - running_mean[ch]) / sqrt(running_var[ch] + eps) * gamma[ch] + beta[ch]%s. */\n",
+                  act ? " + ReLU" : "", layout, act ? ",\n * then y = relu(y)" : "");
     sb_append(s, "#include <math.h>\n#include <stddef.h>\n\n");
     if (act)
         emit_act(s, &sub, a);

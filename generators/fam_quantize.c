@@ -130,11 +130,14 @@ static int per_channel(GenCtx *g)
         sb_append(s, "#include <math.h>\n#include <stddef.h>\n#include <stdint.h>\n\n");
         sb_printf(s,
                   "/* Per-channel quantisation of an n x m row-major matrix, one channel per %s:\n"
-                  " * q[i][j] = clamp(round(x[i][j] / scale[%s])%s, %d, %d), %s. */\n",
+                  " * q[i][j] = clamp(round(x[i][j] / scale[%s])%s, %d, %d),\n * %s. */\n",
                   cols ? "column" : "row", C, u8 ? (cols ? " + zero_point[j]" : " + zero_point[i]") : "",
                   u8 ? 0 : -128, u8 ? 255 : 127, ROUNDS[mode].words);
-        sb_printf(s, "void %s(const float *x, const float *scale, %s%s *q, int n, int m)\n{\n", entry,
-                  u8 ? "const int *zero_point, " : "", oty);
+        if (u8)
+            sb_printf(s, "void %s(const float *x, const float *scale, const int *zero_point, %s *q,\n%*sint n, int m)\n{\n",
+                      entry, oty, (int)strlen(entry) + 6, "");
+        else
+            sb_printf(s, "void %s(const float *x, const float *scale, %s *q, int n, int m)\n{\n", entry, oty);
         sb_append(s, "    for (int i = 0; i < n; i++) {\n");
         if (!cols) {
             sb_append(s, "        const float s = scale[i];\n");

@@ -288,22 +288,26 @@ static const char *arg_ctype(const OpArg *a, const char *ty)
 static void emit_helper(StrBuf *s, Subs *sub, const Op *op, int layout)
 {
     const char *ty = sub->val[0];
-    sb_printf(s, "static %s %s_%s(", op_returns(op) ? ty : "void", op->tag,
+    StrBuf sig = STRBUF_INIT;
+    sb_printf(&sig, "static %s %s_%s(", op_returns(op) ? ty : "void", op->tag,
               layout == LAYOUT_COLS ? "col" : "row");
     int first = 1;
     for (int a = 0; a < op->nargs; a++) {
         const OpArg *x = &op->args[a];
         if (x->kind == 'r')
             continue;
-        sb_printf(s, "%s%s%s *%s", first ? "" : ", ", x->out ? "" : "const ", arg_ctype(x, ty), x->name);
+        sb_printf(&sig, "%s%s%s *%s", first ? "" : ", ", x->out ? "" : "const ", arg_ctype(x, ty), x->name);
         first = 0;
     }
-    sb_append(s, ", int m");
+    sb_append(&sig, ", int m");
     if (layout == LAYOUT_COLS)
-        sb_append(s, ", int stride");
+        sb_append(&sig, ", int stride");
     if (op->scalar)
-        sb_printf(s, ", %s %s", ty, op->scalar);
-    sb_append(s, ")\n{\n");
+        sb_printf(&sig, ", %s %s", ty, op->scalar);
+    sb_append(&sig, ")");
+    put_wrapped(s, sig.data);
+    sb_release(&sig);
+    sb_append(s, "\n{\n");
     emit(s, sub, op->body);
     sb_append(s, "}\n\n");
 }

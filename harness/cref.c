@@ -18,7 +18,10 @@
 /* The -Werror= flags turn a meta.json that disagrees with the C signature
  * (missing entry, wrong pointer types) into a compile error instead of a
  * silent miscall. */
-static const char *const CC_ARGS[] = {"-std=c11", "-O2", "-fPIC", "-shared",
+/* -Bsymbolic: the program's own functions bind inside the object, never to a
+ * same-named symbol of the harness process (a program's `advance` must not
+ * call somebody else's `advance`). */
+static const char *const CC_ARGS[] = {"-std=c11", "-O2", "-fPIC", "-shared", "-Wl,-Bsymbolic",
                                       "-Werror=implicit-function-declaration",
                                       "-Werror=incompatible-pointer-types", "-Werror=int-conversion",
                                       "-Werror=discarded-qualifiers"};
@@ -221,7 +224,7 @@ typedef struct CallArgs {
 static int call_reference(void *arg)
 {
     CallArgs *ca = arg;
-    void *h = dlopen(ca->so_path, RTLD_NOW | RTLD_LOCAL);
+    void *h = dlopen(ca->so_path, RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
     if (!h) {
         fprintf(stderr, "cannot load reference: %s\n", dlerror());
         return 3;
