@@ -12,113 +12,7 @@
 #include <string.h>
 
 #include "gen.h"
-
-/* Template substitution: "@name" in a template is replaced by the value of
- * `name` (the element type, the float literal suffix, math functions with
- * their f32 spelling, strides), so a template reads as the C it becomes. */
-#define MAX_SUBS 48
-
-typedef struct Subs {
-    const char *key[MAX_SUBS];
-    const char *val[MAX_SUBS];
-    int n;
-} Subs;
-
-static void subs_set(Subs *s, const char *key, const char *val)
-{
-    for (int i = 0; i < s->n; i++)
-        if (strcmp(s->key[i], key) == 0) {
-            s->val[i] = val;
-            return;
-        }
-    if (s->n < MAX_SUBS) {
-        s->key[s->n] = key;
-        s->val[s->n++] = val;
-    }
-}
-
-/* T: element type; f: literal suffix; exp, log, ...: math functions. */
-static void subs_init(Subs *s, int f64)
-{
-    static const char *const fns[][2] = {
-        {"exp", "expf"},   {"log", "logf"},     {"sqrt", "sqrtf"}, {"tanh", "tanhf"},
-        {"fabs", "fabsf"}, {"fmax", "fmaxf"},   {"fmin", "fminf"}, {"log1p", "log1pf"},
-        {"expm1", "expm1f"}, {"erf", "erff"},   {"sin", "sinf"},   {"cos", "cosf"},
-        {"pow", "powf"},   {"floor", "floorf"}};
-    s->n = 0;
-    subs_set(s, "T", f64 ? "double" : "float");
-    subs_set(s, "f", f64 ? "" : "f");
-    for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
-        subs_set(s, fns[i][0], f64 ? fns[i][0] : fns[i][1]);
-}
-
-static void emit(StrBuf *sb, const Subs *s, const char *tmpl)
-{
-    for (const char *c = tmpl; *c;) {
-        if (*c != '@') {
-            sb_putc(sb, *c++);
-            continue;
-        }
-        /* "@name", or "@{name}" where letters follow. */
-        int braced = c[1] == '{';
-        const char *b = c + 1 + braced, *e = b;
-        while (isalnum((unsigned char)*e) || *e == '_')
-            e++;
-        size_t len = (size_t)(e - b);
-        const char *val = NULL;
-        for (int i = 0; i < s->n; i++)
-            if (strlen(s->key[i]) == len && strncmp(s->key[i], b, len) == 0)
-                val = s->val[i];
-        if (braced && *e == '}')
-            e++;
-        if (val && !*val && len == 4 && strncmp(b, "cast", 4) == 0 && *e == '(') {
-            /* An empty cast drops its parentheses too: "@cast(a / b)" -> "a / b". */
-            int depth = 0;
-            const char *close = e;
-            for (; *close; close++) {
-                depth += *close == '(' ? 1 : *close == ')' ? -1 : 0;
-                if (depth == 0)
-                    break;
-            }
-            if (*close) {
-                StrBuf inner = STRBUF_INIT;
-                sb_append_n(&inner, e + 1, (size_t)(close - e - 1));
-                emit(sb, s, inner.data ? inner.data : "");
-                sb_release(&inner);
-                c = close + 1;
-                continue;
-            }
-        }
-        if (val)
-            sb_append(sb, val);
-        else
-            sb_append_n(sb, c, (size_t)(e - c));
-        c = e;
-    }
-}
-
-/* Appends a declaration line, breaking it after a comma when it runs past
- * 100 columns and aligning the continuation after the opening parenthesis. */
-static void put_wrapped(StrBuf *sb, const char *line)
-{
-    const char *paren = strchr(line, '(');
-    int indent = paren ? (int)(paren - line) + 1 : 4;
-    int col = 0;
-    const char *start = line;
-    while (strlen(start) + (size_t)col > 100) {
-        const char *brk = NULL;
-        for (const char *c = start; *c && c - start + col < 100; c++)
-            if (c[0] == ',' && c[1] == ' ')
-                brk = c;
-        if (!brk)
-            break;
-        sb_append_n(sb, start, (size_t)(brk - start + 1));
-        sb_printf(sb, "\n%*s", indent, "");
-        col = indent;
-        start = brk + 2;
-    }
-    sb_append(sb, start);
-}
+#include "gen_tmpl.h"
 
 enum { OUT_SCORES, OUT_PROBS, OUT_FULL, OUT_DECODE };
 enum { L_SINGLE, L_BHSD, L_BSHD, L_QKV };
@@ -202,34 +96,34 @@ static const char *const ROW_TMPL_SUM =
     "            @OI = acc / sum;\n"
     "        }\n";
 
-static void emit_row(StrBuf *s, const Subs *sub, const Att *a)
+static void emit_row(StrBuf *s, const TmplSubs *sub, const Att *a)
 {
-    emit(s, sub, ROW_TMPL_HEAD);
+    tmpl_expand(s, sub, ROW_TMPL_HEAD);
     if (a->bias == B_KEYPAD)
-        emit(s, sub,
+        tmpl_expand(s, sub,
              "            if (!keep[j]) {\n"
              "                p[j] = -INFINITY;\n"
              "                continue;\n"
              "            }\n");
-    emit(s, sub, ROW_TMPL_DOT);
+    tmpl_expand(s, sub, ROW_TMPL_DOT);
     if (a->bias == B_KEYPAD)
-        emit(s, sub,
+        tmpl_expand(s, sub,
              "        if (mx == -INFINITY) {\n"
              "            /* Every key is padding: the output row is zero. */\n"
              "            for (int c = 0; c < @DV; c++)\n"
              "                @OI = 0;\n"
              "            continue;\n"
              "        }\n");
-    emit(s, sub, ROW_TMPL_SUM);
+    tmpl_expand(s, sub, ROW_TMPL_SUM);
     if (a->lse)
-        emit(s, sub, "        lse[i] = mx + @log(sum);\n");
+        tmpl_expand(s, sub, "        lse[i] = mx + @log(sum);\n");
 }
 
-static void put_sig(StrBuf *s, const Subs *sub, const char *tmpl)
+static void put_sig(StrBuf *s, const TmplSubs *sub, const char *tmpl)
 {
     StrBuf t = STRBUF_INIT;
-    emit(&t, sub, tmpl);
-    put_wrapped(s, t.data);
+    tmpl_expand(&t, sub, tmpl);
+    tmpl_put_wrapped(s, t.data);
     sb_release(&t);
 }
 
@@ -237,11 +131,11 @@ static void single_head(GenProgram *p, const Att *a, int f64)
 {
     const char *dt = f64 ? "f64" : "f32";
     int es = f64 ? 8 : 4;
-    Subs sub;
-    subs_init(&sub, f64);
+    TmplSubs sub;
+    tmpl_init(&sub, f64);
     char score[128];
     score_expr(score, sizeof score, a, f64);
-    subs_set(&sub, "SCORE", score);
+    tmpl_set(&sub, "SCORE", score);
     if (a->cross) {
         gen_arg(p, "q", dt, "in", "sq,dk");
         gen_arg(p, "k", dt, "in", "sk,dk");
@@ -257,14 +151,14 @@ static void single_head(GenProgram *p, const Att *a, int f64)
         gen_config(p, "large", "sq=2048,sk=8192,dk=128,dv=128");
         gen_cost(p, "2*sq*sk*dk+2*sq*sk*dv+3*sq*sk",
                  f64 ? "8*sq*dk+8*sk*dk+8*sk*dv+8*sq*dv" : "4*sq*dk+4*sk*dk+4*sk*dv+4*sq*dv");
-        subs_set(&sub, "QI", "q[i * dk + c]");
-        subs_set(&sub, "KJ", "k[j * dk + c]");
-        subs_set(&sub, "VJ", "v[j * dv + c]");
-        subs_set(&sub, "OI", "out[i * dv + c]");
-        subs_set(&sub, "DK", "dk");
-        subs_set(&sub, "DV", "dv");
-        subs_set(&sub, "NQ", "sq");
-        subs_set(&sub, "NK", "sk");
+        tmpl_set(&sub, "QI", "q[i * dk + c]");
+        tmpl_set(&sub, "KJ", "k[j * dk + c]");
+        tmpl_set(&sub, "VJ", "v[j * dv + c]");
+        tmpl_set(&sub, "OI", "out[i * dv + c]");
+        tmpl_set(&sub, "DK", "dk");
+        tmpl_set(&sub, "DV", "dv");
+        tmpl_set(&sub, "NQ", "sq");
+        tmpl_set(&sub, "NK", "sk");
     } else {
         gen_arg(p, "q", dt, "in", "s,d");
         gen_arg(p, a->kt ? "kt" : "k", dt, "in", a->kt ? "d,s" : "s,d");
@@ -285,18 +179,18 @@ static void single_head(GenProgram *p, const Att *a, int f64)
             gen_cost(p, a->out == OUT_PROBS ? "2*s*s*d+4*s*s" : "2*s*s*d+s*s",
                      f64 ? "16*s*d+8*s*s" : "8*s*d+4*s*s");
         }
-        subs_set(&sub, "QI", "q[i * d + c]");
-        subs_set(&sub, "KJ", a->kt ? "kt[c * s + j]" : "k[j * d + c]");
-        subs_set(&sub, "VJ", "v[j * d + c]");
-        subs_set(&sub, "OI", "out[i * d + c]");
-        subs_set(&sub, "DK", "d");
-        subs_set(&sub, "DV", "d");
-        subs_set(&sub, "NQ", "s");
-        subs_set(&sub, "NK", "s");
+        tmpl_set(&sub, "QI", "q[i * d + c]");
+        tmpl_set(&sub, "KJ", a->kt ? "kt[c * s + j]" : "k[j * d + c]");
+        tmpl_set(&sub, "VJ", "v[j * d + c]");
+        tmpl_set(&sub, "OI", "out[i * d + c]");
+        tmpl_set(&sub, "DK", "d");
+        tmpl_set(&sub, "DV", "d");
+        tmpl_set(&sub, "NQ", "s");
+        tmpl_set(&sub, "NK", "s");
     }
     (void)es;
-    subs_set(&sub, "J0", "0");
-    subs_set(&sub, "JCOND", a->causal ? "j <= i" : a->cross ? "j < sk" : "j < s");
+    tmpl_set(&sub, "J0", "0");
+    tmpl_set(&sub, "JCOND", a->causal ? "j <= i" : a->cross ? "j < sk" : "j < s");
     StrBuf *s = gen_src(p);
     if (a->out == OUT_FULL) {
         if (a->cross)
@@ -325,21 +219,21 @@ static void single_head(GenProgram *p, const Att *a, int f64)
         const char *o = a->out == OUT_PROBS ? "probs" : "scores";
         char sig[200];
         snprintf(sig, sizeof sig, "void %s(const @T *q, const @T *k, @T *%s, int s, int d)\n{\n", a->entry, o);
-        emit(s, &sub, sig);
-        subs_set(&sub, "O", o);
-        emit(s, &sub,
+        tmpl_expand(s, &sub, sig);
+        tmpl_set(&sub, "O", o);
+        tmpl_expand(s, &sub,
              "    @T scale = 1 / @sqrt((@T)d);\n"
              "    for (int i = 0; i < s; i++) {\n"
              "        @T *row = @O + i * s;\n");
         if (a->out == OUT_PROBS)
-            emit(s, &sub, "        @T mx = -INFINITY;\n");
-        emit(s, &sub,
+            tmpl_expand(s, &sub, "        @T mx = -INFINITY;\n");
+        tmpl_expand(s, &sub,
              "        for (int j = 0; @JCOND; j++) {\n"
              "            @T dot = 0;\n"
              "            for (int c = 0; c < d; c++)\n"
              "                dot += q[i * d + c] * k[j * d + c];\n");
         if (a->out == OUT_PROBS)
-            emit(s, &sub,
+            tmpl_expand(s, &sub,
                  "            row[j] = dot * scale;\n"
                  "            if (row[j] > mx)\n"
                  "                mx = row[j];\n"
@@ -352,9 +246,9 @@ static void single_head(GenProgram *p, const Att *a, int f64)
                  "        for (int j = 0; @JCOND; j++)\n"
                  "            row[j] /= sum;\n");
         else
-            emit(s, &sub, "            row[j] = dot * scale;\n        }\n");
+            tmpl_expand(s, &sub, "            row[j] = dot * scale;\n        }\n");
         if (a->causal)
-            emit(s, &sub, "        for (int j = i + 1; j < s; j++)\n            row[j] = 0;\n");
+            tmpl_expand(s, &sub, "        for (int j = i + 1; j < s; j++)\n            row[j] = 0;\n");
         sb_append(s, "    }\n}\n");
         return;
     }
@@ -365,7 +259,7 @@ static void single_head(GenProgram *p, const Att *a, int f64)
         snprintf(sig, sizeof sig, "void %s(const @T *q, const @T *%s, const @T *v, @T *out, int s, int d)\n{\n",
                  a->entry, a->kt ? "kt" : "k");
     put_sig(s, &sub, sig);
-    emit(s, &sub,
+    tmpl_expand(s, &sub,
          "    @T scale = 1 / @sqrt((@T)@DK);\n"
          "    /* p holds one row of scores, then of unnormalised probabilities. */\n"
          "    @T *p = malloc((size_t)@NK * sizeof *p);\n"
@@ -382,11 +276,11 @@ static void multi_head(GenProgram *p, const Att *a, int f64)
     int es = f64 ? 8 : 4;
     int decode = a->out == OUT_DECODE;
     int scores = a->out == OUT_SCORES || a->out == OUT_PROBS;
-    Subs sub;
-    subs_init(&sub, f64);
+    TmplSubs sub;
+    tmpl_init(&sub, f64);
     char score[128];
     score_expr(score, sizeof score, a, f64);
-    subs_set(&sub, "SCORE", score);
+    tmpl_set(&sub, "SCORE", score);
     const char *len = decode ? "t" : "s";
     const char *kvh = a->kv == KV_GQA ? "hkv" : "h";
     char qshape[32], kvshape[32], oshape[32];
@@ -489,14 +383,14 @@ static void multi_head(GenProgram *p, const Att *a, int f64)
     }
     snprintf(kj, sizeof kj, "kh[j * %s + c]", ld);
     snprintf(vj, sizeof vj, "vh[j * %s + c]", ld);
-    subs_set(&sub, "QI", qi);
-    subs_set(&sub, "KJ", kj);
-    subs_set(&sub, "VJ", vj);
-    subs_set(&sub, "OI", oi);
-    subs_set(&sub, "DK", "d");
-    subs_set(&sub, "DV", "d");
-    subs_set(&sub, "J0", a->bias == B_WINDOW ? "j0" : "0");
-    subs_set(&sub, "JCOND", a->causal ? "j <= i" : decode ? "j < t" : "j < s");
+    tmpl_set(&sub, "QI", qi);
+    tmpl_set(&sub, "KJ", kj);
+    tmpl_set(&sub, "VJ", vj);
+    tmpl_set(&sub, "OI", oi);
+    tmpl_set(&sub, "DK", "d");
+    tmpl_set(&sub, "DV", "d");
+    tmpl_set(&sub, "J0", a->bias == B_WINDOW ? "j0" : "0");
+    tmpl_set(&sub, "JCOND", a->causal ? "j <= i" : decode ? "j < t" : "j < s");
 
     StrBuf *s = gen_src(p);
     /* The program comment. */
@@ -563,23 +457,23 @@ static void multi_head(GenProgram *p, const Att *a, int f64)
 
     if (scores) {
         /* One head's score (or probability) matrix. */
-        emit(s, &sub, "static void head_scores(const @T *qh, const @T *kh, @T *out, int s, int d");
+        tmpl_expand(s, &sub, "static void head_scores(const @T *qh, const @T *kh, @T *out, int s, int d");
         if (a->bias == B_ALIBI)
-            emit(s, &sub, ", @T slope");
-        emit(s, &sub, ")\n{\n"
+            tmpl_expand(s, &sub, ", @T slope");
+        tmpl_expand(s, &sub, ")\n{\n"
                       "    @T scale = 1 / @sqrt((@T)d);\n"
                       "    for (int i = 0; i < s; i++) {\n"
                       "        @T *row = out + i * s;\n");
         if (a->out == OUT_PROBS)
-            emit(s, &sub, "        @T mx = -INFINITY;\n");
-        emit(s, &sub,
+            tmpl_expand(s, &sub, "        @T mx = -INFINITY;\n");
+        tmpl_expand(s, &sub,
              "        for (int j = 0; @JCOND; j++) {\n"
              "            @T dot = 0;\n"
              "            for (int c = 0; c < d; c++)\n"
              "                dot += qh[i * d + c] * kh[j * d + c];\n"
              "            row[j] = @SCORE;\n");
         if (a->out == OUT_PROBS)
-            emit(s, &sub,
+            tmpl_expand(s, &sub,
                  "            if (row[j] > mx)\n"
                  "                mx = row[j];\n"
                  "        }\n"
@@ -601,7 +495,7 @@ static void multi_head(GenProgram *p, const Att *a, int f64)
         put_sig(s, &sub, sig);
         sb_append(s, "\n{\n    for (int bi = 0; bi < b; bi++) {\n        for (int hi = 0; hi < h; hi++) {\n");
         if (a->bias == B_ALIBI)
-            emit(s, &sub, "            @T slope = @pow(2.0@f, -8.0@f * (hi + 1) / h);\n");
+            tmpl_expand(s, &sub, "            @T slope = @pow(2.0@f, -8.0@f * (hi + 1) / h);\n");
         sb_printf(s, "            size_t head = (size_t)bi * h + hi;\n"
                      "            head_scores(q + head * s * d, k + head * s * d, %s + head * s * s, s, d%s);\n"
                      "        }\n    }\n}\n",
@@ -612,33 +506,33 @@ static void multi_head(GenProgram *p, const Att *a, int f64)
     /* The per-head helper. */
     {
         StrBuf sig = STRBUF_INIT;
-        emit(&sig, &sub, decode ? "static void attend_head(const @T *qh, const @T *kh, const @T *vh, @T *oh"
+        tmpl_expand(&sig, &sub, decode ? "static void attend_head(const @T *qh, const @T *kh, const @T *vh, @T *oh"
                                 : "static void attend_head(const @T *qh, const @T *kh, const @T *vh, @T *oh");
         if (a->bias == B_KEYPAD)
             sb_append(&sig, ", const uint8_t *keep");
         if (a->bias == B_ADD)
-            emit(&sig, &sub, ", const @T *bias");
+            tmpl_expand(&sig, &sub, ", const @T *bias");
         if (a->lse)
-            emit(&sig, &sub, ", @T *lse");
+            tmpl_expand(&sig, &sub, ", @T *lse");
         sb_printf(&sig, ", int %s, int d", len);
         if (a->layout == L_BSHD)
             sb_append(&sig, ", int ld");
         if (a->layout == L_QKV)
             sb_append(&sig, ", int ld, int ldo");
         if (a->bias == B_ALIBI)
-            emit(&sig, &sub, ", @T slope");
+            tmpl_expand(&sig, &sub, ", @T slope");
         if (a->bias == B_WINDOW)
             sb_append(&sig, ", int w");
         if (a->bias == B_SOFTCAP)
-            emit(&sig, &sub, ", @T softcap");
-        emit(&sig, &sub, ", @T *p)");
-        put_wrapped(s, sig.data);
+            tmpl_expand(&sig, &sub, ", @T softcap");
+        tmpl_expand(&sig, &sub, ", @T *p)");
+        tmpl_put_wrapped(s, sig.data);
         sb_release(&sig);
     }
-    emit(s, &sub, "\n{\n    @T scale = 1 / @sqrt((@T)d);\n");
+    tmpl_expand(s, &sub, "\n{\n    @T scale = 1 / @sqrt((@T)d);\n");
     if (decode) {
         /* A single query: the row template without the i loop. */
-        emit(s, &sub,
+        tmpl_expand(s, &sub,
              "    @T mx = -INFINITY;\n"
              "    for (int j = 0; j < t; j++) {\n"
              "        @T dot = 0;\n"
@@ -672,27 +566,27 @@ static void multi_head(GenProgram *p, const Att *a, int f64)
         StrBuf sig = STRBUF_INIT;
         sb_printf(&sig, "void %s(", a->entry);
         if (a->layout == L_QKV)
-            emit(&sig, &sub, "const @T *qkv");
+            tmpl_expand(&sig, &sub, "const @T *qkv");
         else
-            emit(&sig, &sub, "const @T *q, const @T *k, const @T *v");
+            tmpl_expand(&sig, &sub, "const @T *q, const @T *k, const @T *v");
         if (a->bias == B_KEYPAD)
             sb_append(&sig, ", const uint8_t *key_mask");
         if (a->bias == B_ADD)
-            emit(&sig, &sub, ", const @T *attn_bias");
-        emit(&sig, &sub, ", @T *out");
+            tmpl_expand(&sig, &sub, ", const @T *attn_bias");
+        tmpl_expand(&sig, &sub, ", @T *out");
         if (a->lse)
-            emit(&sig, &sub, ", @T *lse");
+            tmpl_expand(&sig, &sub, ", @T *lse");
         sb_printf(&sig, ", int b, int h%s, int %s, int d%s", a->kv == KV_GQA ? ", int hkv" : "", len,
                   a->bias == B_WINDOW ? ", int w" : "");
         if (a->bias == B_SOFTCAP)
-            emit(&sig, &sub, ", @T softcap");
+            tmpl_expand(&sig, &sub, ", @T softcap");
         sb_append(&sig, ")");
-        put_wrapped(s, sig.data);
+        tmpl_put_wrapped(s, sig.data);
         sb_release(&sig);
     }
     sb_printf(s, "\n{\n");
-    subs_set(&sub, "len", len);
-    emit(s, &sub, "    @T *p = malloc((size_t)@len * sizeof *p);\n    if (!p)\n        return;\n");
+    tmpl_set(&sub, "len", len);
+    tmpl_expand(s, &sub, "    @T *p = malloc((size_t)@len * sizeof *p);\n    if (!p)\n        return;\n");
     if (a->kv == KV_GQA)
         sb_append(s, "    int group = h / hkv;\n");
     if (a->layout == L_BSHD)
@@ -701,7 +595,7 @@ static void multi_head(GenProgram *p, const Att *a, int f64)
         sb_append(s, "    int ld = 3 * h * d;\n    int ldo = h * d;\n");
     sb_append(s, "    for (int bi = 0; bi < b; bi++) {\n        for (int hi = 0; hi < h; hi++) {\n");
     if (a->bias == B_ALIBI)
-        emit(s, &sub, "            @T slope = @pow(2.0@f, -8.0@f * (hi + 1) / h);\n");
+        tmpl_expand(s, &sub, "            @T slope = @pow(2.0@f, -8.0@f * (hi + 1) / h);\n");
     const char *ind = "            ";
     if (decode) {
         sb_printf(s, "%ssize_t head = (size_t)bi * h + hi;\n", ind);
@@ -709,7 +603,7 @@ static void multi_head(GenProgram *p, const Att *a, int f64)
         StrBuf call = STRBUF_INIT;
         sb_printf(&call, "%sattend_head(q + head * d, k + kv_head * t * d, v + kv_head * t * d, out + head * d, t, d, p);\n",
                   ind);
-        put_wrapped(s, call.data);
+        tmpl_put_wrapped(s, call.data);
         sb_release(&call);
     } else if (a->layout == L_BHSD) {
         sb_printf(s, "%ssize_t head = (size_t)bi * h + hi;\n", ind);
@@ -736,7 +630,7 @@ static void multi_head(GenProgram *p, const Att *a, int f64)
             sb_append(&call, ", softcap");
         sb_append(&call, ", p);\n");
         /* Wrap a long call after a comma, aligned under the first argument. */
-        put_wrapped(s, call.data);
+        tmpl_put_wrapped(s, call.data);
         sb_release(&call);
     } else if (a->layout == L_BSHD) {
         sb_printf(s, "%ssize_t off = (size_t)bi * s * ld + (size_t)hi * d;\n", ind);

@@ -12,113 +12,7 @@
 #include <string.h>
 
 #include "gen.h"
-
-/* Template substitution: "@name" in a template is replaced by the value of
- * `name` (the element type, the float literal suffix, math functions with
- * their f32 spelling, strides), so a template reads as the C it becomes. */
-#define MAX_SUBS 48
-
-typedef struct Subs {
-    const char *key[MAX_SUBS];
-    const char *val[MAX_SUBS];
-    int n;
-} Subs;
-
-static void subs_set(Subs *s, const char *key, const char *val)
-{
-    for (int i = 0; i < s->n; i++)
-        if (strcmp(s->key[i], key) == 0) {
-            s->val[i] = val;
-            return;
-        }
-    if (s->n < MAX_SUBS) {
-        s->key[s->n] = key;
-        s->val[s->n++] = val;
-    }
-}
-
-/* T: element type; f: literal suffix; exp, log, ...: math functions. */
-static void subs_init(Subs *s, int f64)
-{
-    static const char *const fns[][2] = {
-        {"exp", "expf"},   {"log", "logf"},     {"sqrt", "sqrtf"}, {"tanh", "tanhf"},
-        {"fabs", "fabsf"}, {"fmax", "fmaxf"},   {"fmin", "fminf"}, {"log1p", "log1pf"},
-        {"expm1", "expm1f"}, {"erf", "erff"},   {"sin", "sinf"},   {"cos", "cosf"},
-        {"pow", "powf"},   {"floor", "floorf"}};
-    s->n = 0;
-    subs_set(s, "T", f64 ? "double" : "float");
-    subs_set(s, "f", f64 ? "" : "f");
-    for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
-        subs_set(s, fns[i][0], f64 ? fns[i][0] : fns[i][1]);
-}
-
-static void emit(StrBuf *sb, const Subs *s, const char *tmpl)
-{
-    for (const char *c = tmpl; *c;) {
-        if (*c != '@') {
-            sb_putc(sb, *c++);
-            continue;
-        }
-        /* "@name", or "@{name}" where letters follow. */
-        int braced = c[1] == '{';
-        const char *b = c + 1 + braced, *e = b;
-        while (isalnum((unsigned char)*e) || *e == '_')
-            e++;
-        size_t len = (size_t)(e - b);
-        const char *val = NULL;
-        for (int i = 0; i < s->n; i++)
-            if (strlen(s->key[i]) == len && strncmp(s->key[i], b, len) == 0)
-                val = s->val[i];
-        if (braced && *e == '}')
-            e++;
-        if (val && !*val && len == 4 && strncmp(b, "cast", 4) == 0 && *e == '(') {
-            /* An empty cast drops its parentheses too: "@cast(a / b)" -> "a / b". */
-            int depth = 0;
-            const char *close = e;
-            for (; *close; close++) {
-                depth += *close == '(' ? 1 : *close == ')' ? -1 : 0;
-                if (depth == 0)
-                    break;
-            }
-            if (*close) {
-                StrBuf inner = STRBUF_INIT;
-                sb_append_n(&inner, e + 1, (size_t)(close - e - 1));
-                emit(sb, s, inner.data ? inner.data : "");
-                sb_release(&inner);
-                c = close + 1;
-                continue;
-            }
-        }
-        if (val)
-            sb_append(sb, val);
-        else
-            sb_append_n(sb, c, (size_t)(e - c));
-        c = e;
-    }
-}
-
-/* Appends a declaration line, breaking it after a comma when it runs past
- * 100 columns and aligning the continuation after the opening parenthesis. */
-static void put_wrapped(StrBuf *sb, const char *line)
-{
-    const char *paren = strchr(line, '(');
-    int indent = paren ? (int)(paren - line) + 1 : 4;
-    int col = 0;
-    const char *start = line;
-    while (strlen(start) + (size_t)col > 100) {
-        const char *brk = NULL;
-        for (const char *c = start; *c && c - start + col < 100; c++)
-            if (c[0] == ',' && c[1] == ' ')
-                brk = c;
-        if (!brk)
-            break;
-        sb_append_n(sb, start, (size_t)(brk - start + 1));
-        sb_printf(sb, "\n%*s", indent, "");
-        col = indent;
-        start = brk + 2;
-    }
-    sb_append(sb, start);
-}
+#include "gen_tmpl.h"
 
 enum { C_STD, C_DW, C_GROUP, C_CAUSAL, C_TRANS, C_CIRC, C_RESID };
 enum { A_NONE, A_RELU, A_SILU };
@@ -187,12 +81,12 @@ static int min_len(const Conv *c)
     return need < 1 ? 1 : need;
 }
 
-static void act_fn(StrBuf *s, const Subs *sub, int act)
+static void act_fn(StrBuf *s, const TmplSubs *sub, int act)
 {
     if (act == A_RELU)
-        emit(s, sub, "static @T relu(@T v)\n{\n    return v > 0 ? v : 0;\n}\n\n");
+        tmpl_expand(s, sub, "static @T relu(@T v)\n{\n    return v > 0 ? v : 0;\n}\n\n");
     else if (act == A_SILU)
-        emit(s, sub, "static @T silu(@T v)\n{\n    return v / (1 + @exp(-v));\n}\n\n");
+        tmpl_expand(s, sub, "static @T silu(@T v)\n{\n    return v / (1 + @exp(-v));\n}\n\n");
 }
 
 /* Breaks each "acc += a * b;" line longer than 100 columns after the '*',
@@ -233,8 +127,8 @@ static void program(GenProgram *p, const Conv *c, int f64)
     int es = f64 ? 8 : 4;
     int dw = c->kind == C_DW || c->kind == C_CAUSAL;
     int same_c = dw || c->kind == C_RESID;  /* one channel count c */
-    Subs sub;
-    subs_init(&sub, f64);
+    TmplSubs sub;
+    tmpl_init(&sub, f64);
     char lout_code[64], lout_meta[64];
     out_len(c, lout_code, sizeof lout_code, lout_meta, sizeof lout_meta);
 
@@ -433,25 +327,25 @@ static void program(GenProgram *p, const Conv *c, int f64)
         pos[0] = 'o';
         snprintf(W, sizeof W, c->nlc ? "w[ci * %s + co]" : "w[co * %s + ci]", c->nlc ? co : ci);
     }
-    subs_set(&sub, "X", X);
-    subs_set(&sub, "W", W);
-    subs_set(&sub, "Y", Y);
-    subs_set(&sub, "LOUT", lout_code);
-    subs_set(&sub, "CIN", ci);
+    tmpl_set(&sub, "X", X);
+    tmpl_set(&sub, "W", W);
+    tmpl_set(&sub, "Y", Y);
+    tmpl_set(&sub, "LOUT", lout_code);
+    tmpl_set(&sub, "CIN", ci);
 
     /* Signature. */
     {
         StrBuf sig = STRBUF_INIT;
-        emit(&sig, &sub, "void conv1d(const @T *x, const @T *w, ");
+        tmpl_expand(&sig, &sub, "void conv1d(const @T *x, const @T *w, ");
         if (c->bias)
-            emit(&sig, &sub, "const @T *bias, ");
-        emit(&sig, &sub, same_c ? "@T *y, int n, int c, int l)" : "@T *y, int n, int cin, int cout, int l)");
-        put_wrapped(s, sig.data);
+            tmpl_expand(&sig, &sub, "const @T *bias, ");
+        tmpl_expand(&sig, &sub, same_c ? "@T *y, int n, int c, int l)" : "@T *y, int n, int cin, int cout, int l)");
+        tmpl_put_wrapped(s, sig.data);
         sb_release(&sig);
     }
     sb_append(s, "\n{\n");
     if (strcmp(lout_code, "l") != 0)
-        emit(s, &sub, "    int lout = @LOUT;\n");
+        tmpl_expand(s, &sub, "    int lout = @LOUT;\n");
     if (c->kind == C_GROUP)
         sb_append(s, "    int cin_g = cin / GROUPS, cout_g = cout / GROUPS;\n");
 
@@ -464,15 +358,15 @@ static void program(GenProgram *p, const Conv *c, int f64)
     else
         sb_printf(s, "        for (int %s = 0; %s < %s; %s++)\n            for (int o = 0; o < %s; o++) {\n", och,
                   och, co, och, lo);
-    subs_set(&sub, "OCH", och);
-    emit(s, &sub, c->bias ? "                @T acc = bias[@OCH];\n" : "                @T acc = 0;\n");
+    tmpl_set(&sub, "OCH", och);
+    tmpl_expand(s, &sub, c->bias ? "                @T acc = bias[@OCH];\n" : "                @T acc = 0;\n");
     if (c->kind == C_GROUP)
         sb_append(s, "                int g = co / cout_g;\n");
 
     /* The accumulation. */
     if (dw) {
         if (c->kind == C_CAUSAL)
-            emit(s, &sub,
+            tmpl_expand(s, &sub,
                  "                for (int k = 0; k < K; k++) {\n"
                  "                    int pos = o - (K - 1) + k;\n"
                  "                    if (pos >= 0)\n"
@@ -481,8 +375,8 @@ static void program(GenProgram *p, const Conv *c, int f64)
         else {
             char posx[64];
             snprintf(posx, sizeof posx, "o%s%s + k", c->stride > 1 ? " * STRIDE" : "", c->pad ? " - PAD" : "");
-            subs_set(&sub, "POS", posx);
-            emit(s, &sub,
+            tmpl_set(&sub, "POS", posx);
+            tmpl_expand(s, &sub,
                  "                for (int k = 0; k < K; k++) {\n"
                  "                    int pos = @POS;\n"
                  "                    if (pos >= 0 && pos < l)\n"
@@ -490,7 +384,7 @@ static void program(GenProgram *p, const Conv *c, int f64)
                  "                }\n");
         }
     } else if (c->kind == C_TRANS) {
-        emit(s, &sub,
+        tmpl_expand(s, &sub,
              "                /* Input i reaches output o through tap k when o = i * STRIDE - PAD + k. */\n"
              "                for (int ci = 0; ci < cin; ci++)\n"
              "                    for (int k = 0; k < K; k++) {\n"
@@ -507,31 +401,31 @@ static void program(GenProgram *p, const Conv *c, int f64)
                  c->dil > 1 ? " * DIL" : "");
         if (c->k == 1)
             snprintf(posx, sizeof posx, "o");
-        subs_set(&sub, "POS", posx);
+        tmpl_set(&sub, "POS", posx);
         if (c->kind == C_GROUP)
-            emit(s, &sub,
+            tmpl_expand(s, &sub,
                  "                for (int cg = 0; cg < cin_g; cg++) {\n"
                  "                    int ci = g * cin_g + cg;\n");
         else if (c->k == 1)
-            emit(s, &sub, "                for (int ci = 0; ci < @CIN; ci++)\n");
+            tmpl_expand(s, &sub, "                for (int ci = 0; ci < @CIN; ci++)\n");
         else
-            emit(s, &sub, "                for (int ci = 0; ci < @CIN; ci++) {\n");
+            tmpl_expand(s, &sub, "                for (int ci = 0; ci < @CIN; ci++) {\n");
         if (c->k == 1) {
-            emit(s, &sub, "                    acc += @X * @W;\n");
+            tmpl_expand(s, &sub, "                    acc += @X * @W;\n");
         } else {
-            emit(s, &sub, "                    for (int k = 0; k < K; k++) {\n"
+            tmpl_expand(s, &sub, "                    for (int k = 0; k < K; k++) {\n"
                           "                        int pos = @POS;\n");
             if (c->kind == C_CIRC)
-                emit(s, &sub,
+                tmpl_expand(s, &sub,
                      "                        if (pos < 0)\n"
                      "                            pos += l;\n"
                      "                        else if (pos >= l)\n"
                      "                            pos -= l;\n"
                      "                        acc += @X * @W;\n");
             else if (c->pad == 0)
-                emit(s, &sub, "                        acc += @X * @W;\n");
+                tmpl_expand(s, &sub, "                        acc += @X * @W;\n");
             else
-                emit(s, &sub,
+                tmpl_expand(s, &sub,
                      "                        if (pos >= 0 && pos < l)\n"
                      "                            acc += @X * @W;\n");
             sb_append(s, "                    }\n                }\n");
@@ -541,11 +435,11 @@ static void program(GenProgram *p, const Conv *c, int f64)
         sb_append(s, c->nlc ? "                acc += x[((size_t)b * l + o) * c + co];\n"
                             : "                acc += x[((size_t)b * c + co) * l + o];\n");
     if (c->act == A_RELU)
-        emit(s, &sub, "                @Y = relu(acc);\n");
+        tmpl_expand(s, &sub, "                @Y = relu(acc);\n");
     else if (c->act == A_SILU)
-        emit(s, &sub, "                @Y = silu(acc);\n");
+        tmpl_expand(s, &sub, "                @Y = silu(acc);\n");
     else
-        emit(s, &sub, "                @Y = acc;\n");
+        tmpl_expand(s, &sub, "                @Y = acc;\n");
     sb_append(s, "            }\n}\n");
     wrap_products(s);
 }

@@ -9,29 +9,7 @@
 #include <string.h>
 
 #include "gen.h"
-
-/* Appends a declaration line, breaking it after a comma when it runs past
- * 100 columns and aligning the continuation after the opening parenthesis. */
-static void put_wrapped(StrBuf *sb, const char *line)
-{
-    const char *paren = strchr(line, '(');
-    int indent = paren ? (int)(paren - line) + 1 : 4;
-    int col = 0;
-    const char *start = line;
-    while (strlen(start) + (size_t)col > 100) {
-        const char *brk = NULL;
-        for (const char *c = start; *c && c - start + col < 100; c++)
-            if (c[0] == ',' && c[1] == ' ')
-                brk = c;
-        if (!brk)
-            break;
-        sb_append_n(sb, start, (size_t)(brk - start + 1));
-        sb_printf(sb, "\n%*s", indent, "");
-        col = indent;
-        start = brk + 2;
-    }
-    sb_append(sb, start);
-}
+#include "gen_tmpl.h"
 
 enum { K_STD, K_DW, K_GROUP, K_TRANS, K_REFLECT };
 enum { E_NONE, E_BIAS, E_BIAS_RELU, E_BIAS_RELU6, E_RESID, E_BN_RELU };
@@ -332,7 +310,7 @@ static void program(GenProgram *p, const Conv2 *c, int f64)
         if (c->epi == E_RESID)
             sb_printf(&sig, "const %s *res, ", ty);
         sb_printf(&sig, "%s *y, int n, %s, int h, int w)", ty, dw ? "int c" : "int cin, int cout");
-        put_wrapped(s, sig.data);
+        tmpl_put_wrapped(s, sig.data);
         sb_release(&sig);
     }
     sb_append(s, "\n{\n");

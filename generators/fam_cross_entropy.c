@@ -13,113 +13,7 @@
 #include <string.h>
 
 #include "gen.h"
-
-/* Template substitution: "@name" in a template is replaced by the value of
- * `name` (the element type, the float literal suffix, math functions with
- * their f32 spelling, strides), so a template reads as the C it becomes. */
-#define MAX_SUBS 48
-
-typedef struct Subs {
-    const char *key[MAX_SUBS];
-    const char *val[MAX_SUBS];
-    int n;
-} Subs;
-
-static void subs_set(Subs *s, const char *key, const char *val)
-{
-    for (int i = 0; i < s->n; i++)
-        if (strcmp(s->key[i], key) == 0) {
-            s->val[i] = val;
-            return;
-        }
-    if (s->n < MAX_SUBS) {
-        s->key[s->n] = key;
-        s->val[s->n++] = val;
-    }
-}
-
-/* T: element type; f: literal suffix; exp, log, ...: math functions. */
-static void subs_init(Subs *s, int f64)
-{
-    static const char *const fns[][2] = {
-        {"exp", "expf"},   {"log", "logf"},     {"sqrt", "sqrtf"}, {"tanh", "tanhf"},
-        {"fabs", "fabsf"}, {"fmax", "fmaxf"},   {"fmin", "fminf"}, {"log1p", "log1pf"},
-        {"expm1", "expm1f"}, {"erf", "erff"},   {"sin", "sinf"},   {"cos", "cosf"},
-        {"pow", "powf"},   {"floor", "floorf"}};
-    s->n = 0;
-    subs_set(s, "T", f64 ? "double" : "float");
-    subs_set(s, "f", f64 ? "" : "f");
-    for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
-        subs_set(s, fns[i][0], f64 ? fns[i][0] : fns[i][1]);
-}
-
-static void emit(StrBuf *sb, const Subs *s, const char *tmpl)
-{
-    for (const char *c = tmpl; *c;) {
-        if (*c != '@') {
-            sb_putc(sb, *c++);
-            continue;
-        }
-        /* "@name", or "@{name}" where letters follow. */
-        int braced = c[1] == '{';
-        const char *b = c + 1 + braced, *e = b;
-        while (isalnum((unsigned char)*e) || *e == '_')
-            e++;
-        size_t len = (size_t)(e - b);
-        const char *val = NULL;
-        for (int i = 0; i < s->n; i++)
-            if (strlen(s->key[i]) == len && strncmp(s->key[i], b, len) == 0)
-                val = s->val[i];
-        if (braced && *e == '}')
-            e++;
-        if (val && !*val && len == 4 && strncmp(b, "cast", 4) == 0 && *e == '(') {
-            /* An empty cast drops its parentheses too: "@cast(a / b)" -> "a / b". */
-            int depth = 0;
-            const char *close = e;
-            for (; *close; close++) {
-                depth += *close == '(' ? 1 : *close == ')' ? -1 : 0;
-                if (depth == 0)
-                    break;
-            }
-            if (*close) {
-                StrBuf inner = STRBUF_INIT;
-                sb_append_n(&inner, e + 1, (size_t)(close - e - 1));
-                emit(sb, s, inner.data ? inner.data : "");
-                sb_release(&inner);
-                c = close + 1;
-                continue;
-            }
-        }
-        if (val)
-            sb_append(sb, val);
-        else
-            sb_append_n(sb, c, (size_t)(e - c));
-        c = e;
-    }
-}
-
-/* Appends a declaration line, breaking it after a comma when it runs past
- * 100 columns and aligning the continuation after the opening parenthesis. */
-static void put_wrapped(StrBuf *sb, const char *line)
-{
-    const char *paren = strchr(line, '(');
-    int indent = paren ? (int)(paren - line) + 1 : 4;
-    int col = 0;
-    const char *start = line;
-    while (strlen(start) + (size_t)col > 100) {
-        const char *brk = NULL;
-        for (const char *c = start; *c && c - start + col < 100; c++)
-            if (c[0] == ',' && c[1] == ' ')
-                brk = c;
-        if (!brk)
-            break;
-        sb_append_n(sb, start, (size_t)(brk - start + 1));
-        sb_printf(sb, "\n%*s", indent, "");
-        col = indent;
-        start = brk + 2;
-    }
-    sb_append(sb, start);
-}
+#include "gen_tmpl.h"
 
 enum { R_NONE, R_MEAN, R_SUM, R_WMEAN, R_IGNMEAN, R_BATCHMEAN };
 static const char *const RTAG[] = {"none", "mean", "sum", "wmean", "mean", "batchmean"};
@@ -263,12 +157,12 @@ static void program(GenProgram *p, const Loss *L, int f64)
     int es = f64 ? 8 : 4, ts = f64 ? 8 : 4;
     int seq = strcmp(L->tag, "seq-ce-masked") == 0;
     int scalar_out = L->red != R_NONE;
-    Subs sub;
-    subs_init(&sub, f64);
-    subs_set(&sub, "I", tc);
-    subs_set(&sub, "ROWMEAN", f64 ? "row_sum / c" : "(float)(row_sum / c)");
-    subs_set(&sub, "cast", f64 ? "" : "(float)");
-    subs_set(&sub, "castv", f64 ? "" : "(float)");
+    TmplSubs sub;
+    tmpl_init(&sub, f64);
+    tmpl_set(&sub, "I", tc);
+    tmpl_set(&sub, "ROWMEAN", f64 ? "row_sum / c" : "(float)(row_sum / c)");
+    tmpl_set(&sub, "cast", f64 ? "" : "(float)");
+    tmpl_set(&sub, "castv", f64 ? "" : "(float)");
     int is_logp = strcmp(L->tag, "nll") == 0 || strcmp(L->tag, "nll-weighted") == 0;
     int is_kl = strcmp(L->tag, "kl") == 0;
     int is_bce = strcmp(L->tag, "bce") == 0;
@@ -363,7 +257,7 @@ static void program(GenProgram *p, const Loss *L, int f64)
         sb_append(s, "#include <stdint.h>\n");
     sb_append(s, "\n");
     if (L->lse)
-        emit(s, &sub, LSE_HELPER);
+        tmpl_expand(s, &sub, LSE_HELPER);
 
     /* Signature. */
     {
@@ -374,16 +268,16 @@ static void program(GenProgram *p, const Loss *L, int f64)
         if (seq)
             sb_append(&sig, ", const uint8_t *mask");
         if (L->in2)
-            emit(&sig, &sub, ", const @T *"), sb_append(&sig, L->in2);
+            tmpl_expand(&sig, &sub, ", const @T *"), sb_append(&sig, L->in2);
         if (L->vec)
-            emit(&sig, &sub, ", const @T *"), sb_append(&sig, L->vec);
-        emit(&sig, &sub, ", @T *");
+            tmpl_expand(&sig, &sub, ", const @T *"), sb_append(&sig, L->vec);
+        tmpl_expand(&sig, &sub, ", @T *");
         sb_append(&sig, oname);
         sb_append(&sig, seq ? ", int b, int t, int v" : ", int n, int c");
         if (L->scalar)
-            emit(&sig, &sub, ", @T "), sb_append(&sig, L->scalar);
+            tmpl_expand(&sig, &sub, ", @T "), sb_append(&sig, L->scalar);
         sb_append(&sig, ")");
-        put_wrapped(s, sig.data);
+        tmpl_put_wrapped(s, sig.data);
         sb_release(&sig);
         sb_append(s, "\n{\n");
     }
@@ -395,25 +289,25 @@ static void program(GenProgram *p, const Loss *L, int f64)
             sb_append(s, "    double total = 0;\n");
         sb_append(s, "    for (size_t k = 0; k < (size_t)n * c; k++) {\n");
         if (strcmp(L->tag, "bce") == 0) {
-            emit(s, &sub,
+            tmpl_expand(s, &sub,
                  "        @T log_p = @fmax(@log(prob[k]), -100);\n"
                  "        @T log_q = @fmax(@log(1 - prob[k]), -100);\n"
                  "        @T l = -(y[k] * log_p + (1 - y[k]) * log_q);\n");
         } else if (L->vec) {
-            emit(s, &sub,
+            tmpl_expand(s, &sub,
                  "        int j = (int)(k % (size_t)c);\n"
                  "        @T x = logits[k];\n"
                  "        /* -log(sigmoid(x)) = log(1 + exp(-|x|)) + max(-x, 0). */\n"
                  "        @T neg_log_sig = @log1p(@exp(-@fabs(x))) + @fmax(-x, 0);\n"
                  "        @T l = (1 - y[k]) * x + (1 + (pos_weight[j] - 1) * y[k]) * neg_log_sig;\n");
         } else {
-            emit(s, &sub,
+            tmpl_expand(s, &sub,
                  "        @T x = logits[k];\n"
                  "        @T l = @fmax(x, 0) - x * y[k] + @log1p(@exp(-@fabs(x)));\n");
         }
         (void)x;
         if (scalar_out)
-            emit(s, &sub, "        total += l;\n    }\n    loss[0] = @cast(total / ((double)n * c));\n}\n");
+            tmpl_expand(s, &sub, "        total += l;\n    }\n    loss[0] = @cast(total / ((double)n * c));\n}\n");
         else
             sb_append(s, "        loss[k] = l;\n    }\n}\n");
         return;
@@ -426,25 +320,25 @@ static void program(GenProgram *p, const Loss *L, int f64)
                      "        const %s *pi = p + (size_t)i * c;\n",
                   f64 ? "double" : "float", xname, f64 ? "double" : "float");
         if (is_kl)
-            emit(s, &sub,
+            tmpl_expand(s, &sub,
                  "        double sum = 0;\n"
                  "        for (int j = 0; j < c; j++)\n"
                  "            if (pi[j] > 0)\n"
                  "                sum += pi[j] * (@log(pi[j]) - row[j]);\n");
         else
-            emit(s, &sub,
+            tmpl_expand(s, &sub,
                  "        @T lse = logsumexp(row, c);\n"
                  "        double sum = 0;\n"
                  "        for (int j = 0; j < c; j++)\n"
                  "            sum += pi[j] * (lse - row[j]);\n");
         if (scalar_out)
-            emit(s, &sub, "        total += sum;\n    }\n    loss[0] = @cast(total / n);\n}\n");
+            tmpl_expand(s, &sub, "        total += sum;\n    }\n    loss[0] = @cast(total / n);\n}\n");
         else
-            emit(s, &sub, "        loss[i] = @{castv}sum;\n    }\n}\n");
+            tmpl_expand(s, &sub, "        loss[i] = @{castv}sum;\n    }\n}\n");
         return;
     }
     if (strcmp(L->tag, "ce-grad") == 0) {
-        emit(s, &sub,
+        tmpl_expand(s, &sub,
              "    for (int i = 0; i < n; i++) {\n"
              "        const @T *row = logits + (size_t)i * c;\n"
              "        @T *grad = dlogits + (size_t)i * c;\n"
@@ -456,7 +350,7 @@ static void program(GenProgram *p, const Loss *L, int f64)
         return;
     }
     if (seq) {
-        emit(s, &sub,
+        tmpl_expand(s, &sub,
              "    double total = 0;\n"
              "    long count = 0;\n"
              "    for (size_t r = 0; r < (size_t)b * t; r++) {\n"
@@ -483,23 +377,23 @@ static void program(GenProgram *p, const Loss *L, int f64)
         sb_printf(s, "        %s t = target[i];\n", f64 ? "int64_t" : "int");
     if (L->red == R_IGNMEAN)
         sb_append(s, "        if (t == -1)\n            continue;\n");
-    emit(s, &sub, L->body);
+    tmpl_expand(s, &sub, L->body);
     switch (L->red) {
     case R_NONE:
         sb_append(s, "        loss[i] = l;\n    }\n}\n");
         break;
     case R_MEAN:
-        emit(s, &sub, "        total += l;\n    }\n    loss[0] = @cast(total / n);\n}\n");
+        tmpl_expand(s, &sub, "        total += l;\n    }\n    loss[0] = @cast(total / n);\n}\n");
         break;
     case R_SUM:
-        emit(s, &sub, "        total += l;\n    }\n    loss[0] = @{castv}total;\n}\n");
+        tmpl_expand(s, &sub, "        total += l;\n    }\n    loss[0] = @{castv}total;\n}\n");
         break;
     case R_WMEAN:
-        emit(s, &sub, "        total += l;\n        weight_sum += weight[t];\n    }\n"
+        tmpl_expand(s, &sub, "        total += l;\n        weight_sum += weight[t];\n    }\n"
                       "    loss[0] = @cast(total / weight_sum);\n}\n");
         break;
     case R_IGNMEAN:
-        emit(s, &sub, "        total += l;\n        count++;\n    }\n"
+        tmpl_expand(s, &sub, "        total += l;\n        count++;\n    }\n"
                       "    loss[0] = count ? @cast(total / count) : 0;\n}\n");
         break;
     }

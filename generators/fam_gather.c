@@ -16,113 +16,7 @@
 #include <string.h>
 
 #include "gen.h"
-
-/* Template substitution: "@name" in a template is replaced by the value of
- * `name` (the element type, the float literal suffix, math functions with
- * their f32 spelling, strides), so a template reads as the C it becomes. */
-#define MAX_SUBS 48
-
-typedef struct Subs {
-    const char *key[MAX_SUBS];
-    const char *val[MAX_SUBS];
-    int n;
-} Subs;
-
-static void subs_set(Subs *s, const char *key, const char *val)
-{
-    for (int i = 0; i < s->n; i++)
-        if (strcmp(s->key[i], key) == 0) {
-            s->val[i] = val;
-            return;
-        }
-    if (s->n < MAX_SUBS) {
-        s->key[s->n] = key;
-        s->val[s->n++] = val;
-    }
-}
-
-/* T: element type; f: literal suffix; exp, log, ...: math functions. */
-static void subs_init(Subs *s, int f64)
-{
-    static const char *const fns[][2] = {
-        {"exp", "expf"},   {"log", "logf"},     {"sqrt", "sqrtf"}, {"tanh", "tanhf"},
-        {"fabs", "fabsf"}, {"fmax", "fmaxf"},   {"fmin", "fminf"}, {"log1p", "log1pf"},
-        {"expm1", "expm1f"}, {"erf", "erff"},   {"sin", "sinf"},   {"cos", "cosf"},
-        {"pow", "powf"},   {"floor", "floorf"}};
-    s->n = 0;
-    subs_set(s, "T", f64 ? "double" : "float");
-    subs_set(s, "f", f64 ? "" : "f");
-    for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
-        subs_set(s, fns[i][0], f64 ? fns[i][0] : fns[i][1]);
-}
-
-static void emit(StrBuf *sb, const Subs *s, const char *tmpl)
-{
-    for (const char *c = tmpl; *c;) {
-        if (*c != '@') {
-            sb_putc(sb, *c++);
-            continue;
-        }
-        /* "@name", or "@{name}" where letters follow. */
-        int braced = c[1] == '{';
-        const char *b = c + 1 + braced, *e = b;
-        while (isalnum((unsigned char)*e) || *e == '_')
-            e++;
-        size_t len = (size_t)(e - b);
-        const char *val = NULL;
-        for (int i = 0; i < s->n; i++)
-            if (strlen(s->key[i]) == len && strncmp(s->key[i], b, len) == 0)
-                val = s->val[i];
-        if (braced && *e == '}')
-            e++;
-        if (val && !*val && len == 4 && strncmp(b, "cast", 4) == 0 && *e == '(') {
-            /* An empty cast drops its parentheses too: "@cast(a / b)" -> "a / b". */
-            int depth = 0;
-            const char *close = e;
-            for (; *close; close++) {
-                depth += *close == '(' ? 1 : *close == ')' ? -1 : 0;
-                if (depth == 0)
-                    break;
-            }
-            if (*close) {
-                StrBuf inner = STRBUF_INIT;
-                sb_append_n(&inner, e + 1, (size_t)(close - e - 1));
-                emit(sb, s, inner.data ? inner.data : "");
-                sb_release(&inner);
-                c = close + 1;
-                continue;
-            }
-        }
-        if (val)
-            sb_append(sb, val);
-        else
-            sb_append_n(sb, c, (size_t)(e - c));
-        c = e;
-    }
-}
-
-/* Appends a declaration line, breaking it after a comma when it runs past
- * 100 columns and aligning the continuation after the opening parenthesis. */
-static void put_wrapped(StrBuf *sb, const char *line)
-{
-    const char *paren = strchr(line, '(');
-    int indent = paren ? (int)(paren - line) + 1 : 4;
-    int col = 0;
-    const char *start = line;
-    while (strlen(start) + (size_t)col > 100) {
-        const char *brk = NULL;
-        for (const char *c = start; *c && c - start + col < 100; c++)
-            if (c[0] == ',' && c[1] == ' ')
-                brk = c;
-        if (!brk)
-            break;
-        sb_append_n(sb, start, (size_t)(brk - start + 1));
-        sb_printf(sb, "\n%*s", indent, "");
-        col = indent;
-        start = brk + 2;
-    }
-    sb_append(sb, start);
-}
+#include "gen_tmpl.h"
 
 typedef struct GArg {
     const char *name;
@@ -748,13 +642,13 @@ static int program(GenCtx *g, const GOp *op, const char *T, const char *I)
     char es[8], xs[8];
     snprintf(es, sizeof es, "%d", dsize(T));
     snprintf(xs, sizeof xs, "%d", strcmp(I, "-") ? dsize(I) : 0);
-    Subs sub;
-    subs_init(&sub, strcmp(T, "f64") == 0);
-    subs_set(&sub, "E", es);
-    subs_set(&sub, "X", xs);
+    TmplSubs sub;
+    tmpl_init(&sub, strcmp(T, "f64") == 0);
+    tmpl_set(&sub, "E", es);
+    tmpl_set(&sub, "X", xs);
     StrBuf fl = STRBUF_INIT, by = STRBUF_INIT;
-    emit(&fl, &sub, op->flops);
-    emit(&by, &sub, op->bytes);
+    tmpl_expand(&fl, &sub, op->flops);
+    tmpl_expand(&by, &sub, op->bytes);
     gen_cost(p, fl.data, by.data);
     sb_release(&fl);
     sb_release(&by);
@@ -772,12 +666,12 @@ static int program(GenCtx *g, const GOp *op, const char *T, const char *I)
         strcat(inc, "#include <stdint.h>\n");
     if (need_string)
         strcat(inc, "#include <string.h>\n");
-    subs_set(&sub, "INC", inc);
-    subs_set(&sub, "T", ctype_of(T));
-    subs_set(&sub, "castT", strcmp(T, "f32") == 0 ? "(float)" : "");
-    subs_set(&sub, "I", strcmp(I, "-") ? ctype_of(I) : "int");
+    tmpl_set(&sub, "INC", inc);
+    tmpl_set(&sub, "T", ctype_of(T));
+    tmpl_set(&sub, "castT", strcmp(T, "f32") == 0 ? "(float)" : "");
+    tmpl_set(&sub, "I", strcmp(I, "-") ? ctype_of(I) : "int");
     StrBuf src = STRBUF_INIT;
-    emit(&src, &sub, code);
+    tmpl_expand(&src, &sub, code);
     /* Re-wrap the entry's signature to the line limit for these type names. */
     char *sig = strstr(src.data, "\nvoid ");
     char *body = sig ? strstr(sig, ")\n{\n") : NULL;
@@ -794,7 +688,7 @@ static int program(GenCtx *g, const GOp *op, const char *T, const char *I)
         }
         StrBuf out = STRBUF_INIT;
         sb_append_n(&out, src.data, (size_t)(sig + 1 - src.data));
-        put_wrapped(&out, line.data);
+        tmpl_put_wrapped(&out, line.data);
         sb_append(&out, body + 1);
         gen_source(p, "%s", out.data);
         sb_release(&out);

@@ -13,223 +13,7 @@
 #include <string.h>
 
 #include "gen.h"
-
-/* ---- Programs are written as specs whose element type is left open:
- * in every string, $T is the C type, $f the f32 suffix ("f" or ""), $S the
- * element size in bytes, $D the dtype name and $(a|b) picks a for f32 (and
- * every non-f64 type), b for f64.  Arguments are "name:role:shape[:dtype]"
- * separated by ';' (dtype defaults to the spec's; params are i32; a scalar's
- * shape field is its value, or "~lo~hi" for a draw), fills are
- * "name:u:lo:hi", "name:i:lo_expr:hi_expr" or "name:p:total_expr"
- * (a partition), configs "name:a=1,b=2|...". */
-typedef struct Spec {
-    const char *dtypes; /* space-separated: one program per dtype */
-    const char *name;
-    const char *entry;
-    const char *desc;
-    const char *args;
-    const char *fills;
-    const char *configs;
-    const char *flops, *bytes;
-    double atol, rtol;     /* for f32 (and integer) programs; 0, 0: the default */
-    double atol64, rtol64; /* for f64 programs */
-    const char *src;
-} Spec;
-
-static const char *ctype_of(const char *dt)
-{
-    static const char *const map[][2] = {
-        {"f32", "float"}, {"f64", "double"}, {"i32", "int32_t"}, {"u8", "uint8_t"},
-        {"i64", "int64_t"}, {"i16", "int16_t"}, {"u16", "uint16_t"}, {"i8", "int8_t"},
-    };
-    for (size_t i = 0; i < sizeof map / sizeof *map; i++)
-        if (strcmp(map[i][0], dt) == 0)
-            return map[i][1];
-    return "?";
-}
-
-static int size_of(const char *dt)
-{
-    if (strcmp(dt, "f64") == 0 || strcmp(dt, "i64") == 0)
-        return 8;
-    if (strcmp(dt, "u8") == 0 || strcmp(dt, "i8") == 0)
-        return 1;
-    if (strcmp(dt, "i16") == 0 || strcmp(dt, "u16") == 0)
-        return 2;
-    return 4;
-}
-
-/* Expands the $-placeholders of s for dtype dt; the caller frees. */
-static char *subst(const char *s, const char *dt)
-{
-    StrBuf b = STRBUF_INIT;
-    int f64 = strcmp(dt, "f64") == 0;
-    for (const char *q = s; *q; q++) {
-        if (*q != '$') {
-            sb_putc(&b, *q);
-            continue;
-        }
-        char c = *++q;
-        if (c == 'T') {
-            sb_append(&b, ctype_of(dt));
-        } else if (c == 'f') {
-            sb_append(&b, strcmp(dt, "f32") == 0 ? "f" : "");
-        } else if (c == 'S') {
-            sb_printf(&b, "%d", size_of(dt));
-        } else if (c == 'D') {
-            sb_append(&b, dt);
-        } else if (c == '(') {
-            const char *bar = strchr(q, '|'), *end = bar ? strchr(bar, ')') : NULL;
-            if (!end) {
-                sb_putc(&b, '$');
-                q--;
-                continue;
-            }
-            if (f64)
-                sb_append_n(&b, bar + 1, (size_t)(end - bar - 1));
-            else
-                sb_append_n(&b, q + 1, (size_t)(bar - q - 1));
-            q = end;
-        } else {
-            sb_putc(&b, '$');
-            q--;
-        }
-    }
-    return sb_steal(&b);
-}
-
-/* Splits s at sep into at most max fields (in place). */
-static int split(char *s, char sep, char **out, int max)
-{
-    int n = 0;
-    while (n < max) {
-        out[n++] = s;
-        char *e = strchr(s, sep);
-        if (!e)
-            break;
-        *e = '\0';
-        s = e + 1;
-    }
-    return n;
-}
-
-/* Breaks a line longer than 100 columns (a long signature once $T is
- * expanded) once, at the last ", " that fits, aligning the rest after the
- * opening '('. */
-static char *wrap_lines(const char *src)
-{
-    StrBuf b = STRBUF_INIT;
-    const char *line = src;
-    while (*line) {
-        const char *end = strchr(line, '\n');
-        size_t len = end ? (size_t)(end - line) : strlen(line);
-        const char *paren = memchr(line, '(', len);
-        size_t cut = 0;
-        if (paren && len > 100)
-            for (size_t i = 0; i + 1 < len && i < 100; i++)
-                if (line[i] == ',' && line[i + 1] == ' ')
-                    cut = i + 1;
-        if (cut) {
-            sb_append_n(&b, line, cut);
-            sb_printf(&b, "\n%*s", (int)(paren - line) + 1, "");
-            sb_append_n(&b, line + cut + 1, len - cut - 1);
-        } else {
-            sb_append_n(&b, line, len);
-        }
-        if (end)
-            sb_putc(&b, '\n');
-        line = end ? end + 1 : line + len;
-    }
-    return sb_steal(&b);
-}
-
-static int emit(GenCtx *g, const Spec *sp, const char *dt)
-{
-    char *name = subst(sp->name, dt);
-    char variant[96];
-    snprintf(variant, sizeof variant, "%s-%s", name, dt);
-    free(name);
-    GenProgram *p = gen_begin(g, variant, sp->entry);
-    char *desc = subst(sp->desc, dt);
-    gen_describe(p, "%s", desc);
-    free(desc);
-
-    char *args = subst(sp->args, dt), *items[40];
-    int n = split(args, ';', items, 40);
-    for (int i = 0; i < n; i++) {
-        char *f[4] = {0};
-        int nf = split(items[i], ':', f, 4);
-        const char *adt = nf > 3 ? f[3] : dt;
-        if (strcmp(f[1], "param") == 0) {
-            gen_arg(p, f[0], nf > 3 ? f[3] : "i32", "param", NULL);
-        } else if (strcmp(f[1], "scalar") == 0) {
-            double v;
-            if (f[2][0] == '~') {
-                char *hi = strchr(f[2] + 1, '~');
-                v = gen_uniform(g, atof(f[2] + 1), atof(hi + 1));
-                v = round(v * 1e4) / 1e4;
-            } else {
-                v = atof(f[2]);
-            }
-            gen_scalar(p, f[0], adt, v);
-        } else {
-            gen_arg(p, f[0], adt, f[1], f[2]);
-        }
-    }
-    free(args);
-    if (sp->fills) {
-        char *fills = subst(sp->fills, dt);
-        n = split(fills, ';', items, 40);
-        for (int i = 0; i < n; i++) {
-            char *f[4] = {0};
-            split(items[i], ':', f, 4);
-            if (f[1][0] == 'u')
-                gen_fill_uniform(p, f[0], atof(f[2]), atof(f[3]));
-            else if (f[1][0] == 'p')
-                gen_fill_partition(p, f[0], f[2]);
-            else
-                gen_fill_int(p, f[0], f[2], f[3]);
-        }
-        free(fills);
-    }
-    char *cfgs = subst(sp->configs, dt);
-    n = split(cfgs, '|', items, 40);
-    for (int i = 0; i < n; i++) {
-        char *colon = strchr(items[i], ':');
-        *colon = '\0';
-        gen_config(p, items[i], colon + 1);
-    }
-    free(cfgs);
-    char *fl = subst(sp->flops, dt), *by = subst(sp->bytes, dt);
-    gen_cost(p, fl, by);
-    free(fl);
-    free(by);
-    if (strcmp(dt, "f64") == 0) {
-        if (sp->atol64 > 0 || sp->rtol64 > 0)
-            gen_tolerance(p, sp->atol64, sp->rtol64);
-    } else if (sp->atol > 0 || sp->rtol > 0) {
-        gen_tolerance(p, sp->atol, sp->rtol);
-    }
-    char *src = subst(sp->src, dt), *wrapped = wrap_lines(src);
-    gen_source(p, "%s", wrapped);
-    free(wrapped);
-    free(src);
-    return gen_end(p);
-}
-
-/* Emits every spec once per dtype of its list. */
-static int emit_all(GenCtx *g, const Spec *specs, int n)
-{
-    for (int i = 0; i < n; i++) {
-        char dts[64], *dt[8];
-        snprintf(dts, sizeof dts, "%s", specs[i].dtypes);
-        int nd = split(dts, ' ', dt, 8);
-        for (int k = 0; k < nd; k++)
-            if (emit(g, &specs[i], dt[k]) != 0)
-                return -1;
-    }
-    return 0;
-}
+#include "gen_spec.h"
 
 #define SMALL_EDGE "small:m=96,n=80,k=64|edge:m=1,n=23,k=1|edge-k1:m=17,n=13,k=1|edge-prime:m=37,n=29,k=31"
 #define GEMM_COST "2*m*n*k", "$S*(m*k+k*n+m*n)"
@@ -284,7 +68,7 @@ static int emit_ops(GenCtx *g, int colmajor, int ta, int tb, const char *dtypes,
     snprintf(desc, sizeof desc, "C = alpha*%s*%s + beta*C, %s ($D)", ta ? "A^T" : "A", tb ? "B^T" : "B",
              colmajor ? "column-major" : "row-major");
     sp.desc = desc;
-    return emit_all(g, &sp, 1);
+    return spec_emit_all(g, &sp, 1);
 }
 
 typedef struct Epi {
@@ -334,7 +118,7 @@ static int emit_epi(GenCtx *g, const Epi *e, int shape)
              e->bias_row ? "i" : "j", e->expr);
     Spec sp = {e->dtypes, name, "matmul_epilogue", desc, args, NULL, cfg, "2*m*n*k+4*m*n",
                "$S*(m*k+k*n+m*n+n)", 1e-2, 1e-3, 0, 0, src};
-    return emit_all(g, &sp, 1);
+    return spec_emit_all(g, &sp, 1);
 }
 
 static const Spec SPECS[] = {
@@ -719,7 +503,7 @@ static int generate(GenCtx *g)
     for (size_t i = 0; i < sizeof EPIS / sizeof *EPIS; i++)
         if (emit_epi(g, &EPIS[i], (int)i))
             return -1;
-    return emit_all(g, SPECS, (int)(sizeof SPECS / sizeof *SPECS));
+    return spec_emit_all(g, SPECS, (int)(sizeof SPECS / sizeof *SPECS));
 }
 
 const Family family_gemm = {"gemm", "linalg", 54, generate};

@@ -13,130 +13,24 @@
 #include <string.h>
 
 #include "gen.h"
-
-/* Template substitution: "@name" in a template is replaced by the value of
- * `name` (the element type, the float literal suffix, math functions with
- * their f32 spelling, strides), so a template reads as the C it becomes. */
-#define MAX_SUBS 48
-
-typedef struct Subs {
-    const char *key[MAX_SUBS];
-    const char *val[MAX_SUBS];
-    int n;
-} Subs;
-
-static void subs_set(Subs *s, const char *key, const char *val)
-{
-    for (int i = 0; i < s->n; i++)
-        if (strcmp(s->key[i], key) == 0) {
-            s->val[i] = val;
-            return;
-        }
-    if (s->n < MAX_SUBS) {
-        s->key[s->n] = key;
-        s->val[s->n++] = val;
-    }
-}
-
-/* T: element type; f: literal suffix; exp, log, ...: math functions. */
-static void subs_init(Subs *s, int f64)
-{
-    static const char *const fns[][2] = {
-        {"exp", "expf"},   {"log", "logf"},     {"sqrt", "sqrtf"}, {"tanh", "tanhf"},
-        {"fabs", "fabsf"}, {"fmax", "fmaxf"},   {"fmin", "fminf"}, {"log1p", "log1pf"},
-        {"expm1", "expm1f"}, {"erf", "erff"},   {"sin", "sinf"},   {"cos", "cosf"},
-        {"pow", "powf"},   {"floor", "floorf"}};
-    s->n = 0;
-    subs_set(s, "T", f64 ? "double" : "float");
-    subs_set(s, "f", f64 ? "" : "f");
-    for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
-        subs_set(s, fns[i][0], f64 ? fns[i][0] : fns[i][1]);
-}
-
-static void emit(StrBuf *sb, const Subs *s, const char *tmpl)
-{
-    for (const char *c = tmpl; *c;) {
-        if (*c != '@') {
-            sb_putc(sb, *c++);
-            continue;
-        }
-        /* "@name", or "@{name}" where letters follow. */
-        int braced = c[1] == '{';
-        const char *b = c + 1 + braced, *e = b;
-        while (isalnum((unsigned char)*e) || *e == '_')
-            e++;
-        size_t len = (size_t)(e - b);
-        const char *val = NULL;
-        for (int i = 0; i < s->n; i++)
-            if (strlen(s->key[i]) == len && strncmp(s->key[i], b, len) == 0)
-                val = s->val[i];
-        if (braced && *e == '}')
-            e++;
-        if (val && !*val && len == 4 && strncmp(b, "cast", 4) == 0 && *e == '(') {
-            /* An empty cast drops its parentheses too: "@cast(a / b)" -> "a / b". */
-            int depth = 0;
-            const char *close = e;
-            for (; *close; close++) {
-                depth += *close == '(' ? 1 : *close == ')' ? -1 : 0;
-                if (depth == 0)
-                    break;
-            }
-            if (*close) {
-                StrBuf inner = STRBUF_INIT;
-                sb_append_n(&inner, e + 1, (size_t)(close - e - 1));
-                emit(sb, s, inner.data ? inner.data : "");
-                sb_release(&inner);
-                c = close + 1;
-                continue;
-            }
-        }
-        if (val)
-            sb_append(sb, val);
-        else
-            sb_append_n(sb, c, (size_t)(e - c));
-        c = e;
-    }
-}
-
-/* Appends a declaration line, breaking it after a comma when it runs past
- * 100 columns and aligning the continuation after the opening parenthesis. */
-static void put_wrapped(StrBuf *sb, const char *line)
-{
-    const char *paren = strchr(line, '(');
-    int indent = paren ? (int)(paren - line) + 1 : 4;
-    int col = 0;
-    const char *start = line;
-    while (strlen(start) + (size_t)col > 100) {
-        const char *brk = NULL;
-        for (const char *c = start; *c && c - start + col < 100; c++)
-            if (c[0] == ',' && c[1] == ' ')
-                brk = c;
-        if (!brk)
-            break;
-        sb_append_n(sb, start, (size_t)(brk - start + 1));
-        sb_printf(sb, "\n%*s", indent, "");
-        col = indent;
-        start = brk + 2;
-    }
-    sb_append(sb, start);
-}
+#include "gen_tmpl.h"
 
 enum { V_PLAIN, V_LAYOUT, V_ACT };
 enum { ACT_GELU, ACT_SILU, ACT_RELU };
 
 static const char *const ACT_NAME[] = {"gelu", "silu", "relu"};
 
-static void emit_act(StrBuf *s, const Subs *sub, int act)
+static void emit_act(StrBuf *s, const TmplSubs *sub, int act)
 {
     if (act == ACT_GELU)
-        emit(s, sub,
+        tmpl_expand(s, sub,
              "/* GELU, tanh approximation. */\n"
              "static @T gelu(@T v)\n{\n"
              "    return 0.5@f * v * (1 + @tanh(0.7978845608@f * (v + 0.044715@f * v * v * v)));\n}\n\n");
     else if (act == ACT_SILU)
-        emit(s, sub, "static @T silu(@T v)\n{\n    return v / (1 + @exp(-v));\n}\n\n");
+        tmpl_expand(s, sub, "static @T silu(@T v)\n{\n    return v / (1 + @exp(-v));\n}\n\n");
     else
-        emit(s, sub, "static @T relu(@T v)\n{\n    return v > 0 ? v : 0;\n}\n\n");
+        tmpl_expand(s, sub, "static @T relu(@T v)\n{\n    return v > 0 ? v : 0;\n}\n\n");
 }
 
 /* ---- row-wise norms over an n x d matrix ---- */
@@ -172,15 +66,15 @@ static void row_program(GenCtx *g, GenProgram *p, const RowOp *op, int v, int f6
     (void)g;
     const char *dt = f64 ? "f64" : "f32";
     int es = f64 ? 8 : 4;
-    Subs sub;
-    subs_init(&sub, f64);
-    subs_set(&sub, "MEAN", f64 ? "sum / d" : "(float)(sum / d)");
-    subs_set(&sub, "VAR", f64 ? "sq / d" : "(float)(sq / d)");
+    TmplSubs sub;
+    tmpl_init(&sub, f64);
+    tmpl_set(&sub, "MEAN", f64 ? "sum / d" : "(float)(sum / d)");
+    tmpl_set(&sub, "VAR", f64 ? "sq / d" : "(float)(sq / d)");
     int act = v == V_ACT;
-    subs_set(&sub, "A", act ? (op->act == ACT_GELU ? "gelu(" : op->act == ACT_SILU ? "silu(" : "relu(") : "");
-    subs_set(&sub, "Z", act ? ")" : "");
+    tmpl_set(&sub, "A", act ? (op->act == ACT_GELU ? "gelu(" : op->act == ACT_SILU ? "silu(" : "relu(") : "");
+    tmpl_set(&sub, "Z", act ? ")" : "");
     const char *in = op->residual ? "h" : "x";
-    subs_set(&sub, "in", in);
+    tmpl_set(&sub, "in", in);
 
     gen_arg(p, "x", dt, "in", v == V_LAYOUT ? "n,ld" : "n,d");
     if (op->residual)
@@ -243,22 +137,22 @@ static void row_program(GenCtx *g, GenProgram *p, const RowOp *op, int v, int f6
     StrBuf sig = STRBUF_INIT;
     sb_printf(&sig, "static void %s_row(const %s *x, ", op->rms ? "rms_norm" : "layer_norm", f64 ? "double" : "float");
     if (op->residual)
-        emit(&sig, &sub, "const @T *res, ");
+        tmpl_expand(&sig, &sub, "const @T *res, ");
     if (op->affine)
-        emit(&sig, &sub, op->rms ? "const @T *weight, " : "const @T *gamma, const @T *beta, ");
+        tmpl_expand(&sig, &sub, op->rms ? "const @T *weight, " : "const @T *gamma, const @T *beta, ");
     if (op->residual)
-        emit(&sig, &sub, "@T *h, ");
-    emit(&sig, &sub, "@T *y, ");
+        tmpl_expand(&sig, &sub, "@T *h, ");
+    tmpl_expand(&sig, &sub, "@T *y, ");
     if (op->stats)
-        emit(&sig, &sub, "@T *mean_out, @T *rstd_out, ");
-    emit(&sig, &sub, "int d, @T eps)");
-    put_wrapped(s, sig.data);
+        tmpl_expand(&sig, &sub, "@T *mean_out, @T *rstd_out, ");
+    tmpl_expand(&sig, &sub, "int d, @T eps)");
+    tmpl_put_wrapped(s, sig.data);
     sb_append(s, "\n{\n");
     sb_release(&sig);
     if (op->residual)
-        emit(s, &sub, "    for (int j = 0; j < d; j++)\n        h[j] = x[j] + res[j];\n");
+        tmpl_expand(s, &sub, "    for (int j = 0; j < d; j++)\n        h[j] = x[j] + res[j];\n");
     if (op->rms) {
-        emit(s, &sub,
+        tmpl_expand(s, &sub,
              "    double sq = 0;\n"
              "    for (int j = 0; j < d; j++)\n"
              "        sq += @in[j] * @in[j];\n"
@@ -266,7 +160,7 @@ static void row_program(GenCtx *g, GenProgram *p, const RowOp *op, int v, int f6
              "    for (int j = 0; j < d; j++)\n"
              "        y[j] = @{A}@in[j] * scale * weight[j]@Z;\n");
     } else {
-        emit(s, &sub,
+        tmpl_expand(s, &sub,
              "    double sum = 0;\n"
              "    for (int j = 0; j < d; j++)\n"
              "        sum += @in[j];\n"
@@ -279,28 +173,28 @@ static void row_program(GenCtx *g, GenProgram *p, const RowOp *op, int v, int f6
              "    @T rstd = 1 / @sqrt(@VAR + eps);\n"
              "    for (int j = 0; j < d; j++)\n");
         if (op->affine)
-            emit(s, &sub, "        y[j] = @A(@in[j] - mean) * rstd * gamma[j] + beta[j]@Z;\n");
+            tmpl_expand(s, &sub, "        y[j] = @A(@in[j] - mean) * rstd * gamma[j] + beta[j]@Z;\n");
         else
-            emit(s, &sub, "        y[j] = @A(@in[j] - mean) * rstd@Z;\n");
+            tmpl_expand(s, &sub, "        y[j] = @A(@in[j] - mean) * rstd@Z;\n");
         if (op->stats)
             sb_append(s, "    *mean_out = mean;\n    *rstd_out = rstd;\n");
     }
     sb_append(s, "}\n\n");
 
     /* The entry. */
-    emit(&sig, &sub, "void ");
+    tmpl_expand(&sig, &sub, "void ");
     sb_printf(&sig, "%s(const %s *x, ", op->entry, f64 ? "double" : "float");
     if (op->residual)
-        emit(&sig, &sub, "const @T *res, ");
+        tmpl_expand(&sig, &sub, "const @T *res, ");
     if (op->affine)
-        emit(&sig, &sub, op->rms ? "const @T *weight, " : "const @T *gamma, const @T *beta, ");
+        tmpl_expand(&sig, &sub, op->rms ? "const @T *weight, " : "const @T *gamma, const @T *beta, ");
     if (op->residual)
-        emit(&sig, &sub, "@T *h, ");
-    emit(&sig, &sub, "@T *y, ");
+        tmpl_expand(&sig, &sub, "@T *h, ");
+    tmpl_expand(&sig, &sub, "@T *y, ");
     if (op->stats)
-        emit(&sig, &sub, "@T *mean, @T *rstd, ");
-    emit(&sig, &sub, v == V_LAYOUT ? "int n, int d, int ld, @T eps)" : "int n, int d, @T eps)");
-    put_wrapped(s, sig.data);
+        tmpl_expand(&sig, &sub, "@T *mean, @T *rstd, ");
+    tmpl_expand(&sig, &sub, v == V_LAYOUT ? "int n, int d, int ld, @T eps)" : "int n, int d, @T eps)");
+    tmpl_put_wrapped(s, sig.data);
     sb_append(s, "\n{\n");
     sb_release(&sig);
     sb_append(s, "    for (int i = 0; i < n; i++) {\n");
@@ -339,18 +233,18 @@ static void ch_program(GenProgram *p, int kind, int v, int f64)
     int nhwc = v == V_LAYOUT;
     int act = v == V_ACT;
     int a = CH_OPS[kind].act;
-    Subs sub;
-    subs_init(&sub, f64);
+    TmplSubs sub;
+    tmpl_init(&sub, f64);
     const char *den = kind == CH_GROUP ? "count" : "hw";
     char mean[40], var[40];
     snprintf(mean, sizeof mean, f64 ? "sum / %s" : "(float)(sum / %s)", den);
     snprintf(var, sizeof var, f64 ? "sq / %s" : "(float)(sq / %s)", den);
-    subs_set(&sub, "MEAN", mean);
-    subs_set(&sub, "VAR", var);
-    subs_set(&sub, "A", act ? (a == ACT_SILU ? "silu(" : "relu(") : "");
-    subs_set(&sub, "Z", act ? ")" : "");
+    tmpl_set(&sub, "MEAN", mean);
+    tmpl_set(&sub, "VAR", var);
+    tmpl_set(&sub, "A", act ? (a == ACT_SILU ? "silu(" : "relu(") : "");
+    tmpl_set(&sub, "Z", act ? ")" : "");
     /* The index of element (i, ch, s). */
-    subs_set(&sub, "IDX", nhwc ? "((size_t)i * hw + s) * c + ch" : "((size_t)i * c + ch) * hw + s");
+    tmpl_set(&sub, "IDX", nhwc ? "((size_t)i * hw + s) * c + ch" : "((size_t)i * c + ch) * hw + s");
 
     const char *shape = nhwc ? "n,hw,c" : "n,c,hw";
     gen_arg(p, "x", dt, "in", shape);
@@ -416,14 +310,14 @@ static void ch_program(GenProgram *p, int kind, int v, int f64)
 
     if (kind == CH_BATCH) {
         StrBuf sig = STRBUF_INIT;
-        emit(&sig, &sub,
+        tmpl_expand(&sig, &sub,
              "void batch_norm_inference(const @T *x, const @T *running_mean, const @T *running_var, "
              "const @T *gamma, const @T *beta, @T *y, int n, int c, int hw, @T eps)");
-        put_wrapped(s, sig.data);
+        tmpl_put_wrapped(s, sig.data);
         sb_release(&sig);
         sb_append(s, "\n{\n");
         if (nhwc)
-            emit(s, &sub,
+            tmpl_expand(s, &sub,
                  "    for (int i = 0; i < n; i++) {\n"
                  "        for (int s = 0; s < hw; s++) {\n"
                  "            for (int ch = 0; ch < c; ch++) {\n"
@@ -434,7 +328,7 @@ static void ch_program(GenProgram *p, int kind, int v, int f64)
                  "        }\n"
                  "    }\n}\n");
         else
-            emit(s, &sub,
+            tmpl_expand(s, &sub,
                  "    for (int i = 0; i < n; i++) {\n"
                  "        for (int ch = 0; ch < c; ch++) {\n"
                  "            @T scale = gamma[ch] / @sqrt(running_var[ch] + eps);\n"
@@ -450,12 +344,12 @@ static void ch_program(GenProgram *p, int kind, int v, int f64)
 
     if (kind == CH_INSTANCE) {
         StrBuf sig = STRBUF_INIT;
-        emit(&sig, &sub,
+        tmpl_expand(&sig, &sub,
              "void instance_norm(const @T *x, const @T *gamma, const @T *beta, @T *y, int n, int c, int hw, "
              "@T eps)");
-        put_wrapped(s, sig.data);
+        tmpl_put_wrapped(s, sig.data);
         sb_release(&sig);
-        emit(s, &sub,
+        tmpl_expand(s, &sub,
              "\n{\n"
              "    for (int i = 0; i < n; i++) {\n"
              "        for (int ch = 0; ch < c; ch++) {\n"
@@ -479,15 +373,15 @@ static void ch_program(GenProgram *p, int kind, int v, int f64)
     }
 
     /* Group norm: loops over a group's elements in memory order. */
-    subs_set(&sub, "OUTER", nhwc ? "int s = 0; s < hw; s++" : "int ch = g * cpg; ch < (g + 1) * cpg; ch++");
-    subs_set(&sub, "INNER", nhwc ? "int ch = g * cpg; ch < (g + 1) * cpg; ch++" : "int s = 0; s < hw; s++");
+    tmpl_set(&sub, "OUTER", nhwc ? "int s = 0; s < hw; s++" : "int ch = g * cpg; ch < (g + 1) * cpg; ch++");
+    tmpl_set(&sub, "INNER", nhwc ? "int ch = g * cpg; ch < (g + 1) * cpg; ch++" : "int s = 0; s < hw; s++");
     StrBuf sig = STRBUF_INIT;
-    emit(&sig, &sub,
+    tmpl_expand(&sig, &sub,
          "void group_norm(const @T *x, const @T *gamma, const @T *beta, @T *y, int n, int c, int hw, "
          "int groups, @T eps)");
-    put_wrapped(s, sig.data);
+    tmpl_put_wrapped(s, sig.data);
     sb_release(&sig);
-    emit(s, &sub,
+    tmpl_expand(s, &sub,
          "\n{\n"
          "    int cpg = c / groups;\n"
          "    double count = (double)cpg * hw;\n"

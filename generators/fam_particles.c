@@ -183,7 +183,7 @@ static void configs(GenProgram *p, int kind)
 #define PI_DEF "#define PI 3.14159265358979323846\n\n"
 
 static const Op OPS[] = {
-    OP("euler-reflect-2d", "f32 f64", P, "advance",
+    OP("euler-reflect-2d", "f32 f64", P, "step_particles",
        "/* One explicit Euler step x += v dt in the box [0, L]^2; a particle that\n"
        " * leaves through a wall is mirrored back and its velocity component\n"
        " * reversed (dt |v| is small against L). */\n",
@@ -195,7 +195,7 @@ static const Op OPS[] = {
        "        if (py > L) {\n            py = 2 * L - py;\n            vy[i] = -vy[i];\n        }\n"
        "        x[i] = px;\n        y[i] = py;\n    }\n",
        "6*n", "8*$S*n", S2, BOX2, IO2, "dt=0.01;L=1"),
-    OP("euler-reflect-3d", "f32 f64", P, "advance",
+    OP("euler-reflect-3d", "f32 f64", P, "step_particles",
        "/* One explicit Euler step r += v dt in the box [0, L]^3 with reflecting\n * walls. */\n"
        "static void reflect($T *p, $T *v, $T L)\n{\n"
        "    if (*p < 0) {\n        *p = -*p;\n        *v = -*v;\n    }\n"
@@ -205,7 +205,7 @@ static const Op OPS[] = {
        "        z[i] += dt * vz[i];\n        reflect(&x[i], &vx[i], L);\n        reflect(&y[i], &vy[i], L);\n"
        "        reflect(&z[i], &vz[i], L);\n    }\n",
        "9*n", "12*$S*n", S3, BOX3, IO3, "dt=0.01;L=1"),
-    OP("euler-reflect-aos", "f32 f64", P, "advance",
+    OP("euler-reflect-aos", "f32 f64", P, "step_particles",
        "/* One explicit Euler step for particles stored as structures, pos[i] and\n"
        " * vel[i] = (x, y, z), inside the box [0, L]^3 with reflecting walls. */\n",
        "$T *pos, $T *vel, $T dt, $T L, int n",
@@ -215,7 +215,7 @@ static const Op OPS[] = {
        "            if (*p > L) {\n                *p = 2 * L - *p;\n                *v = -*v;\n            }\n"
        "        }\n    }\n",
        "9*n", "12*$S*n", "pos=n,3;vel=n,3", "pos=uni:0:1", "pos vel", "dt=0.01;L=1"),
-    OP("euler-reflect-steps-2d", "f32 f64", STEPS, "advance",
+    OP("euler-reflect-steps-2d", "f32 f64", STEPS, "step_particles",
        "/* `steps` explicit Euler steps in the box [0, L]^2 with reflecting walls. */\n",
        "$T *x, $T *y, $T *vx, $T *vy, $T dt, $T L, int n, int steps",
        "    for (int i = 0; i < n; i++) {\n        for (int k = 0; k < steps; k++) {\n"
@@ -223,7 +223,7 @@ static const Op OPS[] = {
        REFLECT("x[i]", "            ") REFLECT("y[i]", "            ")
        "        }\n    }\n",
        "6*n*steps", "8*$S*n", S2, BOX2, IO2, "dt=0.01;L=1"),
-    OP("inelastic-walls-2d", "f32", P, "advance",
+    OP("inelastic-walls-2d", "f32", P, "step_particles",
        "/* One Euler step in the box [0, L]^2 whose walls absorb energy: a particle\n"
        " * crossing a wall is mirrored back and the normal velocity reversed and\n"
        " * scaled by the restitution coefficient e. */\n",
@@ -252,7 +252,7 @@ static const Op OPS[] = {
        "        z[i] += dt * vz[i] - g * dt * dt / 2;\n        vz[i] -= g * dt;\n"
        "        if (z[i] < 0) {\n            z[i] = -z[i];\n            vz[i] = -vz[i];\n        }\n    }\n",
        "12*n", "12*$S*n", S3, BOX3, IO3, "g=9.81;dt=0.01"),
-    OP("gravity-damping-2d", "f32 f64", P, "advance",
+    OP("gravity-damping-2d", "f32 f64", P, "step_particles",
        "/* Gravity with linear damping, semi-implicit Euler: v = v (1 - c dt) +\n"
        " * (0, -g) dt, then x += v dt; a bouncing floor at y = 0 reverses vy,\n"
        " * scaled by the restitution e. */\n",
@@ -261,7 +261,7 @@ static const Op OPS[] = {
        "        vy[i] = vy[i] * keep - g * dt;\n        x[i] += dt * vx[i];\n        y[i] += dt * vy[i];\n"
        "        if (y[i] < 0) {\n            y[i] = -y[i];\n            vy[i] = -e * vy[i];\n        }\n    }\n",
        "10*n", "8*$S*n", S2, BOX2, IO2, "g=9.81;c=0.5;e=0.7;dt=0.01"),
-    OP("gravity-damping-3d", "f32 f64", P, "advance",
+    OP("gravity-damping-3d", "f32 f64", P, "step_particles",
        "/* Gravity along -z with linear damping (semi-implicit Euler) and an\n"
        " * inelastic floor at z = 0 (restitution e). */\n",
        "$T *x, $T *y, $T *z, $T *vx, $T *vy, $T *vz, $T g, $T c, $T e, $T dt, int n",
@@ -270,7 +270,7 @@ static const Op OPS[] = {
        "        z[i] += dt * vz[i];\n        if (z[i] < 0) {\n            z[i] = -z[i];\n"
        "            vz[i] = -e * vz[i];\n        }\n    }\n",
        "14*n", "12*$S*n", S3, BOX3, IO3, "g=9.81;c=0.5;e=0.7;dt=0.01"),
-    OP("damping-exp", "f32 f64", P, "advance",
+    OP("damping-exp", "f32 f64", P, "step_particles",
        "#include <math.h>\n\n/* Exact exponential velocity damping over a step, v *= exp(-gamma dt),\n"
        " * followed by the drift r += v dt. */\n",
        "$T *x, $T *y, $T *z, $T *vx, $T *vy, $T *vz, $T gamma, $T dt, int n",
@@ -278,7 +278,7 @@ static const Op OPS[] = {
        "        vx[i] *= f;\n        vy[i] *= f;\n        vz[i] *= f;\n"
        "        x[i] += dt * vx[i];\n        y[i] += dt * vy[i];\n        z[i] += dt * vz[i];\n    }\n",
        "9*n", "12*$S*n", S3, NULL, IO3, "gamma=2;dt=0.05"),
-    OP("drag-quadratic", "f32 f64", P, "advance",
+    OP("drag-quadratic", "f32 f64", P, "step_particles",
        "#include <math.h>\n\n/* Quadratic air drag and gravity, semi-implicit Euler:\n"
        " * a = -c |v| v - (0, 0, g), v += a dt, r += v dt. */\n",
        "$T *x, $T *y, $T *z, $T *vx, $T *vy, $T *vz, $T c, $T g, $T dt, int n",
@@ -288,13 +288,13 @@ static const Op OPS[] = {
        "        vz[i] -= dt * (c * speed * vz[i] + g);\n"
        "        x[i] += dt * vx[i];\n        y[i] += dt * vy[i];\n        z[i] += dt * vz[i];\n    }\n",
        "22*n", "12*$S*n", S3, NULL, IO3, "c=0.3;g=9.81;dt=0.01"),
-    OP("periodic-2d", "f32", P, "advance",
+    OP("periodic-2d", "f32", P, "step_particles",
        "#include <math.h>\n\n/* Drift in a periodic unit square: r += v dt, wrapped back into [0, 1). */\n",
        "$T *x, $T *y, const $T *vx, const $T *vy, $T dt, int n",
        "    for (int i = 0; i < n; i++) {\n        x[i] += dt * vx[i];\n        y[i] += dt * vy[i];\n"
        "        x[i] -= floor$F(x[i]);\n        y[i] -= floor$F(y[i]);\n    }\n",
        "6*n", "6*$S*n", S2, BOX2, "x y", "dt=0.05"),
-    OP("periodic-3d", "f64", P, "advance",
+    OP("periodic-3d", "f64", P, "step_particles",
        "#include <math.h>\n\n/* Drift in a periodic box of side L: r += v dt, each coordinate wrapped\n"
        " * back into [0, L). */\n",
        "$T *x, $T *y, $T *z, const $T *vx, const $T *vy, const $T *vz, $T dt, $T L, int n",

@@ -11,113 +11,7 @@
 #include <string.h>
 
 #include "gen.h"
-
-/* Template substitution: "@name" in a template is replaced by the value of
- * `name` (the element type, the float literal suffix, math functions with
- * their f32 spelling, strides), so a template reads as the C it becomes. */
-#define MAX_SUBS 48
-
-typedef struct Subs {
-    const char *key[MAX_SUBS];
-    const char *val[MAX_SUBS];
-    int n;
-} Subs;
-
-static void subs_set(Subs *s, const char *key, const char *val)
-{
-    for (int i = 0; i < s->n; i++)
-        if (strcmp(s->key[i], key) == 0) {
-            s->val[i] = val;
-            return;
-        }
-    if (s->n < MAX_SUBS) {
-        s->key[s->n] = key;
-        s->val[s->n++] = val;
-    }
-}
-
-/* T: element type; f: literal suffix; exp, log, ...: math functions. */
-static void subs_init(Subs *s, int f64)
-{
-    static const char *const fns[][2] = {
-        {"exp", "expf"},   {"log", "logf"},     {"sqrt", "sqrtf"}, {"tanh", "tanhf"},
-        {"fabs", "fabsf"}, {"fmax", "fmaxf"},   {"fmin", "fminf"}, {"log1p", "log1pf"},
-        {"expm1", "expm1f"}, {"erf", "erff"},   {"sin", "sinf"},   {"cos", "cosf"},
-        {"pow", "powf"},   {"floor", "floorf"}};
-    s->n = 0;
-    subs_set(s, "T", f64 ? "double" : "float");
-    subs_set(s, "f", f64 ? "" : "f");
-    for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
-        subs_set(s, fns[i][0], f64 ? fns[i][0] : fns[i][1]);
-}
-
-static void emit(StrBuf *sb, const Subs *s, const char *tmpl)
-{
-    for (const char *c = tmpl; *c;) {
-        if (*c != '@') {
-            sb_putc(sb, *c++);
-            continue;
-        }
-        /* "@name", or "@{name}" where letters follow. */
-        int braced = c[1] == '{';
-        const char *b = c + 1 + braced, *e = b;
-        while (isalnum((unsigned char)*e) || *e == '_')
-            e++;
-        size_t len = (size_t)(e - b);
-        const char *val = NULL;
-        for (int i = 0; i < s->n; i++)
-            if (strlen(s->key[i]) == len && strncmp(s->key[i], b, len) == 0)
-                val = s->val[i];
-        if (braced && *e == '}')
-            e++;
-        if (val && !*val && len == 4 && strncmp(b, "cast", 4) == 0 && *e == '(') {
-            /* An empty cast drops its parentheses too: "@cast(a / b)" -> "a / b". */
-            int depth = 0;
-            const char *close = e;
-            for (; *close; close++) {
-                depth += *close == '(' ? 1 : *close == ')' ? -1 : 0;
-                if (depth == 0)
-                    break;
-            }
-            if (*close) {
-                StrBuf inner = STRBUF_INIT;
-                sb_append_n(&inner, e + 1, (size_t)(close - e - 1));
-                emit(sb, s, inner.data ? inner.data : "");
-                sb_release(&inner);
-                c = close + 1;
-                continue;
-            }
-        }
-        if (val)
-            sb_append(sb, val);
-        else
-            sb_append_n(sb, c, (size_t)(e - c));
-        c = e;
-    }
-}
-
-/* Appends a declaration line, breaking it after a comma when it runs past
- * 100 columns and aligning the continuation after the opening parenthesis. */
-static void put_wrapped(StrBuf *sb, const char *line)
-{
-    const char *paren = strchr(line, '(');
-    int indent = paren ? (int)(paren - line) + 1 : 4;
-    int col = 0;
-    const char *start = line;
-    while (strlen(start) + (size_t)col > 100) {
-        const char *brk = NULL;
-        for (const char *c = start; *c && c - start + col < 100; c++)
-            if (c[0] == ',' && c[1] == ' ')
-                brk = c;
-        if (!brk)
-            break;
-        sb_append_n(sb, start, (size_t)(brk - start + 1));
-        sb_printf(sb, "\n%*s", indent, "");
-        col = indent;
-        start = brk + 2;
-    }
-    sb_append(sb, start);
-}
+#include "gen_tmpl.h"
 
 /* A buffer of an operator: 'x' a full tensor (the first one takes the padded
  * leading dimension in the "ld" layout), 'v' a vector of length m, 'r' one
@@ -285,7 +179,7 @@ static const char *arg_ctype(const OpArg *a, const char *ty)
 }
 
 /* The helper over one row (contiguous) or one strided column. */
-static void emit_helper(StrBuf *s, Subs *sub, const Op *op, int layout)
+static void emit_helper(StrBuf *s, TmplSubs *sub, const Op *op, int layout)
 {
     const char *ty = sub->val[0];
     StrBuf sig = STRBUF_INIT;
@@ -305,10 +199,10 @@ static void emit_helper(StrBuf *s, Subs *sub, const Op *op, int layout)
     if (op->scalar)
         sb_printf(&sig, ", %s %s", ty, op->scalar);
     sb_append(&sig, ")");
-    put_wrapped(s, sig.data);
+    tmpl_put_wrapped(s, sig.data);
     sb_release(&sig);
     sb_append(s, "\n{\n");
-    emit(s, sub, op->body);
+    tmpl_expand(s, sub, op->body);
     sb_append(s, "}\n\n");
 }
 
@@ -321,9 +215,9 @@ static int generate(GenCtx *g)
                 const Op *op = &OPS[o];
                 const char *dt = f64 ? "f64" : "f32";
                 int es = f64 ? 8 : 4;
-                Subs sub;
-                subs_init(&sub, f64);
-                subs_set(&sub, "S", layout == LAYOUT_COLS ? " * stride" : "");
+                TmplSubs sub;
+                tmpl_init(&sub, f64);
+                tmpl_set(&sub, "S", layout == LAYOUT_COLS ? " * stride" : "");
                 const char *ty = f64 ? "double" : "float";
                 char variant[64];
                 snprintf(variant, sizeof variant, "%s-%s-%s", op->tag, LAYOUT_TAG[layout], dt);
@@ -434,7 +328,7 @@ static int generate(GenCtx *g)
                 if (op->scalar)
                     sb_printf(&sig, ", %s %s", ty, op->scalar);
                 sb_append(&sig, ")");
-                put_wrapped(s, sig.data);
+                tmpl_put_wrapped(s, sig.data);
                 sb_release(&sig);
                 sb_append(s, "\n{\n");
                 const char *ind = "        ";

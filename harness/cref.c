@@ -31,6 +31,21 @@ static char *thunk_source(const Problem *p)
 {
     StrBuf s = STRBUF_INIT;
     sb_append(&s, "\n/* ---- appended by the CudaPerf harness ---- */\n#include <stdint.h>\n");
+    /* The entry's exact prototype, in meta.json's order (const for inputs):
+     * assigning the entry to this pointer fails to compile when the C
+     * signature and meta.json disagree, even on swapped same-sized args. */
+    sb_append(&s, "void (*const cudaperf_entry_)(");
+    for (int i = 0; i < p->n_args; i++) {
+        const ProblemArg *a = &p->args[i];
+        const char *ct = dtype_ctype(a->dtype);
+        if (a->role == ROLE_IN)
+            sb_printf(&s, "%sconst %s *", i ? ", " : "", ct);
+        else if (arg_role_is_buffer(a->role))
+            sb_printf(&s, "%s%s *", i ? ", " : "", ct);
+        else
+            sb_printf(&s, "%s%s", i ? ", " : "", ct);
+    }
+    sb_printf(&s, ") = %s;\n", p->entry);
     sb_printf(&s, "void " THUNK_NAME "(void *const *argv)\n{\n    %s(", p->entry);
     for (int i = 0; i < p->n_args; i++) {
         const ProblemArg *a = &p->args[i];

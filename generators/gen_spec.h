@@ -1,0 +1,39 @@
+/* gen_spec.h — dtype-generic program specs for the table-driven families
+ * (gemv, ger, trisolve, syrk, gemm, batched_gemm, fir, dft).
+ *
+ * Promise: spec_emit_all() emits each Spec once per dtype of its `dtypes`
+ * list, in order, through the gen.h builder, and returns 0, or -1 as soon as
+ * gen_end() fails.  Every string of a Spec is expanded for the dtype first:
+ * $T is the C type, $f the f32 literal suffix ("f" or ""), $S the element
+ * size in bytes, $D the dtype name and $(a|b) picks a for f32 (and every
+ * non-f64 type), b for f64.  Arguments are "name:role:shape[:dtype]"
+ * separated by ';' (dtype defaults to the spec's; params are i32; a scalar's
+ * shape field is its value, or "~lo~hi" for a draw, rounded to 1e-4), fills
+ * are "name:u:lo:hi", "name:i:lo_expr:hi_expr" or "name:p:total_expr"
+ * (a partition), configs "name:a=1,b=2|...".  The variant name is
+ * "<name>-<dtype>"; source lines longer than 100 columns are broken once at
+ * the last ", " that fits, aligned after the line's first '('.  The output
+ * is deterministic: a given spec list always yields the same programs. */
+#ifndef CUDAPERF_GEN_SPEC_H
+#define CUDAPERF_GEN_SPEC_H
+
+#include "gen.h"
+
+typedef struct Spec {
+    const char *dtypes; /* space-separated: one program per dtype */
+    const char *name;
+    const char *entry;
+    const char *desc;
+    const char *args;
+    const char *fills;
+    const char *configs;
+    const char *flops, *bytes;
+    double atol, rtol;     /* for f32 (and integer) programs; 0, 0: the default */
+    double atol64, rtol64; /* for f64 programs */
+    const char *src;
+} Spec;
+
+/* Emits every one of the n specs once per dtype of its list. */
+int spec_emit_all(GenCtx *g, const Spec *specs, int n);
+
+#endif
