@@ -27,6 +27,7 @@ CREATE TABLE programs (
 );
 CREATE INDEX programs_family ON programs(family);
 CREATE INDEX programs_split ON programs(split);
+CREATE INDEX programs_norm ON programs(norm_hash);
 
 CREATE TABLE program_args (
     program_id    INTEGER NOT NULL REFERENCES programs(id) ON DELETE CASCADE,

@@ -86,10 +86,17 @@ int normalize_source(const char *source, char **out, Error *e)
     *out = NULL;
     int rc = -1;
     char *text = xstrdup(source);
-    pcre2_code *block = compile_re("/\\*.*?\\*/", PCRE2_DOTALL, e);
-    pcre2_code *line = compile_re("//[^\\n]*", 0, e);
-    pcre2_code *space = compile_re("\\s+", 0, e);
-    pcre2_code *ident = compile_re("[A-Za-z_][A-Za-z0-9_]*|[0-9][0-9A-Za-z_.]*", 0, e);
+    /* Compiled once per process and kept: a build normalises thousands of
+     * sources. */
+    static pcre2_code *block, *line, *space, *ident;
+    if (!block)
+        block = compile_re("/\\*.*?\\*/", PCRE2_DOTALL, e);
+    if (!line)
+        line = compile_re("//[^\\n]*", 0, e);
+    if (!space)
+        space = compile_re("\\s+", 0, e);
+    if (!ident)
+        ident = compile_re("[A-Za-z_][A-Za-z0-9_]*|[0-9][0-9A-Za-z_.]*", 0, e);
     pcre2_match_data *md = NULL;
     Names nm = {NULL, 0};
     StrBuf sb = STRBUF_INIT;
@@ -126,10 +133,6 @@ done:
     free(nm.words);
     sb_release(&sb);
     pcre2_match_data_free(md);
-    pcre2_code_free(block);
-    pcre2_code_free(line);
-    pcre2_code_free(space);
-    pcre2_code_free(ident);
     free(text);
     return rc;
 }

@@ -77,9 +77,15 @@ TEST(compare_integers_exact)
     int32_t w[3] = {1, 2, 3}, g[3] = {1, 2, 3};
     compare_buffers(DT_I32, g, w, 3, 10, 10, &r);
     CHECK(r.n_bad == 0);
-    g[2] = 4; /* tolerances never apply to integers */
-    compare_buffers(DT_I32, g, w, 3, 10, 10, &r);
+    g[2] = 4; /* exact when the tolerance is zero... */
+    compare_buffers(DT_I32, g, w, 3, 0, 0, &r);
     CHECK(r.n_bad == 1 && r.first_bad == 2 && r.got == 4 && r.want == 3 && r.max_abs == 1);
+    /* ...sub-unit tolerances (those of a float output beside it) change nothing... */
+    compare_buffers(DT_I32, g, w, 3, 1e-3, 1e-4, &r);
+    CHECK(r.n_bad == 1);
+    /* ...and a declared integer tolerance (a quantiser's atol 1) is honoured. */
+    compare_buffers(DT_I32, g, w, 3, 1, 0, &r);
+    CHECK(r.n_bad == 0 && r.max_abs == 1);
     /* 64-bit values that a double cannot tell apart */
     uint64_t w64 = (1ULL << 60), g64 = (1ULL << 60) + 1;
     compare_buffers(DT_U64, &g64, &w64, 1, 0, 0, &r);
