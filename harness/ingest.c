@@ -309,6 +309,7 @@ int ingest_paths(Catalog *c, char *const *roots, int n_roots, const IngestOption
                  Error *e)
 {
     int rc = 0, n_items = 0, n_todo = 0, in_txn = 0;
+    char *abs_cache = NULL;
     Item *items = NULL;
     int *todo = NULL;
     pid_t *pids = NULL;
@@ -359,6 +360,14 @@ int ingest_paths(Catalog *c, char *const *roots, int n_roots, const IngestOption
         fprintf(stderr, "harness ingest: %d programs found, %d already in the catalog, %d to check with %d job(s)\n",
                 sum->found, sum->unchanged, n_todo, opt->jobs);
     TRY(file_mkdirs(opt->cache_dir, e));
+    /* The sandboxed runs chdir into a private directory: the cache path they
+     * load references from must be absolute. */
+    abs_cache = realpath(opt->cache_dir, NULL);
+    if (!abs_cache)
+        FAIL(e, "cannot resolve the cache directory '%s': %s", opt->cache_dir, strerror(errno));
+    IngestOptions local_opt = *opt;
+    local_opt.cache_dir = abs_cache;
+    opt = &local_opt;
     int jobs = opt->jobs < 1 ? 1 : opt->jobs;
     if (jobs > n_todo)
         jobs = n_todo;
@@ -477,6 +486,7 @@ done:
     free(pids);
     free(fds);
     free(partial);
+    free(abs_cache);
     for (int i = 0; i < n_items; i++)
         item_release(&items[i]);
     free(items);

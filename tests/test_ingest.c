@@ -83,3 +83,24 @@ TEST(ingest_fixtures)
     free(cache);
     return 0;
 }
+
+TEST(ingest_relative_cache_dir)
+{
+    /* `make dataset` passes relative paths; the sandboxed runs chdir away,
+     * so the cache must be resolved first (a regression: every program was
+     * rejected with "cannot open shared object file"). */
+    char *db = xasprintf("%s/rel.db", t->tmpdir);
+    Catalog *c = NULL;
+    Error e;
+    CHECK(catalog_open(db, 1, &c, &e) == 0);
+    if (!c)
+        return -1;
+    IngestOptions opt = {1, 42, "build/test-relative-cache", "contributed", 1, 0, 5.0};
+    IngestSummary s;
+    char *roots[] = {"tests/data/programs/ok-axpy"};
+    CHECK_MSG(ingest_paths(c, roots, 1, &opt, &s, &e) == 0, "%s", e.msg);
+    CHECK_MSG(s.added == 1 && s.failed == 0, "added %d failed %d", s.added, s.failed);
+    catalog_close(c);
+    free(db);
+    return 0;
+}
