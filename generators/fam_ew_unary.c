@@ -68,6 +68,53 @@ static void emit_expr(StrBuf *s, const char *tmpl, int f32)
     }
 }
 
+/* The pair: one thread per element, 256-thread blocks, 64-bit indices (the
+ * large configs pass 2^31 bytes); the same expression with CUDA's
+ * single- or double-precision math functions. */
+static void emit_cuda(GenProgram *p, const UnaryOp *op, int lay, const char *entry, const char *ty, int f32)
+{
+    StrBuf *k = gen_cuda_src(p);
+    sb_printf(k, "/* %s elementwise: one thread per element. */\n", op->math);
+    switch (lay) {
+    case LAY_CONTIG:
+        sb_printf(k, "extern \"C\" __global__ void %s(const %s *__restrict__ x, %s *__restrict__ y, int n)\n{\n",
+                  entry, ty, ty);
+        sb_append(k, "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+                     "    if (i >= n)\n        return;\n");
+        sb_printf(k, "    const %s v = x[i];\n    y[i] = ", ty);
+        gen_launch(p, entry, "(n+255)/256", "256", NULL, "x,y,n");
+        break;
+    case LAY_STRIDED:
+        sb_printf(k, "extern \"C\" __global__ void %s(const %s *__restrict__ x, %s *__restrict__ y, int n, int incx, "
+                     "int incy)\n{\n", entry, ty, ty);
+        sb_append(k, "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+                     "    if (i >= n)\n        return;\n");
+        sb_printf(k, "    const %s v = x[i * incx];\n    y[i * incy] = ", ty);
+        gen_launch(p, entry, "(n+255)/256", "256", NULL, "x,y,n,incx,incy");
+        break;
+    case LAY_PADDED:
+        sb_printf(k, "extern \"C\" __global__ void %s(const %s *__restrict__ x, %s *__restrict__ y, int n, int m, "
+                     "int ldx, int ldy)\n{\n", entry, ty, ty);
+        sb_append(k, "    const int j = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                     "    const int i = blockIdx.y;\n"
+                     "    if (j >= m)\n        return;\n");
+        sb_printf(k, "    const %s v = x[(long long)i * ldx + j];\n    y[(long long)i * ldy + j] = ", ty);
+        gen_launch(p, entry, "(m+255)/256,n", "256", NULL, "x,y,n,m,ldx,ldy");
+        break;
+    default:
+        sb_printf(k, "extern \"C\" __global__ void %s(%s *x, int n)\n{\n", entry, ty);
+        sb_append(k, "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+                     "    if (i >= n)\n        return;\n");
+        sb_printf(k, "    const %s v = x[i];\n    x[i] = ", ty);
+        gen_launch(p, entry, "(n+255)/256", "256", NULL, "x,n");
+        break;
+    }
+    emit_expr(k, op->expr, f32);
+    sb_append(k, ";\n}\n");
+    gen_knob(p, "block", "256");
+    gen_knob(p, "mapping", "one-element-per-thread");
+}
+
 static int generate(GenCtx *g)
 {
     int made = 0;
@@ -182,6 +229,7 @@ static int generate(GenCtx *g)
                 sb_append(s, ";\n    }\n}\n");
                 break;
             }
+            emit_cuda(p, op, lay, entry, ty, f32);
             gen_fill_uniform(p, "x", op->lo, op->hi);
             gen_cost(p, flops, bytes);
             if (f32)

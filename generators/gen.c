@@ -6,9 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "../common/error.h"
 #include "../common/fileio.h"
 #include "../common/hash.h"
+#include "../common/launch.h"
 #include "../common/problem.h"
 
 #define GEN_MAX_ARGS 64
@@ -32,6 +35,9 @@ struct GenProgram {
     StrBuf src;
     int tolerance_set;
     int64_t seed;
+    /* the pair: kernel.cu, and the launch plan / knobs as JSON (NULL until used) */
+    StrBuf cuda;
+    cJSON *scratch, *launches, *knobs;
 };
 
 /* ---- randomness: splitmix64, tiny and well distributed ---- */
@@ -331,6 +337,117 @@ StrBuf *gen_src(GenProgram *p)
     return &p->src;
 }
 
+/* ---- the pair ---- */
+
+void gen_cuda(GenProgram *p, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(&p->cuda, fmt, ap);
+    va_end(ap);
+}
+
+StrBuf *gen_cuda_src(GenProgram *p)
+{
+    return &p->cuda;
+}
+
+void gen_scratch(GenProgram *p, const char *name, const char *dtype, const char *count)
+{
+    if (!p->scratch)
+        p->scratch = cJSON_CreateArray();
+    cJSON *s = cJSON_CreateObject();
+    cJSON_AddStringToObject(s, "name", name);
+    cJSON_AddStringToObject(s, "dtype", dtype);
+    cJSON_AddStringToObject(s, "count", count);
+    cJSON_AddItemToArray(p->scratch, s);
+}
+
+/* A JSON array of the comma-separated expressions in list. */
+static cJSON *expr_array(const char *list)
+{
+    cJSON *a = cJSON_CreateArray();
+    char *items[GEN_MAX_ARGS];
+    int n = *list ? split_exprs(list, items, GEN_MAX_ARGS) : 0;
+    for (int i = 0; i < n; i++) {
+        cJSON_AddItemToArray(a, cJSON_CreateString(items[i]));
+        free(items[i]);
+    }
+    return a;
+}
+
+void gen_launch(GenProgram *p, const char *kernel, const char *grid, const char *block, const char *smem,
+                const char *args)
+{
+    if (!p->launches)
+        p->launches = cJSON_CreateArray();
+    cJSON *l = cJSON_CreateObject();
+    cJSON_AddStringToObject(l, "kernel", kernel);
+    cJSON_AddItemToObject(l, "grid", expr_array(grid));
+    cJSON_AddItemToObject(l, "block", expr_array(block));
+    cJSON_AddStringToObject(l, "smem", smem ? smem : "0");
+    cJSON_AddItemToObject(l, "args", expr_array(args));
+    cJSON_AddItemToArray(p->launches, l);
+}
+
+void gen_knob(GenProgram *p, const char *key, const char *value)
+{
+    if (!p->knobs)
+        p->knobs = cJSON_CreateObject();
+    cJSON_DeleteItemFromObjectCaseSensitive(p->knobs, key);
+    cJSON_AddStringToObject(p->knobs, key, value);
+}
+
+/* launch.json text of the plan (from malloc()). */
+static char *launch_json(GenProgram *p)
+{
+    cJSON *j = cJSON_CreateObject();
+    if (p->scratch)
+        cJSON_AddItemReferenceToObject(j, "scratch", p->scratch);
+    cJSON_AddItemReferenceToObject(j, "launches", p->launches);
+    char *text = cJSON_Print(j);
+    cJSON_Delete(j);
+    char *out = xasprintf("%s\n", text);
+    cJSON_free(text);
+    return out;
+}
+
+/* The pair must parse and fit the sm_90 limits on every config: a knob
+ * setting that does not (a block over 1024 threads, shared memory over
+ * 227 KiB) is refused here, never emitted. */
+static void check_pair(GenProgram *p, const char *launch_text)
+{
+    if (p->cuda.len == 0 || !p->launches) {
+        gen_fail(p, "a CUDA pair needs both kernel source (gen_cuda) and a launch (gen_launch)");
+        return;
+    }
+    Error e;
+    LaunchPlan *lp = NULL;
+    if (launch_parse(launch_text, "launch.json", p->p, &lp, &e) != 0) {
+        gen_fail(p, "%s", e.msg);
+        return;
+    }
+    for (int c = 0; c < p->p->n_configs && !p->g->failed; c++) {
+        for (int k = 0; k < lp->n_launches; k++) {
+            LaunchGeometry geo;
+            if (launch_geometry(lp, k, p->p, &p->p->configs[c], &geo, &e) != 0) {
+                gen_fail(p, "launch.json: %s", e.msg);
+                break;
+            }
+            if (!strstr(p->cuda.data, lp->launches[k].kernel)) {
+                gen_fail(p, "launch.json: kernel '%s' does not appear in kernel.cu", lp->launches[k].kernel);
+                break;
+            }
+        }
+        for (int s = 0; s < lp->n_scratch && !p->g->failed; s++) {
+            int64_t n;
+            if (launch_scratch_count(lp, s, p->p, &p->p->configs[c], &n, &e) != 0)
+                gen_fail(p, "launch.json: %s", e.msg);
+        }
+    }
+    launch_free(lp);
+}
+
 /* The loosest default tolerance among the outputs' dtypes. */
 static void default_tolerance(Problem *pr)
 {
@@ -345,7 +462,36 @@ static void default_tolerance(Problem *pr)
     }
 }
 
-static int write_program(GenProgram *p)
+/* Writes name = text into dir when the text changed; counts the change. */
+static int write_file(GenProgram *p, const char *dir, const char *name, const char *text, size_t len)
+{
+    GenCtx *g = p->g;
+    char *path = xasprintf("%s/%s", dir, name);
+    int changed = 0, rc = file_write_if_changed(path, text, len, &changed, &g->err);
+    if (rc != 0)
+        g->failed = 1;
+    if (g->stats)
+        g->stats->written += changed;
+    free(path);
+    return rc;
+}
+
+static int write_pair(GenProgram *p, const char *dir, const char *launch_text)
+{
+    int rc = write_file(p, dir, "kernel.cu", p->cuda.data, p->cuda.len);
+    if (rc == 0)
+        rc = write_file(p, dir, "launch.json", launch_text, strlen(launch_text));
+    if (rc == 0 && p->knobs) {
+        char *k = cJSON_Print(p->knobs);
+        char *text = xasprintf("%s\n", k);
+        rc = write_file(p, dir, "knobs.json", text, strlen(text));
+        free(text);
+        cJSON_free(k);
+    }
+    return rc;
+}
+
+static int write_program(GenProgram *p, const char *launch_text)
 {
     GenCtx *g = p->g;
     const char *variant = p->p->name + strlen("c/") + strlen(g->family->name) + 1;
@@ -362,6 +508,8 @@ static int write_program(GenProgram *p)
     }
     if (g->stats)
         g->stats->written += changed1 + changed2;
+    if (rc == 0 && launch_text)
+        rc = write_pair(p, dir, launch_text);
     free(meta);
     free(meta_path);
     free(src_path);
@@ -393,13 +541,23 @@ int gen_end(GenProgram *p)
         g->seen_hashes = xrealloc(g->seen_hashes, sizeof(char *) * (size_t)(g->n_seen + 1));
         g->seen_hashes[g->n_seen++] = xstrdup(h);
     }
-    if (!g->failed && write_program(p) == 0) {
+    char *launch_text = NULL;
+    if (!g->failed && (p->cuda.len || p->launches)) {
+        launch_text = p->launches ? launch_json(p) : xstrdup("");
+        check_pair(p, launch_text);
+    }
+    if (!g->failed && write_program(p, launch_text) == 0) {
         g->emitted++;
         if (g->stats)
             g->stats->programs++;
     } else {
         rc = -1;
     }
+    free(launch_text);
+    cJSON_Delete(p->scratch);
+    cJSON_Delete(p->launches);
+    cJSON_Delete(p->knobs);
+    sb_release(&p->cuda);
     problem_free(p->p);
     sb_release(&p->src);
     free(p);

@@ -17,8 +17,13 @@
  *     gen_config(p, "large", "n=67108864");
  *     gen_cost(p, "2*n", "12*n");
  *     gen_source(p, "void axpy(...)\n{\n...}\n");
+ *     gen_cuda(p, "extern \"C\" __global__ void axpy(...)\n{...}\n");
+ *     gen_launch(p, "axpy", "(n+255)/256", "256", NULL, "x,y,a,n");
  *     gen_end(p);
  *
+ * The gen_cuda/gen_scratch/gen_launch calls give the program its pair: the
+ * reference CUDA implementation (kernel.cu, NVRTC-compilable, no host code)
+ * and its launch plan (launch.json), written beside program.c.
  * Arguments are listed in the C function's parameter order.  Everything is
  * deterministic: the only randomness is gen_rand*(), seeded from the family
  * name and the build seed.  Builder misuse (an invalid program) is a bug in
@@ -67,7 +72,23 @@ void gen_tolerance(GenProgram *p, double atol, double rtol);
 void gen_cost(GenProgram *p, const char *flops_expr, const char *bytes_expr);
 void gen_source(GenProgram *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 StrBuf *gen_src(GenProgram *p);  /* the source being built, to append to */
-/* Validates, writes <out>/c/<family>/<variant>/{program.c,meta.json} and
+/* ---- the reference CUDA implementation (the program's pair) ---- */
+/* Appends to kernel.cu. */
+void gen_cuda(GenProgram *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+StrBuf *gen_cuda_src(GenProgram *p);
+/* A scratch buffer of the launch plan: `count` elements (an expression). */
+void gen_scratch(GenProgram *p, const char *name, const char *dtype, const char *count);
+/* One launch, in plan order.  grid and block: 1 to 3 comma-separated
+ * expressions of the params ("(n+255)/256", "256"); smem: bytes of dynamic
+ * shared memory (an expression; NULL for none); args: comma-separated, each
+ * a problem argument, a scratch buffer, or an integer expression. */
+void gen_launch(GenProgram *p, const char *kernel, const char *grid, const char *block, const char *smem,
+                const char *args);
+/* Knob settings recorded with the kernel (knobs.json), e.g. "block", "256". */
+void gen_knob(GenProgram *p, const char *key, const char *value);
+
+/* Validates, writes <out>/c/<family>/<variant>/{program.c,meta.json} (and
+ * kernel.cu, launch.json, knobs.json when the program has its pair) and
  * frees p.  Returns 0, or -1 after recording the error in g. */
 int gen_end(GenProgram *p);
 

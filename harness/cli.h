@@ -32,6 +32,7 @@ int cli_is_help(const char *arg);
 
 /* The top-level commands. */
 int cmd_catalog(CliContext *cx, int argc, char **argv);
+int cmd_compile(CliContext *cx, int argc, char **argv);
 int cmd_eval(CliContext *cx, int argc, char **argv);
 int cmd_ingest(CliContext *cx, int argc, char **argv);
 int cmd_worker(CliContext *cx, int argc, char **argv);

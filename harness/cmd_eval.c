@@ -15,9 +15,11 @@
 #include "harness/nvrtc.h"
 
 static const char USAGE[] =
-    "usage: harness eval PROGRAM kernel.cu launch.json [options]\n"
+    "usage: harness eval PROGRAM [kernel.cu launch.json] [options]\n"
     "  Compiles kernel.cu with NVRTC, runs it on the GPU on the inputs the C reference of\n"
-    "  PROGRAM (a catalog name such as c/stencil2d/jacobi5-f32-003) gets, and compares:\n"
+    "  PROGRAM (a catalog name such as c/stencil2d/jacobi5-f32-003, or a program folder with\n"
+    "  meta.json and program.c) gets, and compares (kernel.cu and launch.json default to the\n"
+    "  folder's own, its reference pair):\n"
     "  per config pass / wrong_result / runtime_error / timeout / compile_error, the largest\n"
     "  errors, and a preliminary time (median of CUDA-event times of the whole launch plan).\n"
     "  --configs a,b,...  configs to run (default: all but 'large', whose CPU reference is too slow)\n"
@@ -31,7 +33,20 @@ static const char USAGE[] =
     "  --json             machine-readable verdict on stdout\n"
     "Exit status: 0 when every config passed, 1 otherwise (or when there is no GPU), 2 usage.\n";
 
-/* Reads the program's meta.json and source from the catalog. */
+/* Reads a program folder's meta.json and program.c. */
+static int load_program_dir(const char *dir, Problem **p, char **source, Error *e)
+{
+    char *meta = xasprintf("%s/meta.json", dir), *src = xasprintf("%s/program.c", dir);
+    int rc = problem_load(meta, p, e);
+    if (rc == 0)
+        rc = file_read_all(src, 1 << 20, source, NULL, e);
+    free(meta);
+    free(src);
+    return rc;
+}
+
+/* Reads the program's meta.json and source from the catalog, or from a
+ * program folder when `name` is one. */
 static int load_program(CliContext *cx, const char *name, Problem **p, char **source, Error *e)
 {
     Catalog *c = NULL;
@@ -39,6 +54,8 @@ static int load_program(CliContext *cx, const char *name, Problem **p, char **so
     int rc = 0;
     *p = NULL;
     *source = NULL;
+    if (file_is_dir(name))
+        return load_program_dir(name, p, source, e);
     TRY(catalog_open(cx->catalog_path, 0, &c, e));
     if (sqlite3_prepare_v2(catalog_db(c), "SELECT meta, source FROM programs WHERE name = ?", -1, &st, NULL) !=
         SQLITE_OK) {
@@ -243,8 +260,17 @@ int cmd_eval(CliContext *cx, int argc, char **argv)
             return cli_usage_error("eval", "unexpected argument '%s'", a);
         }
     }
-    if (n_pos != 3)
-        return cli_usage_error("eval", "needs PROGRAM kernel.cu launch.json");
+    char *dir_kernel = NULL, *dir_launch = NULL;
+    if (n_pos == 1 && file_is_dir(pos[0])) {
+        pos[1] = dir_kernel = xasprintf("%s/kernel.cu", pos[0]);
+        pos[2] = dir_launch = xasprintf("%s/launch.json", pos[0]);
+        n_pos = 3;
+    }
+    if (n_pos != 3) {
+        free(dir_kernel);
+        free(dir_launch);
+        return cli_usage_error("eval", "needs PROGRAM kernel.cu launch.json (or a program folder holding its pair)");
+    }
     Error e;
     if (o.arch && nvrtc_check_arch(o.arch, &e) != 0)
         return cli_usage_error("eval", "%s", e.msg);
@@ -300,5 +326,7 @@ done:
     free(root);
     free(nv_cache);
     free(cref_cache);
+    free(dir_kernel);
+    free(dir_launch);
     return rc;
 }

@@ -9,6 +9,7 @@
 static const CliCommand COMMANDS[] = {
     /* sorted by name */
     {"catalog", cmd_catalog, "query and check the catalog (stats, list, show, check, hash)"},
+    {"compile", cmd_compile, "compile CUDA candidates with NVRTC (no GPU needed) and show their logs"},
     {"eval", cmd_eval, "evaluate one CUDA candidate (kernel.cu + launch.json) on the GPU"},
     {"ingest", cmd_ingest, "validate program folders and add them to the catalog"},
     {"worker", cmd_worker, NULL}, /* the GPU worker process, started by the harness itself */
