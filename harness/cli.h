@@ -35,6 +35,7 @@ int cmd_catalog(CliContext *cx, int argc, char **argv);
 int cmd_compile(CliContext *cx, int argc, char **argv);
 int cmd_eval(CliContext *cx, int argc, char **argv);
 int cmd_ingest(CliContext *cx, int argc, char **argv);
+int cmd_kernels(CliContext *cx, int argc, char **argv);
 int cmd_worker(CliContext *cx, int argc, char **argv);
 
 #endif

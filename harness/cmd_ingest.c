@@ -81,8 +81,9 @@ int cmd_ingest(CliContext *cx, int argc, char **argv)
         rc = cli_fail(&e);
     } else {
         printf("harness ingest: %d found, %d unchanged, %d added, %d dropped as degenerate, %d failed, %d invalid; "
-               "%d split assignments changed\n",
-               s.found, s.unchanged, s.added, s.degenerate, s.failed, s.invalid, s.split_changes);
+               "%d split assignments changed; kernels: %d added, %d removed\n",
+               s.found, s.unchanged, s.added, s.degenerate, s.failed, s.invalid, s.split_changes, s.kernels_added,
+               s.kernels_removed);
         if (strict && (s.invalid || s.failed || s.degenerate))
             rc = 1;
     }

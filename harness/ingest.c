@@ -16,6 +16,7 @@
 #include "common/strbuf.h"
 #include "harness/cref.h"
 #include "harness/inputs.h"
+#include "harness/kernels.h"
 
 #define BATCH 32
 #define NEAR_ZERO 1e-6
@@ -26,6 +27,7 @@ typedef struct Item {
     char *meta_json;    /* canonical text */
     char *source;
     ProgramHashes h;
+    PairFiles pair;     /* the CUDA side: reference pair and variants */
     char *error;        /* why it is invalid */
 } Item;
 
@@ -257,6 +259,7 @@ static void item_release(Item *it)
     free(it->meta_json);
     free(it->source);
     free(it->error);
+    pair_files_release(&it->pair);
 }
 
 /* Loads one folder into *it; returns 0 (valid), or -1 with it->error. */
@@ -279,7 +282,8 @@ static int load_item(Item *it, const char *dir)
         rc = -1;
     } else {
         it->meta_json = problem_to_json(it->p);
-        if (catalog_program_hashes(it->p, it->meta_json, it->source, &it->h, &e) != 0) {
+        if (catalog_program_hashes(it->p, it->meta_json, it->source, &it->h, &e) != 0 ||
+            pair_files_load(dir, it->p, &it->pair, &e) != 0) {
             it->error = xstrdup(e.msg);
             rc = -1;
         }
@@ -465,6 +469,19 @@ int ingest_paths(Catalog *c, char *const *roots, int n_roots, const IngestOption
         FAIL(e, "ingest: %d programs were not checked (a worker process died)", n_todo - done);
     TRY(catalog_begin(c, e));
     in_txn = 1;
+    /* The CUDA side: cheap (no runs), one transaction; programs that were
+     * rejected have no row and keep no kernels. */
+    KernelSyncStats ks = {0, 0, 0};
+    for (int i = 0; i < n_items; i++) {
+        int64_t pid = 0;
+        if (!items[i].p || items[i].error)
+            continue;
+        TRY(kernels_program_id(c, items[i].p->name, &pid, e));
+        if (pid)
+            TRY(kernels_sync_folder(c, items[i].p->name, &items[i].pair, &ks, e));
+    }
+    sum->kernels_added = ks.added;
+    sum->kernels_removed = ks.removed;
     TRY(catalog_assign_splits(c, &sum->split_changes, e));
     char seedbuf[32];
     snprintf(seedbuf, sizeof seedbuf, "%llu", (unsigned long long)opt->seed);

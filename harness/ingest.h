@@ -16,6 +16,7 @@
 
 #include "common/error.h"
 #include "harness/catalog.h"
+#include "harness/pair_files.h"
 
 typedef struct IngestOptions {
     int jobs;                /* worker processes (>= 1) */
@@ -36,6 +37,8 @@ typedef struct IngestSummary {
     int invalid;    /* malformed meta.json or missing source */
     int removed;    /* catalog programs whose folder no longer exists (only with prune) */
     int split_changes;
+    int kernels_added;   /* reference and variant kernels new in the catalog */
+    int kernels_removed; /* stale generated kernels deleted */
 } IngestSummary;
 
 int ingest_paths(Catalog *c, char *const *roots, int n_roots, const IngestOptions *opt, IngestSummary *sum,

@@ -12,6 +12,7 @@ static const CliCommand COMMANDS[] = {
     {"compile", cmd_compile, "compile CUDA candidates with NVRTC (no GPU needed) and show their logs"},
     {"eval", cmd_eval, "evaluate one CUDA candidate (kernel.cu + launch.json) on the GPU"},
     {"ingest", cmd_ingest, "validate program folders and add them to the catalog"},
+    {"kernels", cmd_kernels, "list a program's CUDA candidates, show one (source, launch plan, knobs)"},
     {"worker", cmd_worker, NULL}, /* the GPU worker process, started by the harness itself */
 };
 
