@@ -1,7 +1,7 @@
 -- CudaPerf catalog schema.  One file, versioned by PRAGMA user_version: the
 -- harness creates a new catalog from this text and refuses a catalog whose
 -- version it does not know (it never migrates silently).
-PRAGMA user_version = 1;
+PRAGMA user_version = 2;
 
 -- A reference program (C or PyTorch) in the one problem format.
 CREATE TABLE programs (
@@ -71,6 +71,7 @@ CREATE TABLE runs (
     finished_at   TEXT,
     status        TEXT NOT NULL DEFAULT 'running' CHECK (status IN ('running', 'finished', 'interrupted')),
     backend       TEXT NOT NULL,                 -- 'gpu' or 'cpu'
+    selection     TEXT,                          -- JSON: split, kernels, configs, programs asked for
     machine       TEXT,
     gpu           TEXT,
     driver        TEXT,
@@ -88,6 +89,9 @@ CREATE TABLE results (
     config_id       INTEGER NOT NULL REFERENCES configs(id) ON DELETE CASCADE,
     status          TEXT NOT NULL,               -- pass, wrong_result, compile_error, runtime_error, timeout, ...
     error           TEXT,
+    device          TEXT,                        -- "0: NVIDIA H200" (the GPU, or the CPU, that ran it)
+    trials          INTEGER,                     -- correctness trials that ran to a verdict
+    compile_ms      REAL,                        -- 0 when the compile cache answered
     reference_kind  TEXT,                        -- 'cpu', 'gpu-reference', 'torch'
     max_abs_err     REAL,
     max_rel_err     REAL,
@@ -95,8 +99,12 @@ CREATE TABLE results (
     time_median_ms  REAL,
     time_iqr_ms     REAL,
     time_min_ms     REAL,
+    time_spread     REAL,                        -- relative half-width of the median's 95% interval
     samples         INTEGER,
+    samples_dropped INTEGER,                     -- samples discarded (SM clock throttled)
+    cupti_ms        REAL,                        -- median kernel time from CUPTI activity records
     baseline_ms     REAL,
+    baseline_kind   TEXT,                        -- 'reference-cuda' or 'torch-eager'
     speedup         REAL,
     flagged         INTEGER NOT NULL DEFAULT 0,
     structure       TEXT,                        -- JSON: static structural report
@@ -105,6 +113,7 @@ CREATE TABLE results (
     created_at      TEXT NOT NULL,
     UNIQUE (run_id, kernel_id, config_id)
 );
+CREATE INDEX results_kernel ON results(kernel_id);
 
 CREATE TABLE pairs (
     id            INTEGER PRIMARY KEY,

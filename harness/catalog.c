@@ -100,8 +100,13 @@ int catalog_open(const char *path, int create, Catalog **out, Error *e)
         version = CATALOG_SCHEMA_VERSION;
     }
     if (version != CATALOG_SCHEMA_VERSION) {
-        ERR(e, "catalog '%s' has schema version %d; this build knows version %d only (refusing, not migrating)",
-            path, version, CATALOG_SCHEMA_VERSION);
+        if (version < CATALOG_SCHEMA_VERSION)
+            ERR(e, "catalog '%s' has schema version %d, older than this build's %d (refusing, not migrating): "
+                   "move it aside and rebuild it with `make dataset`",
+                path, version, CATALOG_SCHEMA_VERSION);
+        else
+            ERR(e, "catalog '%s' has schema version %d; this build knows version %d only (refusing, not migrating)",
+                path, version, CATALOG_SCHEMA_VERSION);
         catalog_close(c);
         return -1;
     }

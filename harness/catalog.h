@@ -16,7 +16,7 @@
 #include "common/hash.h"
 #include "common/problem.h"
 
-#define CATALOG_SCHEMA_VERSION 1
+#define CATALOG_SCHEMA_VERSION 2
 
 typedef struct Catalog Catalog;
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/strbuf.h"
+#include "harness/cpu_compile.h"
 #include "harness/cref.h"
 #include "harness/inputs.h"
 #include "harness/nvrtc.h"
@@ -25,7 +26,8 @@ const char *eval_status_name(EvalStatus s)
 
 EvalOptions eval_default_options(void)
 {
-    EvalOptions o = {NULL, 3, 20261202, 5.0, 3, 20, "datasets/cache/nvrtc", "datasets/cache/cref", NULL, 0, NULL};
+    EvalOptions o = {NULL, 3, 20261202, 5.0, 3, 20, "datasets/cache/nvrtc", "datasets/cache/cref", NULL, 0, NULL,
+                     BACKEND_GPU, "datasets/cache/cpu"};
     return o;
 }
 
@@ -65,6 +67,32 @@ int eval_arg_value(const Problem *p, const ProblemArg *a, const ProblemConfig *c
     return 0;
 }
 
+/* ---- the CPU backend's compile, in NVRTC's result (the image is a shared object) ---- */
+
+/* "g++ 12.2.0": the compiler and the last word of its version line. */
+static void cpu_compiler_short(char *buf, size_t len)
+{
+    const char *v = cpu_compiler_version(), *last = strrchr(v, ' ');
+    snprintf(buf, len, "%.*s %s", (int)strcspn(v, " "), v, last ? last + 1 : "");
+}
+
+static int compile_for_backend(const EvalOptions *o, const char *source, const char *arch, NvrtcResult *nr, Error *e)
+{
+    if (o->backend != BACKEND_CPU)
+        return nvrtc_compile(source, arch, o->nvrtc_cache, nr, e);
+    CpuCompileResult cr;
+    int rc = cpu_compile(source, o->cpu_cache ? o->cpu_cache : "datasets/cache/cpu", &cr, e);
+    memset(nr, 0, sizeof *nr);
+    nr->cubin = cr.so;
+    nr->cubin_len = cr.so_len;
+    nr->log = cr.log;
+    nr->compile_error = cr.compile_error;
+    nr->cached = cr.cached;
+    nr->seconds = cr.seconds;
+    memcpy(nr->key, cr.key, sizeof nr->key);
+    return rc; /* cr's storage now belongs to nr */
+}
+
 /* ---- one evaluation ---- */
 
 typedef struct Eval {
@@ -75,8 +103,7 @@ typedef struct Eval {
     const void *cubin;
     size_t cubin_len;
     char *so_path;
-    GpuWorker w;
-    int worker_up;
+    EvalSession *s;      /* the worker, kept across candidates */
     /* worker buffer layout: problem buffers in argument order, then scratch */
     int n_bufs;
     int *buf_of_arg;   /* problem arg -> worker buffer, -1 for values */
@@ -85,12 +112,13 @@ typedef struct Eval {
 /* Starts a worker (and loads the cubin) when none is running.  -1 only for
  * failures that are not the candidate's (no GPU); a cubin the driver
  * refuses is reported through *status. */
-static int ensure_worker(Eval *ev, WpStatus *status, int *no_gpu, Error *e)
+/* Starts the session's worker when none is running. */
+static int session_ensure(EvalSession *s, int *no_gpu, Error *e)
 {
-    if (ev->worker_up)
+    if (s->worker_up)
         return 0;
     WpStatus st;
-    if (gpu_worker_start(&ev->w, ev->o->worker_exe, ev->o->device, &st, e) != 0) {
+    if (gpu_worker_start_backend(&s->w, s->worker_exe, s->device, s->backend, &st, e) != 0) {
         if (st == WP_NO_DEVICE) {
             if (no_gpu)
                 *no_gpu = 1;
@@ -98,12 +126,55 @@ static int ensure_worker(Eval *ev, WpStatus *status, int *no_gpu, Error *e)
         }
         return error_prefix(e, "cannot start the GPU worker");
     }
-    ev->worker_up = 1;
-    if (!ev->r->gpu.name[0])
-        ev->r->gpu = ev->w.info;
+    s->worker_up = 1;
+    s->gpu = s->w.info;
+    return 0;
+}
+
+int eval_session_open(EvalSession *s, const EvalOptions *o, int *no_gpu, Error *e)
+{
+    memset(s, 0, sizeof *s);
+    if (no_gpu)
+        *no_gpu = 0;
+    s->device = o->device;
+    s->worker_exe = o->worker_exe;
+    s->backend = o->backend;
+    if (session_ensure(s, no_gpu, e) != 0)
+        return -1;
+    if (o->backend == BACKEND_CPU)
+        snprintf(s->arch, sizeof s->arch, "cpu");
+    else if (o->arch)
+        snprintf(s->arch, sizeof s->arch, "%s", o->arch);
+    else
+        gpu_worker_arch(&s->w, s->arch, sizeof s->arch);
+    return 0;
+}
+
+void eval_session_close(EvalSession *s)
+{
+    if (s->worker_up)
+        gpu_worker_stop(&s->w);
+    gpu_worker_kill(&s->w);
+    s->worker_up = 0;
+}
+
+/* Starts a worker (and loads the cubin) when none is running.  -1 only for
+ * failures that are not the candidate's (no GPU); a cubin the driver
+ * refuses is reported through *status. */
+static int ensure_worker(Eval *ev, WpStatus *status, int *no_gpu, Error *e)
+{
     *status = WP_OK;
-    if (ev->cubin && gpu_worker_load(&ev->w, ev->cubin, ev->cubin_len, status, e) != 0)
-        return 1; /* the candidate's cubin: a runtime error of this config */
+    if (ev->s->worker_up && ev->s->loaded)
+        return 0;
+    if (session_ensure(ev->s, no_gpu, e) != 0)
+        return -1;
+    if (!ev->r->gpu.name[0])
+        ev->r->gpu = ev->s->gpu;
+    if (ev->cubin) {
+        if (gpu_worker_load(&ev->s->w, ev->cubin, ev->cubin_len, status, e) != 0)
+            return 1; /* the candidate's cubin: a runtime error of this config */
+        ev->s->loaded = 1;
+    }
     return 0;
 }
 
@@ -111,8 +182,9 @@ static void worker_failed(Eval *ev, EvalConfig *ec, WpStatus st, const Error *e)
 {
     ec->status = st == WP_TIMEOUT ? EVAL_TIMEOUT : EVAL_RUNTIME_ERROR;
     snprintf(ec->message, sizeof ec->message, "%s", e->msg);
-    gpu_worker_kill(&ev->w);
-    ev->worker_up = 0;
+    gpu_worker_kill(&ev->s->w);
+    ev->s->worker_up = 0;
+    ev->s->loaded = 0;
     ev->r->worker_restarts++;
 }
 
@@ -261,27 +333,27 @@ static int run_trial(Eval *ev, const ProblemConfig *c, uint64_t seed, int time_i
             goto done;                                                                                                 \
         }                                                                                                              \
     } while (0)
-    GPU(gpu_worker_alloc(&ev->w, bytes, (uint32_t)n, &st, &te));
+    GPU(gpu_worker_alloc(&ev->s->w, bytes, (uint32_t)n, &st, &te));
     for (int i = 0; i < p->n_args; i++) {
         const ProblemArg *a = &p->args[i];
         int b = ev->buf_of_arg[i];
         if (b < 0)
             continue;
         if (arg_role_is_input(a->role)) {
-            GPU(gpu_worker_upload(&ev->w, (uint32_t)b, host[b], bytes[b], &st, &te));
+            GPU(gpu_worker_upload(&ev->s->w, (uint32_t)b, host[b], bytes[b], &st, &te));
         } else {
             uint8_t pat[8];
             inputs_poison(a->dtype, pat, 1);
-            GPU(gpu_worker_fill(&ev->w, (uint32_t)b, pat, (uint32_t)dtype_size(a->dtype), &st, &te));
+            GPU(gpu_worker_fill(&ev->s->w, (uint32_t)b, pat, (uint32_t)dtype_size(a->dtype), &st, &te));
         }
     }
     for (int s = 0; s < lp->n_scratch; s++) {
         uint8_t pat[8];
         inputs_poison(lp->scratch[s].dtype, pat, 1);
-        GPU(gpu_worker_fill(&ev->w, (uint32_t)(n - lp->n_scratch + s), pat, (uint32_t)dtype_size(lp->scratch[s].dtype),
+        GPU(gpu_worker_fill(&ev->s->w, (uint32_t)(n - lp->n_scratch + s), pat, (uint32_t)dtype_size(lp->scratch[s].dtype),
                             &st, &te));
     }
-    GPU(gpu_worker_run(&ev->w, &run, &out, &st, &te));
+    GPU(gpu_worker_run(&ev->s->w, &run, &out, &st, &te));
     if (out.n_guards) {
         GuardViolation *g = &out.guards[0];
         const char *name = (int)g->buffer >= n - lp->n_scratch ? lp->scratch[g->buffer - (uint32_t)(n - lp->n_scratch)].name : "?";
@@ -302,7 +374,7 @@ static int run_trial(Eval *ev, const ProblemConfig *c, uint64_t seed, int time_i
     for (int i = 0; i < p->n_args; i++) {
         int b = ev->buf_of_arg[i];
         if (b >= 0)
-            GPU(gpu_worker_download(&ev->w, (uint32_t)b, back[b], bytes[b], &st, &te));
+            GPU(gpu_worker_download(&ev->s->w, (uint32_t)b, back[b], bytes[b], &st, &te));
     }
 
     /* inputs unchanged, then outputs */
@@ -344,14 +416,14 @@ static int run_trial(Eval *ev, const ProblemConfig *c, uint64_t seed, int time_i
     for (int i = 0; i < p->n_args; i++) {
         int b = ev->buf_of_arg[i];
         if (b >= 0 && arg_role_is_input(p->args[i].role))
-            GPU(gpu_worker_upload(&ev->w, (uint32_t)b, host[b], bytes[b], &st, &te));
+            GPU(gpu_worker_upload(&ev->s->w, (uint32_t)b, host[b], bytes[b], &st, &te));
     }
     wp_run_release(&run);
     uint32_t reps = (uint32_t)(ev->o->warmup_runs + ev->o->timing_runs);
     if (build_run(ev, c, reps, &run, &te) != 0)
         goto done;
     run_outcome_release(&out);
-    GPU(gpu_worker_run(&ev->w, &run, &out, &st, &te));
+    GPU(gpu_worker_run(&ev->s->w, &run, &out, &st, &te));
     int k = ev->o->timing_runs;
     float *t = out.ms + ev->o->warmup_runs;
     qsort(t, (size_t)k, sizeof *t, cmp_float);
@@ -375,9 +447,9 @@ done_rc:
     goto done;
 }
 
-int eval_candidate(const Problem *p, const char *ref_source, const char *kernel_source, const LaunchPlan *lp,
-                   const ProblemConfig *const *configs, int n_configs, const EvalOptions *o, EvalReport *r,
-                   int *no_gpu, Error *e)
+int eval_session_candidate(EvalSession *s, const Problem *p, const char *ref_source, const char *kernel_source,
+                           const LaunchPlan *lp, const ProblemConfig *const *configs, int n_configs,
+                           const EvalOptions *o, EvalReport *r, int *no_gpu, Error *e)
 {
     memset(r, 0, sizeof *r);
     if (no_gpu)
@@ -389,6 +461,8 @@ int eval_candidate(const Problem *p, const char *ref_source, const char *kernel_
     ev.lp = lp;
     ev.o = o;
     ev.r = r;
+    ev.s = s;
+    s->loaded = 0; /* the previous candidate's module is replaced below */
     NvrtcResult nr;
     memset(&nr, 0, sizeof nr);
     r->status = EVAL_NOT_RUN;
@@ -398,7 +472,10 @@ int eval_candidate(const Problem *p, const char *ref_source, const char *kernel_
         r->configs[k].config = configs[k];
         r->configs[k].status = EVAL_NOT_RUN;
     }
-    nvrtc_version_string(r->nvrtc_version, sizeof r->nvrtc_version);
+    if (o->backend == BACKEND_CPU)
+        cpu_compiler_short(r->nvrtc_version, sizeof r->nvrtc_version);
+    else
+        nvrtc_version_string(r->nvrtc_version, sizeof r->nvrtc_version);
     ev.buf_of_arg = xcalloc((size_t)p->n_args + 1, sizeof *ev.buf_of_arg);
     for (int i = 0; i < p->n_args; i++)
         ev.buf_of_arg[i] = arg_role_is_buffer(p->args[i].role) ? ev.n_bufs++ : -1;
@@ -410,13 +487,10 @@ int eval_candidate(const Problem *p, const char *ref_source, const char *kernel_
     int w = ensure_worker(&ev, &st, no_gpu, e);
     if (w != 0)
         goto done_rc;
-    if (o->arch)
-        snprintf(r->arch, sizeof r->arch, "%s", o->arch);
-    else
-        gpu_worker_arch(&ev.w, r->arch, sizeof r->arch);
+    snprintf(r->arch, sizeof r->arch, "%s", s->arch);
 
     Error ce;
-    if (nvrtc_compile(kernel_source, r->arch, o->nvrtc_cache, &nr, &ce) != 0) {
+    if (compile_for_backend(o, kernel_source, r->arch, &nr, &ce) != 0) {
         if (!nr.compile_error) {
             *e = ce;
             rc = -1;
@@ -433,9 +507,11 @@ int eval_candidate(const Problem *p, const char *ref_source, const char *kernel_
     r->compile_cached = nr.cached;
     ev.cubin = nr.cubin;
     ev.cubin_len = nr.cubin_len;
-    if (gpu_worker_load(&ev.w, ev.cubin, ev.cubin_len, &st, &ce) != 0)
+    if (gpu_worker_load(&s->w, ev.cubin, ev.cubin_len, &st, &ce) != 0)
         /* the first config reports it; a fresh worker retries the load */
         worker_failed(&ev, &r->configs[0], st, &ce);
+    else
+        s->loaded = 1;
 
     if (cref_compile(p, ref_source, o->cref_cache, &ev.so_path, e) != 0) {
         error_prefix(e, "the C reference of %s", p->name);
@@ -450,7 +526,7 @@ int eval_candidate(const Problem *p, const char *ref_source, const char *kernel_
         ec->status = EVAL_PASS;
         int trials = o->trials < 1 ? 1 : o->trials;
         for (int t = 0; t < trials && ec->status == EVAL_PASS; t++) {
-            int time_it = t == trials - 1 && o->timing_runs > 0;
+            int time_it = t == trials - 1 && o->timing_runs > 0 && o->backend != BACKEND_CPU;
             if (run_trial(&ev, configs[k], o->seed + (uint64_t)t, time_it, ec, no_gpu, e) != 0)
                 goto done_rc;
             ec->trials++;
@@ -464,9 +540,7 @@ int eval_candidate(const Problem *p, const char *ref_source, const char *kernel_
         }
     }
 done:
-    if (ev.worker_up)
-        gpu_worker_stop(&ev.w);
-    gpu_worker_kill(&ev.w);
+    s->loaded = 0; /* the module belongs to this candidate */
     nvrtc_result_release(&nr);
     free(ev.so_path);
     free(ev.buf_of_arg);
@@ -474,6 +548,21 @@ done:
 done_rc:
     rc = -1;
     goto done;
+}
+
+int eval_candidate(const Problem *p, const char *ref_source, const char *kernel_source, const LaunchPlan *lp,
+                   const ProblemConfig *const *configs, int n_configs, const EvalOptions *o, EvalReport *r,
+                   int *no_gpu, Error *e)
+{
+    EvalSession s;
+    memset(r, 0, sizeof *r);
+    if (eval_session_open(&s, o, no_gpu, e) != 0) {
+        eval_session_close(&s);
+        return -1;
+    }
+    int rc = eval_session_candidate(&s, p, ref_source, kernel_source, lp, configs, n_configs, o, r, no_gpu, e);
+    eval_session_close(&s);
+    return rc;
 }
 
 void eval_report_release(EvalReport *r)

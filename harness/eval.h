@@ -49,6 +49,9 @@ typedef struct EvalOptions {
     const char *worker_exe;  /* NULL: /proc/self/exe */
     int device;
     FILE *progress;          /* one line per config as it finishes; NULL: quiet */
+    WorkerBackend backend;   /* BACKEND_CPU: cpu_compile.h + `harness worker --backend cpu`,
+                                a correctness verdict only (no timing) */
+    const char *cpu_cache;   /* CPU backend objects; NULL: datasets/cache/cpu */
 } EvalOptions;
 
 EvalOptions eval_default_options(void);
@@ -77,12 +80,37 @@ typedef struct EvalReport {
     EvalConfig *configs;         /* from malloc() */
 } EvalReport;
 
+/* A GPU worker kept across candidates: starting one costs 0.2-0.4 s of
+ * driver start-up (measured), more than evaluating a small candidate.  A
+ * candidate that kills its worker gets a fresh one for what follows. */
+typedef struct EvalSession {
+    GpuWorker w;
+    int worker_up;
+    int loaded;              /* the current candidate's module is loaded */
+    int device;
+    const char *worker_exe;
+    GpuInfo gpu;
+    char arch[16];           /* the NVRTC target: --arch, or the device's own ("cpu" on the CPU backend) */
+    WorkerBackend backend;
+} EvalSession;
+
+/* Starts the worker for o->device (and fixes the target arch).  -1 with e
+ * when it cannot ("no GPU: ..." and *no_gpu set when there is none). */
+int eval_session_open(EvalSession *s, const EvalOptions *o, int *no_gpu, Error *e);
+void eval_session_close(EvalSession *s);
+
+/* Evaluates one candidate in session s (see eval_candidate). */
+int eval_session_candidate(EvalSession *s, const Problem *p, const char *ref_source, const char *kernel_source,
+                           const LaunchPlan *lp, const ProblemConfig *const *configs, int n_configs,
+                           const EvalOptions *o, EvalReport *r, int *no_gpu, Error *e);
+
 /* Evaluates kernel_source + plan lp for problem p (reference ref_source)
  * on configs[0..n_configs).  Returns 0 with *r filled (the candidate's
  * failures are statuses in r, not errors) or -1 with e when the evaluation
  * itself cannot happen: no GPU ("no GPU: ..."), a reference that does not
  * compile, a cache that cannot be written.  *no_gpu (optional) is set in the
- * first case.  Release r with eval_report_release either way. */
+ * first case.  Release r with eval_report_release either way.  A one-shot
+ * session: opens a worker, evaluates, closes it. */
 int eval_candidate(const Problem *p, const char *ref_source, const char *kernel_source, const LaunchPlan *lp,
                    const ProblemConfig *const *configs, int n_configs, const EvalOptions *o, EvalReport *r,
                    int *no_gpu, Error *e);

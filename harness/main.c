@@ -13,6 +13,8 @@ static const CliCommand COMMANDS[] = {
     {"eval", cmd_eval, "evaluate one CUDA candidate (kernel.cu + launch.json) on the GPU"},
     {"ingest", cmd_ingest, "validate program folders and add them to the catalog"},
     {"kernels", cmd_kernels, "list a program's CUDA candidates, show one (source, launch plan, knobs)"},
+    {"results", cmd_results, "list the results of a run (default: the latest) [--json]"},
+    {"run", cmd_run, "evaluate candidates of a split on the GPU(s) and store the results as a run"},
     {"worker", cmd_worker, NULL}, /* the GPU worker process, started by the harness itself */
 };
 

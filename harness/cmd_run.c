@@ -1,0 +1,224 @@
+/* harness run — evaluate the candidates of many programs and store every
+ * result in a new (or resumed) run. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common/strbuf.h"
+#include "harness/cli.h"
+#include "harness/cudrv.h"
+#include "harness/nvrtc.h"
+#include "harness/run.h"
+
+static const char USAGE[] =
+    "usage: harness run [selection] [options]\n"
+    "  Evaluates CUDA candidates against their programs' references on every chosen config\n"
+    "  and stores one result per (kernel, config) in a new run of the catalog.\n"
+    "selection:\n"
+    "  --split S           train, val, test or test-ood (default: every split)\n"
+    "  --family F          one generator family\n"
+    "  --program PATTERN   program names matching an SQL LIKE pattern (c/gemm/%%)\n"
+    "  --kernels K         reference (default), variants, all, or kernel ids 12,40,41\n"
+    "  --configs a,b       config names (default: every config the CPU reference can afford;\n"
+    "                      the others are stored as skipped, with the reason)\n"
+    "  --limit N           at most N kernels (in program order)\n"
+    "options:\n"
+    "  --resume RUN        continue run RUN (its own selection) without redoing finished kernels\n"
+    "  --backend gpu|cpu   where candidates run (default gpu; cpu: correctness only)\n"
+    "  --gpus N|all        one worker per GPU, devices 0..N-1 (default 1)\n"
+    "  --jobs N            processes compiling ahead of the GPUs (default: CPU cores - GPUs)\n"
+    "  --trials N          fresh-input trials per config (default 3)\n"
+    "  --seed N            seed of the first trial (default 20261202)\n"
+    "  --timeout S         deadline per execution of a launch plan (default 5)\n"
+    "  --timing-runs N     timed executions per passing config (default 20; 0: correctness only)\n"
+    "  --arch sm_XX        NVRTC target (default: the GPU's own)\n"
+    "  --cache DIR         cache root (default: next to the catalog, cache/{nvrtc,cref})\n"
+    "  --quiet             no progress lines\n"
+    "Results: `harness results RUN`.  Exit status: 0 when the run finished (whatever the\n"
+    "candidates' verdicts), 1 when it could not run or was interrupted, 2 usage.\n";
+
+/* Number of CUDA devices, asked in a child so this process never
+ * initialises the driver before forking its workers; 0 when none. */
+static int count_gpus(void)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        CuDriver d;
+        Error e;
+        int n = 0;
+        if (cudrv_load(&d, &e) != 0 || d.init(0) != 0 || d.device_get_count(&n) != 0)
+            _exit(0);
+        _exit(n > 100 ? 100 : n);
+    }
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
+        return 0;
+    return WEXITSTATUS(status);
+}
+
+static int parse_ids(const char *text, int64_t **ids, int *n)
+{
+    *n = 0;
+    *ids = xcalloc(strlen(text) + 1, sizeof **ids);
+    char *copy = xstrdup(text), *save = NULL;
+    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        char *end;
+        long long v = strtoll(t, &end, 10);
+        if (*end || v <= 0) {
+            free(copy);
+            return -1;
+        }
+        (*ids)[(*n)++] = v;
+    }
+    free(copy);
+    return *n ? 0 : -1;
+}
+
+int cmd_run(CliContext *cx, int argc, char **argv)
+{
+    RunOptions o;
+    memset(&o, 0, sizeof o);
+    o.eval = eval_default_options();
+    o.backend = "gpu";
+    o.workers = 1;
+    o.compile_jobs = -1;
+    o.progress = stderr;
+    const char *gpus = NULL, *cache = NULL;
+    int64_t resume = 0, *ids = NULL;
+    int rc = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int more = i + 1 < argc;
+        if (cli_is_help(a)) {
+            fputs(USAGE, stdout);
+            return 0;
+        }
+#define OPT(name) (strcmp(a, name) == 0 && more)
+        if (OPT("--split")) {
+            o.sel.split = argv[++i];
+            if (strcmp(o.sel.split, "train") && strcmp(o.sel.split, "val") && strcmp(o.sel.split, "test") &&
+                strcmp(o.sel.split, "test-ood"))
+                return cli_usage_error("run", "--split must be train, val, test or test-ood");
+        } else if (OPT("--family")) {
+            o.sel.family = argv[++i];
+        } else if (OPT("--program")) {
+            o.sel.program = argv[++i];
+        } else if (OPT("--kernels")) {
+            const char *k = argv[++i];
+            if (strcmp(k, "reference") == 0)
+                o.sel.kernels = KSEL_REFERENCE;
+            else if (strcmp(k, "variants") == 0)
+                o.sel.kernels = KSEL_VARIANTS;
+            else if (strcmp(k, "all") == 0)
+                o.sel.kernels = KSEL_ALL;
+            else if (parse_ids(k, &ids, &o.sel.n_ids) == 0) {
+                o.sel.kernels = KSEL_IDS;
+                o.sel.ids = ids;
+            } else
+                return cli_usage_error("run", "--kernels takes reference, variants, all or ids like 12,40");
+        } else if (OPT("--configs")) {
+            o.sel.configs = argv[++i];
+        } else if (OPT("--limit")) {
+            o.sel.limit = atoi(argv[++i]);
+            if (o.sel.limit < 1)
+                return cli_usage_error("run", "--limit must be at least 1");
+        } else if (OPT("--resume")) {
+            resume = atoll(argv[++i]);
+            if (resume < 1)
+                return cli_usage_error("run", "--resume takes a run id (see `harness results`)");
+        } else if (OPT("--backend")) {
+            o.backend = argv[++i];
+            if (strcmp(o.backend, "gpu") && strcmp(o.backend, "cpu"))
+                return cli_usage_error("run", "--backend must be gpu or cpu");
+        } else if (OPT("--gpus")) {
+            gpus = argv[++i];
+        } else if (OPT("--jobs")) {
+            o.compile_jobs = atoi(argv[++i]);
+        } else if (OPT("--trials")) {
+            o.eval.trials = atoi(argv[++i]);
+            if (o.eval.trials < 1)
+                return cli_usage_error("run", "--trials must be at least 1");
+        } else if (OPT("--seed")) {
+            o.eval.seed = strtoull(argv[++i], NULL, 10);
+        } else if (OPT("--timeout")) {
+            o.eval.deadline_s = atof(argv[++i]);
+            if (!(o.eval.deadline_s > 0 && o.eval.deadline_s < 3600))
+                return cli_usage_error("run", "--timeout must be between 0 and 3600 seconds");
+        } else if (OPT("--timing-runs")) {
+            o.eval.timing_runs = atoi(argv[++i]);
+            if (o.eval.timing_runs < 0 || o.eval.timing_runs > 10000)
+                return cli_usage_error("run", "--timing-runs must be between 0 and 10000");
+        } else if (OPT("--arch")) {
+            o.eval.arch = argv[++i];
+        } else if (OPT("--cache")) {
+            cache = argv[++i];
+        } else if (strcmp(a, "--quiet") == 0) {
+            o.progress = NULL;
+        } else {
+            free(ids);
+            return cli_usage_error("run", "unknown or incomplete option '%s'", a);
+        }
+#undef OPT
+    }
+    Error e;
+    if (o.eval.arch && nvrtc_check_arch(o.eval.arch, &e) != 0) {
+        free(ids);
+        return cli_usage_error("run", "%s", e.msg);
+    }
+    if (strcmp(o.backend, "cpu") == 0) {
+        free(ids);
+        fprintf(stderr, "harness run: the CPU backend is not part of this build yet\n");
+        return 1;
+    }
+    int present = count_gpus();
+    if (present == 0) {
+        free(ids);
+        fprintf(stderr, "harness run: this machine has no usable GPU (no driver, or the driver sees no device).\n"
+                        "  For a correctness-only run without a GPU use --backend cpu.\n");
+        return 1;
+    }
+    if (!gpus || strcmp(gpus, "all") == 0)
+        o.workers = gpus ? present : 1;
+    else
+        o.workers = atoi(gpus);
+    if (o.workers < 1 || o.workers > present) {
+        free(ids);
+        return cli_usage_error("run", "--gpus %s: this machine has %d GPU(s)", gpus, present);
+    }
+    if (o.compile_jobs < 0) {
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        o.compile_jobs = cores > o.workers ? (int)cores - o.workers : 0;
+    }
+    char *root = cache ? xstrdup(cache) : NULL;
+    if (!root) {
+        const char *slash = strrchr(cx->catalog_path, '/');
+        root = slash ? xasprintf("%.*s/cache", (int)(slash - cx->catalog_path), cx->catalog_path) : xstrdup("cache");
+    }
+    char *nv = xasprintf("%s/nvrtc", root), *cr = xasprintf("%s/cref", root);
+    o.eval.nvrtc_cache = nv;
+    o.eval.cref_cache = cr;
+    o.eval.progress = NULL;
+
+    RunSummary s;
+    int no_gpu = 0;
+    int r = resume ? run_resume(cx->catalog_path, resume, &o, &s, &no_gpu, &e)
+                   : run_start(cx->catalog_path, &o, &s, &no_gpu, &e);
+    if (r != 0) {
+        rc = cli_fail(&e);
+        if (no_gpu)
+            fprintf(stderr, "harness run: use --backend cpu for a correctness-only run without a GPU\n");
+    } else {
+        printf("harness run %lld: %d kernels (%d done before), %d evaluated: %d pass, %d fail, in %.1f s; "
+               "see `harness results %lld`\n",
+               (long long)s.run_id, s.kernels, s.skipped_done, s.evaluated, s.pass, s.fail, s.seconds,
+               (long long)s.run_id);
+    }
+    free(root);
+    free(nv);
+    free(cr);
+    free(ids);
+    return rc;
+}

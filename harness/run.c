@@ -1,0 +1,743 @@
+#include "run.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/launch.h"
+#include "common/strbuf.h"
+#include "harness/catalog.h"
+#include "harness/kernels.h"
+#include "harness/nvrtc.h"
+#include "harness/results.h"
+#include "harness/version.h"
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* ---- the selection, as stored with the run (for resume) ---- */
+
+static const char *const KSEL_NAMES[] = {"reference", "variants", "all", "ids"};
+
+static char *selection_json(const RunSelection *s)
+{
+    cJSON *j = cJSON_CreateObject();
+    if (s->split)
+        cJSON_AddStringToObject(j, "split", s->split);
+    if (s->family)
+        cJSON_AddStringToObject(j, "family", s->family);
+    if (s->program)
+        cJSON_AddStringToObject(j, "program", s->program);
+    cJSON_AddStringToObject(j, "kernels", KSEL_NAMES[s->kernels]);
+    if (s->kernels == KSEL_IDS) {
+        cJSON *a = cJSON_AddArrayToObject(j, "ids");
+        for (int i = 0; i < s->n_ids; i++)
+            cJSON_AddItemToArray(a, cJSON_CreateNumber((double)s->ids[i]));
+    }
+    if (s->configs)
+        cJSON_AddStringToObject(j, "configs", s->configs);
+    if (s->limit)
+        cJSON_AddNumberToObject(j, "limit", s->limit);
+    char *text = cJSON_PrintUnformatted(j);
+    char *out = xstrdup(text);
+    cJSON_free(text);
+    cJSON_Delete(j);
+    return out;
+}
+
+/* A selection parsed back from a run; strings and ids point into *owner
+ * (release with cJSON_Delete) and *ids_out (free). */
+static int selection_parse(const char *text, RunSelection *s, cJSON **owner, int64_t **ids_out, Error *e)
+{
+    memset(s, 0, sizeof *s);
+    *ids_out = NULL;
+    cJSON *j = *owner = cJSON_Parse(text ? text : "");
+    if (!cJSON_IsObject(j))
+        return ERR(e, "the run's stored selection is not valid JSON");
+    const cJSON *v;
+    if (cJSON_IsString(v = cJSON_GetObjectItemCaseSensitive(j, "split")))
+        s->split = v->valuestring;
+    if (cJSON_IsString(v = cJSON_GetObjectItemCaseSensitive(j, "family")))
+        s->family = v->valuestring;
+    if (cJSON_IsString(v = cJSON_GetObjectItemCaseSensitive(j, "program")))
+        s->program = v->valuestring;
+    if (cJSON_IsString(v = cJSON_GetObjectItemCaseSensitive(j, "configs")))
+        s->configs = v->valuestring;
+    if (cJSON_IsNumber(v = cJSON_GetObjectItemCaseSensitive(j, "limit")))
+        s->limit = v->valueint;
+    v = cJSON_GetObjectItemCaseSensitive(j, "kernels");
+    int k = -1;
+    for (int i = 0; i < 4 && cJSON_IsString(v); i++)
+        if (strcmp(v->valuestring, KSEL_NAMES[i]) == 0)
+            k = i;
+    if (k < 0)
+        return ERR(e, "the run's stored selection has no valid 'kernels'");
+    s->kernels = (KernelSelect)k;
+    const cJSON *ids = cJSON_GetObjectItemCaseSensitive(j, "ids");
+    if (s->kernels == KSEL_IDS) {
+        int n = cJSON_GetArraySize(ids);
+        *ids_out = xcalloc((size_t)n + 1, sizeof **ids_out);
+        for (int i = 0; i < n; i++)
+            (*ids_out)[i] = (int64_t)cJSON_GetArrayItem(ids, i)->valuedouble;
+        s->ids = *ids_out;
+        s->n_ids = n;
+    }
+    return 0;
+}
+
+/* The selected kernel ids, ordered by program then id (a worker keeps one
+ * program loaded across its kernels). */
+static int select_kernels(Catalog *c, const RunSelection *s, int64_t **ids, int *n, Error *e)
+{
+    StrBuf sql = STRBUF_INIT;
+    sqlite3_stmt *st = NULL;
+    int rc = 0, cap = 256, r;
+    *n = 0;
+    *ids = xcalloc((size_t)cap, sizeof **ids);
+    sb_append(&sql, "SELECT k.id FROM kernels k JOIN programs p ON p.id = k.program_id WHERE 1");
+    if (s->split)
+        sb_append(&sql, " AND p.split = :split");
+    if (s->family)
+        sb_append(&sql, " AND p.family = :family");
+    if (s->program)
+        sb_append(&sql, " AND p.name LIKE :program");
+    if (s->kernels == KSEL_REFERENCE)
+        sb_append(&sql, " AND k.origin = 'reference'");
+    else if (s->kernels == KSEL_VARIANTS)
+        sb_append(&sql, " AND k.origin = 'variant'");
+    else if (s->kernels == KSEL_IDS) {
+        sb_append(&sql, " AND k.id IN (");
+        for (int i = 0; i < s->n_ids; i++)
+            sb_printf(&sql, "%s%lld", i ? "," : "", (long long)s->ids[i]);
+        sb_append(&sql, s->n_ids ? ")" : "NULL)");
+    }
+    sb_append(&sql, " ORDER BY p.name, k.id");
+    if (s->limit > 0)
+        sb_printf(&sql, " LIMIT %d", s->limit);
+    if (sqlite3_prepare_v2(catalog_db(c), sql.data, -1, &st, NULL) != SQLITE_OK) {
+        catalog_sql_error(c, e, "selecting kernels");
+        goto done_rc;
+    }
+    if (s->split)
+        sqlite3_bind_text(st, sqlite3_bind_parameter_index(st, ":split"), s->split, -1, SQLITE_STATIC);
+    if (s->family)
+        sqlite3_bind_text(st, sqlite3_bind_parameter_index(st, ":family"), s->family, -1, SQLITE_STATIC);
+    if (s->program)
+        sqlite3_bind_text(st, sqlite3_bind_parameter_index(st, ":program"), s->program, -1, SQLITE_STATIC);
+    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+        if (*n == cap)
+            *ids = xrealloc(*ids, sizeof **ids * (size_t)(cap *= 2));
+        (*ids)[(*n)++] = sqlite3_column_int64(st, 0);
+    }
+    if (r != SQLITE_DONE) {
+        catalog_sql_error(c, e, "selecting kernels");
+        goto done_rc;
+    }
+done:
+    sqlite3_finalize(st);
+    sb_release(&sql);
+    return rc;
+done_rc:
+    free(*ids);
+    *ids = NULL;
+    *n = 0;
+    rc = -1;
+    goto done;
+}
+
+/* ---- one worker process: its share of the kernels ---- */
+
+typedef struct LoadedProgram {
+    int64_t id;
+    Problem *p;
+    char *source;
+    int64_t *config_ids; /* per p->configs[k] */
+} LoadedProgram;
+
+static void loaded_release(LoadedProgram *lp)
+{
+    problem_free(lp->p);
+    free(lp->source);
+    free(lp->config_ids);
+    memset(lp, 0, sizeof *lp);
+}
+
+static int load_program(Catalog *c, int64_t program_id, LoadedProgram *out, Error *e)
+{
+    int rc = 0;
+    sqlite3_stmt *st = NULL;
+    loaded_release(out);
+    if (sqlite3_prepare_v2(catalog_db(c), "SELECT name, meta, source FROM programs WHERE id = ?", -1, &st, NULL) !=
+        SQLITE_OK)
+        return catalog_sql_error(c, e, "programs");
+    sqlite3_bind_int64(st, 1, program_id);
+    if (sqlite3_step(st) != SQLITE_ROW) {
+        catalog_sql_error(c, e, "programs");
+        goto done_rc;
+    }
+    TRY(problem_parse((const char *)sqlite3_column_text(st, 1), (const char *)sqlite3_column_text(st, 0), &out->p,
+                      e));
+    out->source = xstrdup((const char *)sqlite3_column_text(st, 2));
+    out->id = program_id;
+    sqlite3_finalize(st);
+    st = NULL;
+    out->config_ids = xcalloc((size_t)out->p->n_configs + 1, sizeof *out->config_ids);
+    if (sqlite3_prepare_v2(catalog_db(c), "SELECT id FROM configs WHERE program_id = ? AND name = ?", -1, &st,
+                           NULL) != SQLITE_OK) {
+        catalog_sql_error(c, e, "configs");
+        goto done_rc;
+    }
+    for (int k = 0; k < out->p->n_configs; k++) {
+        sqlite3_reset(st);
+        sqlite3_bind_int64(st, 1, program_id);
+        sqlite3_bind_text(st, 2, out->p->configs[k].name, -1, SQLITE_STATIC);
+        if (sqlite3_step(st) != SQLITE_ROW)
+            FAIL(e, "catalog: program %s has no config row '%s'", out->p->name, out->p->configs[k].name);
+        out->config_ids[k] = sqlite3_column_int64(st, 0);
+    }
+done:
+    sqlite3_finalize(st);
+    return rc;
+done_rc:
+    rc = -1;
+    goto done;
+}
+
+/* Why config c is not run by default, or NULL when the CPU reference can
+ * afford it. */
+static const char *too_expensive(const Problem *p, const ProblemConfig *c, char *buf, size_t len)
+{
+    int64_t flops = 0, bytes = 0;
+    if (problem_eval(p, c, p->cost_flops, &flops, NULL) != 0 || problem_eval(p, c, p->cost_bytes, &bytes, NULL) != 0)
+        return NULL;
+    if ((double)flops <= RUN_CPU_REFERENCE_FLOPS && (double)bytes <= RUN_CPU_REFERENCE_BYTES)
+        return NULL;
+    snprintf(buf, len,
+             "config '%s' costs %.3g GFLOP / %.3g GB: beyond what the CPU reference runs by default "
+             "(name it with --configs to run it anyway)",
+             c->name, (double)flops / 1e9, (double)bytes / 1e9);
+    return buf;
+}
+
+/* Chooses the configs of p to evaluate; the rest get a `skipped` reason
+ * (NULL for configs not asked for at all). */
+static int choose_configs(const Problem *p, const char *list, const ProblemConfig **chosen, int *n_chosen,
+                          char **skip_reason)
+{
+    *n_chosen = 0;
+    for (int k = 0; k < p->n_configs; k++) {
+        const ProblemConfig *c = &p->configs[k];
+        skip_reason[k] = NULL;
+        if (list) {
+            int named = 0;
+            char *copy = xstrdup(list), *save = NULL;
+            for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
+                named |= strcmp(t, c->name) == 0;
+            free(copy);
+            if (named)
+                chosen[(*n_chosen)++] = c;
+            continue;
+        }
+        char buf[512];
+        const char *why = too_expensive(p, c, buf, sizeof buf);
+        if (why)
+            skip_reason[k] = xstrdup(why);
+        else
+            chosen[(*n_chosen)++] = c;
+    }
+    return 0;
+}
+
+typedef struct WorkerCtx {
+    const char *catalog_path;
+    int64_t run_id;
+    const RunOptions *o;
+    int device;
+    int progress_fd;
+} WorkerCtx;
+
+/* Stores the verdicts of one kernel in one transaction. */
+static int store_kernel(Catalog *c, const WorkerCtx *w, const KernelRow *k, const LoadedProgram *lp,
+                        const EvalReport *r, const ProblemConfig *const *chosen, int n_chosen, char **skip_reason,
+                        const char *kernel_error, Error *e)
+{
+    int rc = 0;
+    char device[300];
+    snprintf(device, sizeof device, "%d: %s", w->device, r && r->gpu.name[0] ? r->gpu.name : "?");
+    TRY(catalog_begin(c, e));
+    for (int ci = 0; ci < lp->p->n_configs; ci++) {
+        const ProblemConfig *cf = &lp->p->configs[ci];
+        ResultRow row = result_row_empty();
+        row.kernel_id = k->id;
+        row.config_id = lp->config_ids[ci];
+        row.device = device;
+        row.reference_kind = "cpu";
+        const EvalConfig *ec = NULL;
+        for (int j = 0; r && j < r->n_configs; j++)
+            if (r->configs[j].config == cf)
+                ec = &r->configs[j];
+        int chosen_here = 0;
+        for (int j = 0; j < n_chosen; j++)
+            chosen_here |= chosen[j] == cf;
+        if (kernel_error) {
+            row.status = "invalid_plan";
+            row.error = kernel_error;
+        } else if (ec) {
+            row.status = eval_status_name(ec->status);
+            row.error = ec->message[0] ? ec->message : NULL;
+            row.trials = ec->trials;
+            row.compile_ms = r->compile_cached ? 0 : r->compile_seconds * 1000.0;
+            if (ec->buffer[0]) {
+                row.max_abs_err = ec->cmp.max_abs;
+                row.max_rel_err = ec->cmp.max_rel;
+                if (ec->cmp.n_bad)
+                    row.first_bad_index = ec->cmp.first_bad;
+            }
+            if (ec->timed_runs) {
+                row.time_median_ms = ec->median_ms;
+                row.samples = ec->timed_runs;
+            }
+            if (ec->status == EVAL_COMPILE_ERROR)
+                row.log = r->compile_log;
+        } else if (skip_reason[ci]) {
+            row.status = "skipped";
+            row.error = skip_reason[ci];
+        } else if (!chosen_here) {
+            continue; /* not asked for */
+        } else {
+            row.status = "not_run";
+        }
+        TRY(results_put(c, w->run_id, &row, e));
+    }
+    TRY(catalog_commit(c, e));
+done:
+    if (rc != 0)
+        catalog_rollback(c);
+    return rc;
+}
+
+static void report(int fd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The GPU and driver of the run (from worker 0's device). */
+static int record_device(Catalog *c, int64_t run_id, const GpuInfo *g, Error *e)
+{
+    sqlite3_stmt *st = NULL;
+    char gpu[400], driver[32], cuda[32];
+    snprintf(gpu, sizeof gpu, "%s (sm_%d%d, %d SMs, %.1f GiB)", g->name, g->cc_major, g->cc_minor, g->sm_count,
+             (double)g->memory_bytes / (1 << 30));
+    snprintf(cuda, sizeof cuda, "%d.%d", g->driver_version / 1000, g->driver_version % 1000 / 10);
+    snprintf(driver, sizeof driver, "CUDA driver API %d", g->driver_version);
+    if (sqlite3_prepare_v2(catalog_db(c), "UPDATE runs SET gpu = ?, driver = ?, cuda_version = ? WHERE id = ?", -1,
+                           &st, NULL) != SQLITE_OK)
+        return catalog_sql_error(c, e, "runs");
+    sqlite3_bind_text(st, 1, gpu, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 2, driver, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 3, cuda, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 4, run_id);
+    int r = sqlite3_step(st);
+    sqlite3_finalize(st);
+    return r == SQLITE_DONE ? 0 : catalog_sql_error(c, e, "runs");
+}
+
+static void report(int fd, const char *fmt, ...)
+{
+    char line[1200];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line - 1, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if (n > (int)sizeof line - 2)
+        n = (int)sizeof line - 2;
+    line[n++] = '\n';
+    if (write(fd, line, (size_t)n) < 0) {
+        /* the parent is gone: nothing to tell */
+    }
+}
+
+/* Evaluates kernels[i] for i = first, first + stride, ... and exits.
+ * Lines to the parent: "K <pass|fail> <kernel id>", or "E <message>" for
+ * an error that stops this worker, or "G <message>" when there is no GPU. */
+static void worker_main(const WorkerCtx *w, const int64_t *kernels, int n, int first, int stride)
+{
+    Catalog *c = NULL;
+    Error e;
+    LoadedProgram lp;
+    memset(&lp, 0, sizeof lp);
+    const RunOptions *o = w->o;
+    EvalSession session;
+    EvalOptions eo = o->eval;
+    eo.device = w->device;
+    int no_gpu = 0;
+    if (catalog_open(w->catalog_path, 0, &c, &e) != 0) {
+        report(w->progress_fd, "E %s", e.msg);
+        _exit(1);
+    }
+    if (eval_session_open(&session, &eo, &no_gpu, &e) != 0) {
+        report(w->progress_fd, "%c %s", no_gpu ? 'G' : 'E', e.msg);
+        _exit(1);
+    }
+    if (w->device == 0 && record_device(c, w->run_id, &session.gpu, &e) != 0) {
+        report(w->progress_fd, "E %s", e.msg);
+        _exit(1);
+    }
+    for (int i = first; i < n; i += stride) {
+        KernelRow k;
+        LaunchPlan *plan = NULL;
+        EvalReport r;
+        memset(&r, 0, sizeof r);
+        if (kernels_get(c, kernels[i], &k, &e) != 0) {
+            report(w->progress_fd, "E %s", e.msg);
+            _exit(1);
+        }
+        if (lp.id != k.program_id && load_program(c, k.program_id, &lp, &e) != 0) {
+            report(w->progress_fd, "E %s", e.msg);
+            _exit(1);
+        }
+        const ProblemConfig **chosen = xcalloc((size_t)lp.p->n_configs + 1, sizeof *chosen);
+        char **skip = xcalloc((size_t)lp.p->n_configs + 1, sizeof *skip);
+        int n_chosen = 0, rc_eval = 0;
+        choose_configs(lp.p, o->sel.configs, chosen, &n_chosen, skip);
+        Error pe;
+        const char *plan_error = NULL;
+        if (launch_parse(k.launch, "launch.json", lp.p, &plan, &pe) != 0) {
+            plan_error = pe.msg;
+        } else if (n_chosen > 0) {
+            rc_eval = eval_session_candidate(&session, lp.p, lp.source, k.source, plan, chosen, n_chosen, &eo, &r,
+                                             &no_gpu, &e);
+        }
+        if (rc_eval != 0) {
+            report(w->progress_fd, "%c %s", no_gpu ? 'G' : 'E', e.msg);
+            _exit(1);
+        }
+        if (store_kernel(c, w, &k, &lp, n_chosen ? &r : NULL, chosen, n_chosen, skip, plan_error, &e) != 0) {
+            report(w->progress_fd, "E %s", e.msg);
+            _exit(1);
+        }
+        report(w->progress_fd, "K %s %lld", !plan_error && r.status == EVAL_PASS ? "pass" : "fail",
+               (long long)k.id);
+        for (int j = 0; j < lp.p->n_configs; j++)
+            free(skip[j]);
+        free(skip);
+        free(chosen);
+        eval_report_release(&r);
+        launch_free(plan);
+        kernel_row_release(&k);
+    }
+    eval_session_close(&session);
+    loaded_release(&lp);
+    catalog_close(c);
+    _exit(0);
+}
+
+/* ---- compile-ahead: fill the NVRTC cache before the workers need it ---- */
+
+static void compiler_main(const char *catalog_path, const int64_t *kernels, int n, int first, int stride,
+                          const char *arch, const char *cache)
+{
+    Catalog *c = NULL;
+    Error e;
+    if (catalog_open(catalog_path, 0, &c, &e) != 0)
+        _exit(1);
+    for (int i = first; i < n; i += stride) {
+        KernelRow k;
+        if (kernels_get(c, kernels[i], &k, &e) != 0)
+            break;
+        NvrtcResult r;
+        memset(&r, 0, sizeof r);
+        nvrtc_compile(k.source, arch, cache, &r, &e); /* failures are the workers' to report */
+        nvrtc_result_release(&r);
+        kernel_row_release(&k);
+    }
+    catalog_close(c);
+    _exit(0);
+}
+
+/* ---- the parent ---- */
+
+static volatile sig_atomic_t g_interrupted;
+static void on_signal(int sig)
+{
+    (void)sig;
+    g_interrupted = 1;
+}
+
+static void machine_name(char *buf, size_t len)
+{
+    struct utsname u;
+    if (uname(&u) == 0)
+        snprintf(buf, len, "%s (%s %s)", u.nodename, u.sysname, u.machine);
+    else
+        snprintf(buf, len, "?");
+}
+
+static void progress_line(const RunOptions *o, const RunSummary *s, int todo, double t0, int final)
+{
+    static double last;
+    double t = now_s();
+    if (!o->progress || (!final && t - last < 2.0))
+        return;
+    last = t;
+    int done = s->evaluated;
+    double rate = done / fmax(t - t0, 1e-9);
+    fprintf(o->progress, "harness run %lld: %d/%d kernels (%d%%), %d pass, %d fail, %.2f kernels/s, ETA %.0f s\n",
+            (long long)s->run_id, done, todo, todo ? 100 * done / todo : 100, s->pass, s->fail, rate,
+            rate > 0 ? (todo - done) / rate : 0.0);
+    fflush(o->progress);
+}
+
+/* Runs the workers over the kernels still to do; fills s. */
+static int execute(const char *catalog_path, int64_t run_id, const RunOptions *o, const int64_t *todo, int n_todo,
+                   RunSummary *s, int *no_gpu, Error *e)
+{
+    int rc = 0, workers = o->workers < 1 ? 1 : o->workers;
+    int compilers = o->compile_jobs > 0 && strcmp(o->backend, "gpu") == 0 ? o->compile_jobs : 0;
+    pid_t *pids = xcalloc((size_t)(workers + compilers) + 1, sizeof *pids);
+    int *fds = xcalloc((size_t)workers + 1, sizeof *fds);
+    StrBuf *partial = xcalloc((size_t)workers + 1, sizeof *partial);
+    char fatal[2048] = "";
+    double t0 = now_s();
+    if (workers > n_todo && n_todo > 0)
+        workers = n_todo;
+    struct sigaction sa, old_int, old_term;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    g_interrupted = 0;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    fflush(NULL);
+    for (int g = 0; g < compilers; g++) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            signal(SIGINT, SIG_DFL);
+            compiler_main(catalog_path, todo, n_todo, g, compilers, o->eval.arch ? o->eval.arch : "sm_90",
+                          o->eval.nvrtc_cache);
+        }
+        pids[workers + g] = pid;
+    }
+    for (int g = 0; g < workers && n_todo > 0; g++) {
+        int pfd[2];
+        if (pipe(pfd) != 0)
+            FAIL(e, "pipe: %s", strerror(errno));
+        pid_t pid = fork();
+        if (pid < 0)
+            FAIL(e, "fork: %s", strerror(errno));
+        if (pid == 0) {
+            signal(SIGINT, SIG_DFL);
+            signal(SIGTERM, SIG_DFL);
+            close(pfd[0]);
+            WorkerCtx w = {catalog_path, run_id, o, g, pfd[1]};
+            worker_main(&w, todo, n_todo, g, workers);
+        }
+        close(pfd[1]);
+        pids[g] = pid;
+        fds[g] = pfd[0];
+    }
+    int open_fds = n_todo > 0 ? workers : 0;
+    while (open_fds > 0) {
+        struct pollfd pf[64];
+        int map[64], np = 0;
+        for (int g = 0; g < workers && np < 64; g++)
+            if (fds[g] >= 0) {
+                pf[np].fd = fds[g];
+                pf[np].events = POLLIN;
+                map[np++] = g;
+            }
+        int pr = poll(pf, (nfds_t)np, 1000);
+        if (pr < 0 && errno != EINTR)
+            FAIL(e, "poll: %s", strerror(errno));
+        if (g_interrupted)
+            break;
+        for (int k = 0; k < np && pr > 0; k++) {
+            if (!(pf[k].revents & (POLLIN | POLLHUP)))
+                continue;
+            int g = map[k];
+            char buf[4096];
+            ssize_t got = read(fds[g], buf, sizeof buf);
+            if (got <= 0) {
+                close(fds[g]);
+                fds[g] = -1;
+                open_fds--;
+                continue;
+            }
+            sb_append_n(&partial[g], buf, (size_t)got);
+            char *nl;
+            while ((nl = strchr(partial[g].data, '\n')) != NULL) {
+                *nl = '\0';
+                const char *line = partial[g].data;
+                if (line[0] == 'K') {
+                    s->evaluated++;
+                    if (strncmp(line + 2, "pass", 4) == 0)
+                        s->pass++;
+                    else
+                        s->fail++;
+                } else if ((line[0] == 'E' || line[0] == 'G') && !fatal[0]) {
+                    snprintf(fatal, sizeof fatal, "%s", line + 2);
+                    if (line[0] == 'G' && no_gpu)
+                        *no_gpu = 1;
+                }
+                size_t rest = partial[g].len - (size_t)(nl + 1 - partial[g].data);
+                memmove(partial[g].data, nl + 1, rest + 1);
+                partial[g].len = rest;
+            }
+            progress_line(o, s, n_todo, t0, 0);
+        }
+    }
+    if (g_interrupted)
+        FAIL(e, "interrupted: run %lld keeps what finished; continue it with `harness run --resume %lld`",
+             (long long)run_id, (long long)run_id);
+    if (fatal[0])
+        FAIL(e, "%s", fatal);
+    if (s->evaluated < n_todo)
+        FAIL(e, "%d kernels were not evaluated (a worker process died); `harness run --resume %lld` continues",
+             n_todo - s->evaluated, (long long)run_id);
+done:
+    progress_line(o, s, n_todo, t0, 1);
+    for (int g = 0; g < workers + compilers; g++) {
+        if (pids[g] > 0) {
+            if (rc != 0 || g >= workers)
+                kill(pids[g], SIGKILL);
+            waitpid(pids[g], NULL, 0);
+        }
+    }
+    for (int g = 0; g < workers; g++) {
+        if (fds[g] > 0)
+            close(fds[g]);
+        sb_release(&partial[g]);
+    }
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    free(pids);
+    free(fds);
+    free(partial);
+    s->seconds = now_s() - t0;
+    return rc;
+}
+
+/* The kernels of `all` that are not in `done` (both sorted? `all` is in
+ * program order, so test membership by binary search in the sorted done). */
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int run_common(const char *catalog_path, int64_t run_id, const RunOptions *o, const RunSelection *sel,
+                      RunSummary *s, int *no_gpu, Error *e)
+{
+    int rc = 0, n_all = 0, n_done = 0, n_todo = 0;
+    int64_t *all = NULL, *done_ids = NULL, *todo = NULL;
+    Catalog *c = NULL;
+    TRY(catalog_open(catalog_path, 0, &c, e));
+    TRY(select_kernels(c, sel, &all, &n_all, e));
+    TRY(results_done_kernels(c, run_id, &done_ids, &n_done, e));
+    todo = xcalloc((size_t)n_all + 1, sizeof *todo);
+    for (int i = 0; i < n_all; i++)
+        if (!bsearch(&all[i], done_ids, (size_t)n_done, sizeof *done_ids, cmp_i64))
+            todo[n_todo++] = all[i];
+    s->run_id = run_id;
+    s->kernels = n_all;
+    s->skipped_done = n_all - n_todo;
+    if (o->progress)
+        fprintf(o->progress, "harness run %lld: %d kernels selected, %d already done, %d to evaluate on %d %s worker(s)\n",
+                (long long)run_id, n_all, s->skipped_done, n_todo, o->workers, o->backend);
+    catalog_close(c);
+    c = NULL;
+    int erc = execute(catalog_path, run_id, o, todo, n_todo, s, no_gpu, e);
+    Error fe;
+    if (catalog_open(catalog_path, 0, &c, &fe) == 0)
+        results_finish_run(c, run_id, erc == 0 ? "finished" : "interrupted", &fe);
+    if (erc != 0)
+        rc = -1;
+done:
+    catalog_close(c);
+    free(all);
+    free(done_ids);
+    free(todo);
+    return rc;
+}
+
+int run_start(const char *catalog_path, const RunOptions *o, RunSummary *s, int *no_gpu, Error *e)
+{
+    int rc = 0;
+    Catalog *c = NULL;
+    char *sel = selection_json(&o->sel), *opts = NULL, machine[300], nvrtc[32];
+    memset(s, 0, sizeof *s);
+    if (no_gpu)
+        *no_gpu = 0;
+    TRY(catalog_open(catalog_path, 0, &c, e));
+    cJSON *oj = cJSON_CreateObject();
+    cJSON_AddNumberToObject(oj, "trials", o->eval.trials);
+    cJSON_AddNumberToObject(oj, "timeout_s", o->eval.deadline_s);
+    cJSON_AddNumberToObject(oj, "timing_runs", o->eval.timing_runs);
+    cJSON_AddNumberToObject(oj, "workers", o->workers);
+    cJSON_AddStringToObject(oj, "arch", o->eval.arch ? o->eval.arch : "device");
+    char *t = cJSON_PrintUnformatted(oj);
+    opts = xstrdup(t);
+    cJSON_free(t);
+    cJSON_Delete(oj);
+    machine_name(machine, sizeof machine);
+    nvrtc_version_string(nvrtc, sizeof nvrtc);
+    RunInfo ri = {o->backend, sel, machine, NULL, NULL, NULL, nvrtc, cudaperf_git_rev(), opts, o->eval.seed};
+    int64_t run_id;
+    TRY(results_start_run(c, &ri, &run_id, e));
+    catalog_close(c);
+    c = NULL;
+    TRY(run_common(catalog_path, run_id, o, &o->sel, s, no_gpu, e));
+done:
+    catalog_close(c);
+    free(sel);
+    free(opts);
+    return rc;
+}
+
+int run_resume(const char *catalog_path, int64_t run_id, const RunOptions *o, RunSummary *s, int *no_gpu,
+               Error *e)
+{
+    int rc = 0;
+    Catalog *c = NULL;
+    RunRow row;
+    cJSON *owner = NULL;
+    int64_t *ids = NULL;
+    RunSelection sel;
+    memset(&row, 0, sizeof row);
+    memset(s, 0, sizeof *s);
+    if (no_gpu)
+        *no_gpu = 0;
+    TRY(catalog_open(catalog_path, 0, &c, e));
+    TRY(results_get_run(c, run_id, &row, e));
+    if (strcmp(row.backend, o->backend) != 0)
+        FAIL(e, "run %lld ran on the %s backend; resume it with --backend %s", (long long)run_id, row.backend,
+             row.backend);
+    TRY(selection_parse(row.selection, &sel, &owner, &ids, e));
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(catalog_db(c), "UPDATE runs SET status = 'running', finished_at = NULL WHERE id = ?", -1,
+                           &st, NULL) == SQLITE_OK) {
+        sqlite3_bind_int64(st, 1, run_id);
+        sqlite3_step(st);
+    }
+    sqlite3_finalize(st);
+    catalog_close(c);
+    c = NULL;
+    RunOptions ro = *o;
+    ro.sel = sel;
+    TRY(run_common(catalog_path, run_id, &ro, &sel, s, no_gpu, e));
+done:
+    catalog_close(c);
+    run_row_release(&row);
+    cJSON_Delete(owner);
+    free(ids);
+    return rc;
+}

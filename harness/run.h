@@ -1,0 +1,73 @@
+/* run.h — `harness run`: evaluate many candidates and store every result.
+ *
+ * A run selects programs (split, family, name) and their kernels
+ * (references, variants, all, or explicit ids), evaluates each kernel on
+ * the chosen configs (eval.h: correctness trials, timing), and stores one
+ * result per (kernel, config) under a new run id (results.h).  Kernels are
+ * spread over `workers` processes, one per GPU (device i for worker i);
+ * each writes its own results, one kernel per transaction, so a run killed
+ * at any moment resumes (run_resume) losing at most the kernels in flight.
+ * While the GPUs execute, `compile_jobs` processes compile the kernels
+ * ahead of them into the NVRTC cache.  Progress goes to `progress`, one
+ * line per few seconds.
+ *
+ * Which configs: the named ones, or by default every config whose C
+ * reference the CPU can afford (its cost model's flops and bytes under
+ * RUN_CPU_REFERENCE_FLOPS / _BYTES); the others are recorded as skipped
+ * with the reason, never silently left out. */
+#ifndef CUDAPERF_RUN_H
+#define CUDAPERF_RUN_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "common/error.h"
+#include "harness/eval.h"
+
+/* What the CPU reference may cost per config (a few seconds of one core). */
+#define RUN_CPU_REFERENCE_FLOPS 4e9
+#define RUN_CPU_REFERENCE_BYTES (2.0 * 1024 * 1024 * 1024)
+
+typedef enum KernelSelect { KSEL_REFERENCE, KSEL_VARIANTS, KSEL_ALL, KSEL_IDS } KernelSelect;
+
+typedef struct RunSelection {
+    const char *split;    /* NULL: every split */
+    const char *family;   /* NULL: every family */
+    const char *program;  /* SQL LIKE pattern on the name; NULL: any */
+    KernelSelect kernels;
+    const int64_t *ids;   /* KSEL_IDS */
+    int n_ids;
+    const char *configs;  /* comma-separated names; NULL: the CPU-affordable ones */
+    int limit;            /* at most this many kernels (0: all) */
+} RunSelection;
+
+typedef struct RunOptions {
+    RunSelection sel;
+    EvalOptions eval;     /* per candidate; eval.device is ignored (worker i uses device i) */
+    const char *backend;  /* "gpu" or "cpu" */
+    int workers;          /* GPUs to use (>= 1) */
+    int compile_jobs;     /* compile-ahead processes (0: none) */
+    FILE *progress;       /* NULL: quiet */
+} RunOptions;
+
+typedef struct RunSummary {
+    int64_t run_id;
+    int kernels;          /* selected */
+    int skipped_done;     /* already finished in the resumed run */
+    int evaluated;
+    int results;          /* (kernel, config) results stored by this invocation */
+    int pass, fail;       /* kernels that passed every config / failed one */
+    double seconds;
+} RunSummary;
+
+/* Starts a new run.  Returns 0 with s filled (candidates' failures are
+ * results, not errors), or -1 with e when the run itself cannot go on (no
+ * catalog, no GPU: e then says so and *no_gpu is set, bad selection). */
+int run_start(const char *catalog_path, const RunOptions *o, RunSummary *s, int *no_gpu, Error *e);
+
+/* Continues run_id with the selection stored in the run (o->sel is
+ * ignored). */
+int run_resume(const char *catalog_path, int64_t run_id, const RunOptions *o, RunSummary *s, int *no_gpu,
+               Error *e);
+
+#endif

@@ -1,0 +1,154 @@
+/* test_run.c — `harness run`, `harness results` and `harness kernels` end
+ * to end on the fake driver of tests/fake_cuda (no GPU needed): a program
+ * folder with its reference pair and three variants is ingested, run,
+ * listed, partly forgotten and resumed. */
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "common/strbuf.h"
+#include "tests/test.h"
+
+static char *bin_dir(void)
+{
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return NULL;
+    self[n] = '\0';
+    return xstrdup(dirname(self));
+}
+
+/* <tmp>/progs/ok-axpy with the axpy reference pair and variants. */
+static int make_folder(TestCtx *t)
+{
+    return test_sh(NULL,
+                   "set -e; d=%s/progs/ok-axpy; mkdir -p $d/variants; "
+                   "cp tests/data/programs/ok-axpy/meta.json tests/data/programs/ok-axpy/program.c $d/; "
+                   "cp tests/data/kernels/axpy/kernel.cu tests/data/kernels/axpy/launch.json $d/; "
+                   "for v in no-compile bad-include skip-last; do mkdir -p $d/variants/$v; "
+                   "cp tests/data/kernels/axpy-$v/kernel.cu tests/data/kernels/axpy-$v/launch.json $d/variants/$v/; done; "
+                   "printf '{\"defect\": \"skip-last\", \"block\": \"256\"}\\n' > $d/variants/skip-last/knobs.json",
+                   t->tmpdir);
+}
+
+static cJSON *results_json(TestCtx *t, const char *bin, const char *db, const char *run)
+{
+    char *out = NULL;
+    int st = test_sh(&out, "%s/harness --catalog %s results %s --json 2>/dev/null", bin, db, run);
+    cJSON *j = st == 0 && out ? cJSON_Parse(out) : NULL;
+    if (!j)
+        test_fail(t, __FILE__, __LINE__, "harness results --json failed (%d): %s", st, out ? out : "");
+    free(out);
+    return j;
+}
+
+static int count_status(const cJSON *j, const char *status)
+{
+    const cJSON *s = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(j, "summary"), status);
+    return cJSON_IsNumber(s) ? s->valueint : 0;
+}
+
+TEST(run_fake_gpu_end_to_end)
+{
+    char *bin = bin_dir();
+    char *harness = bin ? xasprintf("%s/harness", bin) : NULL;
+    if (!harness || access(harness, X_OK) != 0) {
+        free(bin);
+        free(harness);
+        SKIP("the harness binary is not next to the test runner (build both with make)");
+    }
+    char *so = xasprintf("%s/libcuda.so.1", t->tmpdir), *db = xasprintf("%s/cat.db", t->tmpdir);
+    char *out = NULL;
+    CHECK(test_sh(&out, "cc -std=c11 -O1 -shared -fPIC -o %s tests/fake_cuda/fake_libcuda.c", so) == 0);
+    free(out);
+    CHECK(make_folder(t) == 0);
+    setenv("CUDAPERF_LIBCUDA", so, 1);
+    setenv("FAKE_CUDA_MODE", "ok", 1);
+
+    /* ingest stores the reference and three variants */
+    CHECK(test_sh(&out, "%s --catalog %s ingest --quiet --cache %s/cref %s/progs", harness, db, t->tmpdir,
+                  t->tmpdir) == 0);
+    CHECK_MSG(out && strstr(out, "kernels: 4 added"), "ingest: %s", out ? out : "");
+    free(out);
+    CHECK(test_sh(&out, "%s --catalog %s kernels list c/fixtures/ok-axpy", harness, db) == 0);
+    CHECK_MSG(out && strstr(out, "4 kernel(s)") && strstr(out, "skip-last"), "kernels list: %s", out ? out : "");
+    free(out);
+
+    /* a run over every kernel: references pass, compile errors are results */
+    int st = test_sh(&out, "%s --catalog %s run --kernels all --configs small,edge --cache %s/cache --timing-runs 0 --trials 2 --jobs 1",
+                     harness, db, t->tmpdir);
+    CHECK_MSG(st == 0 && out && strstr(out, "harness run 1: 4 kernels (0 done before), 4 evaluated"), "run: %s",
+              out ? out : "");
+    free(out);
+    cJSON *j = results_json(t, bin, db, "1");
+    if (j) {
+        int n_configs = 0;
+        const cJSON *r;
+        cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(j, "results"))
+        {
+            const char *status = cJSON_GetObjectItemCaseSensitive(r, "status")->valuestring;
+            const char *origin = cJSON_GetObjectItemCaseSensitive(r, "origin")->valuestring;
+            if (strcmp(origin, "reference") == 0) {
+                n_configs++;
+                CHECK_MSG(strcmp(status, "pass") == 0, "reference: %s", status);
+                CHECK(strstr(cJSON_GetObjectItemCaseSensitive(r, "device")->valuestring, "0: ") != NULL);
+            }
+        }
+        CHECK(n_configs >= 2);
+        CHECK_MSG(count_status(j, "compile_error") == 2 * n_configs, "compile errors: %d",
+                  count_status(j, "compile_error"));
+        CHECK(strcmp(cJSON_GetObjectItemCaseSensitive(j, "status")->valuestring, "finished") == 0);
+        CHECK(cJSON_GetObjectItemCaseSensitive(j, "gpu")->valuestring != NULL);
+        cJSON_Delete(j);
+    }
+
+    /* forget two kernels' results, as if the run had been killed: resume
+     * evaluates exactly those again */
+    CHECK(test_sh(NULL, "sqlite3 %s \"DELETE FROM results WHERE kernel_id IN (1, 4); UPDATE runs SET status = "
+                        "'interrupted'\"",
+                  db) == 0);
+    st = test_sh(&out, "%s --catalog %s run --resume 1 --cache %s/cache --timing-runs 0 --jobs 0", harness, db,
+                 t->tmpdir);
+    CHECK_MSG(st == 0 && out && strstr(out, "4 kernels (2 done before), 2 evaluated"), "resume: %s", out ? out : "");
+    free(out);
+    j = results_json(t, bin, db, "1");
+    if (j) {
+        CHECK(strcmp(cJSON_GetObjectItemCaseSensitive(j, "status")->valuestring, "finished") == 0);
+        CHECK(count_status(j, "pass") >= 4);
+        cJSON_Delete(j);
+    }
+
+    /* the fake imitates a kernel that skips its last element */
+    setenv("FAKE_CUDA_MODE", "skip_last", 1);
+    st = test_sh(&out, "%s --catalog %s run --kernels reference --configs small --cache %s/cache --timing-runs 0 --jobs 0", harness,
+                 db, t->tmpdir);
+    CHECK_MSG(st == 0 && out && strstr(out, "0 pass, 1 fail"), "skip_last run: %s", out ? out : "");
+    free(out);
+    CHECK(test_sh(&out, "%s --catalog %s results 2 --status wrong_result", harness, db) == 0);
+    CHECK_MSG(out && strstr(out, "outside tolerance") && strstr(out, "wrong_result"), "results: %s", out ? out : "");
+    free(out);
+
+    /* without a GPU the run says so and points to the CPU backend */
+    setenv("FAKE_CUDA_MODE", "nodevice", 1);
+    st = test_sh(&out, "%s --catalog %s run --cache %s/cache", harness, db, t->tmpdir);
+    CHECK_MSG(st == 1 && out && strstr(out, "no usable GPU") && strstr(out, "--backend cpu"), "no GPU: %s",
+              out ? out : "");
+    free(out);
+    /* bad usage */
+    CHECK(test_sh(NULL, "%s --catalog %s run --split nosuch", harness, db) == 2);
+    CHECK(test_sh(&out, "%s --catalog %s results 99", harness, db) == 1);
+    CHECK_MSG(out && strstr(out, "no run 99"), "%s", out ? out : "");
+    free(out);
+
+    unsetenv("FAKE_CUDA_MODE");
+    unsetenv("CUDAPERF_LIBCUDA");
+    free(so);
+    free(db);
+    free(bin);
+    free(harness);
+    return 0;
+}
