@@ -28,8 +28,11 @@ static const char USAGE[] =
     "  --arch sm_XX       NVRTC target (default: the GPU's own)\n"
     "  --timeout S        deadline per execution of the launch plan (default 5)\n"
     "  --timing-runs N    timed executions after 3 warm-ups (default 20; 0: no timing)\n"
-    "  --cache DIR        cache root (default: next to the catalog, cache/{nvrtc,cref})\n"
+    "  --cache DIR        cache root (default: next to the catalog, cache/{nvrtc,cref,cpu})\n"
     "  --device N         GPU index (default 0)\n"
+    "  --backend gpu|cpu  cpu: compile kernel.cu with the host C++ compiler and run it on the CPU\n"
+    "                     (threads as fibers, real barriers and warp operations): a correctness\n"
+    "                     verdict without a GPU, never a time\n"
     "  --json             machine-readable verdict on stdout\n"
     "Exit status: 0 when every config passed, 1 otherwise (or when there is no GPU), 2 usage.\n";
 
@@ -126,7 +129,9 @@ static const char *fmt_err(double v, char *buf, size_t len)
 static void print_human(const char *program, const char *kernel_path, const EvalReport *r, const EvalOptions *o)
 {
     printf("harness eval: %s with %s\n", program, kernel_path);
-    if (r->gpu.name[0])
+    if (r->gpu.name[0] && o->backend == BACKEND_CPU)
+        printf("CPU backend: %s; compiler %s (correctness only, no timing)\n", r->gpu.name, r->nvrtc_version);
+    else if (r->gpu.name[0])
         printf("GPU: %s (sm_%d%d, %d SMs, driver %d.%d); NVRTC %s, target %s\n", r->gpu.name, r->gpu.cc_major,
                r->gpu.cc_minor, r->gpu.sm_count, r->gpu.driver_version / 1000, r->gpu.driver_version % 1000 / 10,
                r->nvrtc_version, r->arch);
@@ -138,7 +143,7 @@ static void print_human(const char *program, const char *kernel_path, const Eval
     }
     printf("compiled in %.3f s%s\n", r->compile_seconds, r->compile_cached ? " (from the cache)" : "");
     if (r->compile_log && r->compile_log[0])
-        printf("NVRTC log:\n%s\n", r->compile_log);
+        printf("%s log:\n%s\n", o->backend == BACKEND_CPU ? "compiler" : "NVRTC", r->compile_log);
     printf("\n%-14s %-15s %-7s %-12s %-12s %s\n", "config", "status", "trials", "max abs err", "max rel err",
            "preliminary time");
     for (int k = 0; k < r->n_configs; k++) {
@@ -156,7 +161,7 @@ static void print_human(const char *program, const char *kernel_path, const Eval
             printf("    %s\n", ec->message);
     }
     printf("\nverdict: %s\n", eval_status_name(r->status));
-    if (o->timing_runs > 0)
+    if (o->timing_runs > 0 && o->backend != BACKEND_CPU)
         printf("(preliminary timing: median of %d CUDA-event times of the whole launch plan after %d warm-up runs; "
                "no L2 flush, clock or CUPTI checks yet)\n",
                o->timing_runs, o->warmup_runs);
@@ -248,6 +253,11 @@ int cmd_eval(CliContext *cx, int argc, char **argv)
                 return cli_usage_error("eval", "--timing-runs must be between 0 and 10000");
         } else if (strcmp(a, "--cache") == 0 && more) {
             cache = argv[++i];
+        } else if (strcmp(a, "--backend") == 0 && more) {
+            const char *b = argv[++i];
+            if (strcmp(b, "cpu") != 0 && strcmp(b, "gpu") != 0)
+                return cli_usage_error("eval", "--backend must be gpu or cpu, not '%s'", b);
+            o.backend = strcmp(b, "cpu") == 0 ? BACKEND_CPU : BACKEND_GPU;
         } else if (strcmp(a, "--device") == 0 && more) {
             o.device = atoi(argv[++i]);
         } else if (strcmp(a, "--json") == 0) {
@@ -284,7 +294,9 @@ int cmd_eval(CliContext *cx, int argc, char **argv)
         root = slash ? xasprintf("%.*s/cache", (int)(slash - cx->catalog_path), cx->catalog_path) : xstrdup("cache");
     }
     char *nv_cache = xasprintf("%s/nvrtc", root), *cref_cache = xasprintf("%s/cref", root);
+    char *cpu_cache = xasprintf("%s/cpu", root);
     o.nvrtc_cache = nv_cache;
+    o.cpu_cache = cpu_cache;
     o.cref_cache = cref_cache;
     o.progress = json ? NULL : stderr;
 
@@ -308,7 +320,7 @@ int cmd_eval(CliContext *cx, int argc, char **argv)
         rc = cli_fail(&e);
         if (no_gpu)
             fprintf(stderr, "harness eval: this machine has no usable GPU, so the candidate was not evaluated "
-                            "(a CPU backend for correctness is planned: --backend cpu)\n");
+                            "(--backend cpu gives a correctness verdict on the CPU)\n");
         goto done;
     }
     if (json)
@@ -326,6 +338,7 @@ done:
     free(root);
     free(nv_cache);
     free(cref_cache);
+    free(cpu_cache);
     free(dir_kernel);
     free(dir_launch);
     return rc;

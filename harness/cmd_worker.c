@@ -15,6 +15,7 @@
 
 #include "common/strbuf.h"
 #include "harness/cli.h"
+#include "harness/cpu_worker.h"
 #include "harness/cudrv.h"
 #include "harness/worker_protocol.h"
 
@@ -348,13 +349,14 @@ done:
     return rc;
 }
 
-static const char USAGE[] = "usage: harness worker --fd-in N --fd-out N [--device N]\n"
-                            "  The GPU worker process; the harness starts it itself (see worker_protocol.h).\n";
+static const char USAGE[] = "usage: harness worker --fd-in N --fd-out N [--device N] [--backend gpu|cpu]\n"
+                            "  The worker process; the harness starts it itself (see worker_protocol.h).\n"
+                            "  --backend cpu serves the same protocol on the CPU (cpu_worker.h).\n";
 
 int cmd_worker(CliContext *cx, int argc, char **argv)
 {
     (void)cx;
-    int fd_in = -1, fd_out = -1, device = 0;
+    int fd_in = -1, fd_out = -1, device = 0, cpu = 0;
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
             fputs(USAGE, stdout);
@@ -365,12 +367,19 @@ int cmd_worker(CliContext *cx, int argc, char **argv)
             fd_out = atoi(argv[++i]);
         } else if (strcmp(argv[i], "--device") == 0 && i + 1 < argc) {
             device = atoi(argv[++i]);
+        } else if (strcmp(argv[i], "--backend") == 0 && i + 1 < argc) {
+            const char *b = argv[++i];
+            if (strcmp(b, "cpu") != 0 && strcmp(b, "gpu") != 0)
+                return cli_usage_error("worker", "--backend must be gpu or cpu, not '%s'", b);
+            cpu = strcmp(b, "cpu") == 0;
         } else {
             return cli_usage_error("worker", "unknown argument '%s'", argv[i]);
         }
     }
     if (fd_in < 0 || fd_out < 0)
         return cli_usage_error("worker", "--fd-in and --fd-out are required");
+    if (cpu)
+        return cpu_worker_serve(fd_in, fd_out);
     signal(SIGPIPE, SIG_IGN);
     Worker w;
     memset(&w, 0, sizeof w);

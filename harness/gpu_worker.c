@@ -90,11 +90,23 @@ static int call_simple(GpuWorker *w, uint32_t type, const void *a, uint64_t alen
     return 0;
 }
 
+const char *backend_name(WorkerBackend b)
+{
+    return b == BACKEND_CPU ? "cpu" : "gpu";
+}
+
 int gpu_worker_start(GpuWorker *w, const char *exe, int device, WpStatus *status, Error *e)
+{
+    return gpu_worker_start_backend(w, exe, device, BACKEND_GPU, status, e);
+}
+
+int gpu_worker_start_backend(GpuWorker *w, const char *exe, int device, WorkerBackend backend, WpStatus *status,
+                             Error *e)
 {
     memset(w, 0, sizeof *w);
     w->to_fd = w->from_fd = -1;
     w->device = device;
+    w->backend = backend;
     w->exe = xstrdup(exe ? exe : "/proc/self/exe");
     if (status)
         *status = WP_CUDA_ERROR;
@@ -131,7 +143,8 @@ int gpu_worker_start(GpuWorker *w, const char *exe, int device, WpStatus *status
         snprintf(in, sizeof in, "%d", req[0]);
         snprintf(out, sizeof out, "%d", rsp[1]);
         snprintf(dev, sizeof dev, "%d", device);
-        char *argv[] = {w->exe, "worker", "--fd-in", in, "--fd-out", out, "--device", dev, NULL};
+        char *argv[] = {w->exe, "worker", "--fd-in", in, "--fd-out", out, "--device", dev, "--backend",
+                        (char *)backend_name(backend), NULL};
         execv(w->exe, argv);
         fprintf(stderr, "harness: cannot start the GPU worker '%s': %s\n", w->exe, strerror(errno));
         _exit(127);

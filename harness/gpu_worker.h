@@ -26,10 +26,18 @@ typedef struct GpuInfo {
     char name[256];
 } GpuInfo;
 
+/* Which worker serves the protocol: the GPU one, or cpu_worker.h's, which
+ * runs the same requests on the CPU (`harness worker --backend cpu`). */
+typedef enum WorkerBackend { BACKEND_GPU = 0, BACKEND_CPU = 1 } WorkerBackend;
+
+/* "gpu" / "cpu". */
+const char *backend_name(WorkerBackend b);
+
 typedef struct GpuWorker {
     pid_t pid;           /* 0 when not running */
     int to_fd, from_fd;  /* request / response pipes */
     int device;
+    WorkerBackend backend;
     char *exe;           /* from malloc() */
     GpuInfo info;
 } GpuWorker;
@@ -39,6 +47,9 @@ typedef struct GpuWorker {
  * then tells WP_NO_DEVICE (no driver, no GPU: e says why) from other
  * failures.  On failure the worker is already reaped. */
 int gpu_worker_start(GpuWorker *w, const char *exe, int device, WpStatus *status, Error *e);
+/* The same for either backend (gpu_worker_start is BACKEND_GPU). */
+int gpu_worker_start_backend(GpuWorker *w, const char *exe, int device, WorkerBackend backend, WpStatus *status,
+                             Error *e);
 
 /* Asks the worker to exit and reaps it (kills it if it does not go). */
 void gpu_worker_stop(GpuWorker *w);

@@ -115,8 +115,18 @@ static int header_allowed(const char *name)
     return 0;
 }
 
+/* The default policy of nvrtc_check_includes: CUDA or standard headers. */
+static int nvrtc_header_check(const char *hdr, int line, Error *e)
+{
+    if (!header_allowed(hdr))
+        return ERR(e, "kernel.cu:%d: #include <%s>: not a CUDA header (not found under %s/include) nor a standard "
+                      "header",
+                   line, hdr, nvrtc_cuda_home());
+    return 0;
+}
+
 /* Validates the directive whose name starts at s (just after '#'). */
-static int check_directive(const char *s, int line, Error *e)
+static int check_directive(const char *s, int line, NvrtcHeaderCheck allowed, Error *e)
 {
     const char *id = s;
     while (isalnum((unsigned char)*s) || *s == '_')
@@ -153,10 +163,8 @@ static int check_directive(const char *s, int line, Error *e)
                        hdr[i]);
     if (hdr[0] == '/' || strstr(hdr, "..") || strstr(hdr, "//"))
         return ERR(e, "kernel.cu:%d: #include <%s>: absolute paths and '..' are not allowed", line, hdr);
-    if (!header_allowed(hdr))
-        return ERR(e, "kernel.cu:%d: #include <%s>: not a CUDA header (not found under %s/include) nor a standard "
-                      "header",
-                   line, hdr, nvrtc_cuda_home());
+    if (allowed(hdr, line, e) != 0)
+        return -1;
     s = skip_space(s + 1);
     if (s[0] == '/' && s[1] == '/')
         return 0;
@@ -172,6 +180,11 @@ static int check_directive(const char *s, int line, Error *e)
  * an odd comment is the cheaper mistake. */
 int nvrtc_check_includes(const char *source, Error *e)
 {
+    return nvrtc_check_includes_with(source, nvrtc_header_check, e);
+}
+
+int nvrtc_check_includes_with(const char *source, NvrtcHeaderCheck allowed, Error *e)
+{
     if (strlen(source) > SOURCE_MAX_BYTES)
         return ERR(e, "kernel.cu: larger than %d bytes", SOURCE_MAX_BYTES);
     int *line = NULL;
@@ -186,7 +199,7 @@ int nvrtc_check_includes(const char *source, Error *e)
         else if (p[0] == '?' && p[1] == '?' && p[2] == '=')
             after = p + 3;
         if (after)
-            rc = check_directive(skip_space(after), line[p - s], e);
+            rc = check_directive(skip_space(after), line[p - s], allowed, e);
         else if (strncmp(p, "__has_include", 13) == 0 && (p == s || !(isalnum((unsigned char)p[-1]) || p[-1] == '_'))) {
             const char *q = p + 13;
             if (strncmp(q, "_next", 5) == 0)

@@ -29,6 +29,12 @@ const char *nvrtc_cuda_home(void);
  * ("kernel.cu:3: #include "x.h": only <...> includes of CUDA headers are allowed"). */
 int nvrtc_check_includes(const char *source, Error *e);
 
+/* The same filter with another policy for the names themselves: allowed()
+ * gets each well-formed `#include <name>` and returns 0, or -1 with e
+ * naming the line (the CPU backend maps CUDA headers onto its prelude). */
+typedef int (*NvrtcHeaderCheck)(const char *name, int line, Error *e);
+int nvrtc_check_includes_with(const char *source, NvrtcHeaderCheck allowed, Error *e);
+
 /* Checks that arch is "sm_" followed by 2-3 digits and an optional 'a' or
  * 'f' suffix ("sm_90", "sm_90a"), so it can never inject options. */
 int nvrtc_check_arch(const char *arch, Error *e);

@@ -69,6 +69,14 @@ static void install_socket_filter(void)
     prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
 }
 
+void sandbox_restrict_self(void)
+{
+    sandbox_isolate_network();
+    struct rlimit r = {0, 0};
+    setrlimit(RLIMIT_CORE, &r);
+    install_socket_filter();
+}
+
 /* Address space already mapped, so the memory limit is on top of it. */
 static size_t current_address_space(void)
 {

@@ -59,4 +59,9 @@ void sandbox_result_release(SandboxResult *res);
  * worker processes that sandbox many runs. */
 void sandbox_isolate_network(void);
 
+/* For a long-lived process that runs untrusted code itself (the CPU
+ * worker): a new network namespace where permitted, the socket() filter,
+ * no core dumps.  Irrevocable; resource limits stay the caller's to set. */
+void sandbox_restrict_self(void);
+
 #endif
