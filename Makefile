@@ -125,7 +125,7 @@ bench: all
 clean:
 	rm -rf $(BUILD) $(BIN) tests/registry.h
 
--include $(shell find build -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
 # libFuzzer target for the meta.json loader (needs clang).
 FUZZ_SECONDS ?= 60

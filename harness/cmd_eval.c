@@ -21,13 +21,15 @@ static const char USAGE[] =
     "  meta.json and program.c) gets, and compares (kernel.cu and launch.json default to the\n"
     "  folder's own, its reference pair):\n"
     "  per config pass / wrong_result / runtime_error / timeout / compile_error, the largest\n"
-    "  errors, and a preliminary time (median of CUDA-event times of the whole launch plan).\n"
+    "  errors, and the time (median, IQR, samples, CUPTI's kernel time) with the speedup over\n"
+    "  the program's reference CUDA implementation, timed interleaved in the same worker.\n"
     "  --configs a,b,...  configs to run (default: all but 'large', whose CPU reference is too slow)\n"
     "  --trials N         fresh-seed trials per config (default 3)\n"
     "  --seed N           seed of the first trial (default 20261202)\n"
     "  --arch sm_XX       NVRTC target (default: the GPU's own)\n"
     "  --timeout S        deadline per execution of the launch plan (default 5)\n"
-    "  --timing-runs N    timed executions after 3 warm-ups (default 20; 0: no timing)\n"
+    "  --timing-runs N    least number of timing samples (default 10; 0: no timing)\n"
+    "  --precise          nvbench-grade timing: median known to 0.5%, at least 0.5 s of samples\n"
     "  --cache DIR        cache root (default: next to the catalog, cache/{nvrtc,cref,cpu})\n"
     "  --device N         GPU index (default 0)\n"
     "  --backend gpu|cpu  cpu: compile kernel.cu with the host C++ compiler and run it on the CPU\n"
@@ -117,6 +119,51 @@ static int pick_configs(const Problem *p, const char *list, const ProblemConfig 
     return 0;
 }
 
+/* The timing baseline: the program's reference CUDA implementation (the
+ * folder's kernel.cu, or the catalog's reference kernel), unless that is
+ * the candidate itself.  Nothing found is not an error: no speedup. */
+static int find_baseline(CliContext *cx, const char *program, const Problem *p, const char *candidate_path,
+                         char **source, LaunchPlan **plan)
+{
+    Error e;
+    *source = NULL;
+    *plan = NULL;
+    if (file_is_dir(program)) {
+        char *cu = xasprintf("%s/kernel.cu", program), *lj = xasprintf("%s/launch.json", program);
+        char *a = realpath(cu, NULL), *b = realpath(candidate_path, NULL);
+        int same = a && b && strcmp(a, b) == 0;
+        if (!same && file_exists(cu) && file_read_all(cu, 1 << 20, source, NULL, &e) == 0 &&
+            launch_load(lj, p, plan, &e) != 0) {
+            free(*source);
+            *source = NULL;
+        }
+        free(a);
+        free(b);
+        free(cu);
+        free(lj);
+        return 0;
+    }
+    Catalog *c = NULL;
+    sqlite3_stmt *st = NULL;
+    if (catalog_open(cx->catalog_path, 0, &c, &e) != 0)
+        return -1;
+    if (sqlite3_prepare_v2(catalog_db(c),
+                           "SELECT k.source, k.launch FROM kernels k JOIN programs p ON p.id = k.program_id"
+                           " WHERE p.name = ? AND k.origin = 'reference' ORDER BY k.id LIMIT 1",
+                           -1, &st, NULL) == SQLITE_OK) {
+        sqlite3_bind_text(st, 1, program, -1, SQLITE_STATIC);
+        char *cand = NULL;
+        if (sqlite3_step(st) == SQLITE_ROW && file_read_all(candidate_path, 1 << 20, &cand, NULL, &e) == 0 &&
+            strcmp(cand, (const char *)sqlite3_column_text(st, 0)) != 0 &&
+            launch_parse((const char *)sqlite3_column_text(st, 1), "launch.json", p, plan, &e) == 0)
+            *source = xstrdup((const char *)sqlite3_column_text(st, 0));
+        free(cand);
+    }
+    sqlite3_finalize(st);
+    catalog_close(c);
+    return 0;
+}
+
 static const char *fmt_err(double v, char *buf, size_t len)
 {
     if (isinf(v))
@@ -144,27 +191,44 @@ static void print_human(const char *program, const char *kernel_path, const Eval
     printf("compiled in %.3f s%s\n", r->compile_seconds, r->compile_cached ? " (from the cache)" : "");
     if (r->compile_log && r->compile_log[0])
         printf("%s log:\n%s\n", o->backend == BACKEND_CPU ? "compiler" : "NVRTC", r->compile_log);
-    printf("\n%-14s %-15s %-7s %-12s %-12s %s\n", "config", "status", "trials", "max abs err", "max rel err",
-           "preliminary time");
+    printf("\n%-14s %-15s %-7s %-10s %-10s %-12s %-10s %-9s %-10s %s\n", "config", "status", "trials", "abs err",
+           "rel err", "median ms", "IQR ms", "samples", "CUPTI ms", "speedup");
     for (int k = 0; k < r->n_configs; k++) {
         const EvalConfig *ec = &r->configs[k];
-        char a[32] = "-", b[32] = "-", tm[48] = "-", tr[16];
+        char a[32] = "-", b[32] = "-", tm[32] = "-", iq[32] = "-", ns[32] = "-", cu[32] = "-", sp[48] = "-", tr[16];
         if (ec->buffer[0]) {
             fmt_err(ec->cmp.max_abs, a, sizeof a);
             fmt_err(ec->cmp.max_rel, b, sizeof b);
         }
-        if (ec->timed_runs)
-            snprintf(tm, sizeof tm, "%.4f ms", ec->median_ms);
+        if (ec->timed_runs) {
+            snprintf(tm, sizeof tm, "%.5f", ec->median_ms);
+            snprintf(iq, sizeof iq, "%.5f", ec->iqr_ms);
+            snprintf(ns, sizeof ns, ec->dropped ? "%d(-%d)" : "%d", ec->timed_runs, ec->dropped);
+            if (!isnan(ec->cupti_ms))
+                snprintf(cu, sizeof cu, "%.5f", ec->cupti_ms);
+            if (!isnan(ec->speedup))
+                snprintf(sp, sizeof sp, "%.2fx%s", ec->speedup, ec->flagged ? " (flagged: review)" : "");
+        }
         snprintf(tr, sizeof tr, "%d/%d", ec->trials, o->trials);
-        printf("%-14s %-15s %-7s %-12s %-12s %s\n", ec->config->name, eval_status_name(ec->status), tr, a, b, tm);
+        printf("%-14s %-15s %-7s %-10s %-10s %-12s %-10s %-9s %-10s %s\n", ec->config->name,
+               eval_status_name(ec->status), tr, a, b, tm, iq, ns, cu, sp);
         if (ec->message[0])
             printf("    %s\n", ec->message);
+        if (ec->timing_note[0])
+            printf("    timing: %s\n", ec->timing_note);
     }
     printf("\nverdict: %s\n", eval_status_name(r->status));
+    if (r->baseline_note[0])
+        printf("baseline: %s\n", r->baseline_note);
     if (o->timing_runs > 0 && o->backend != BACKEND_CPU)
-        printf("(preliminary timing: median of %d CUDA-event times of the whole launch plan after %d warm-up runs; "
-               "no L2 flush, clock or CUPTI checks yet)\n",
-               o->timing_runs, o->warmup_runs);
+        printf("(timing: CUDA events around the whole launch plan on a non-default stream, L2 flushed (%u MiB) and "
+               "inout buffers restored before each sample, launches queued behind a spinning kernel; at least %u "
+               "samples, until the median is known to %.1f%% or %.2f s; samples under %.0f%% of the max SM clock "
+               "dropped; speedup = baseline median / candidate median, the baseline (%s) timed interleaved)\n",
+               o->timing.flush_mib, o->timing.min_samples > (uint32_t)o->timing_runs ? o->timing.min_samples
+                                                                                     : (uint32_t)o->timing_runs,
+               100.0 * o->timing.target_spread, o->timing.budget_s, 100.0 * o->timing.min_clock_fraction,
+               o->baseline_source ? "the program's reference CUDA implementation" : "none");
 }
 
 static void add_num(cJSON *obj, const char *key, double v)
@@ -211,9 +275,22 @@ static void print_json(const char *program, const char *kernel_path, const EvalR
             }
         }
         if (ec->timed_runs) {
-            cJSON_AddNumberToObject(c, "preliminary_median_ms", ec->median_ms);
-            cJSON_AddNumberToObject(c, "timed_runs", ec->timed_runs);
+            add_num(c, "median_ms", ec->median_ms);
+            add_num(c, "iqr_ms", ec->iqr_ms);
+            add_num(c, "min_ms", ec->min_ms);
+            add_num(c, "spread", ec->spread);
+            cJSON_AddNumberToObject(c, "samples", ec->timed_runs);
+            cJSON_AddNumberToObject(c, "samples_dropped", ec->dropped);
+            add_num(c, "cupti_ms", ec->cupti_ms);
+            add_num(c, "baseline_ms", ec->baseline_ms);
+            add_num(c, "baseline_cupti_ms", ec->baseline_cupti_ms);
+            add_num(c, "speedup", ec->speedup);
+            cJSON_AddBoolToObject(c, "flagged", ec->flagged);
+            cJSON_AddNumberToObject(c, "clock_min_mhz", ec->clock_min_mhz);
+            cJSON_AddNumberToObject(c, "clock_max_mhz", ec->clock_max_mhz);
         }
+        if (ec->timing_note[0])
+            cJSON_AddStringToObject(c, "timing_note", ec->timing_note);
         cJSON_AddItemToArray(cs, c);
     }
     char *s = cJSON_Print(j);
@@ -247,6 +324,8 @@ int cmd_eval(CliContext *cx, int argc, char **argv)
             o.deadline_s = atof(argv[++i]);
             if (!(o.deadline_s > 0 && o.deadline_s < 3600))
                 return cli_usage_error("eval", "--timeout must be between 0 and 3600 seconds");
+        } else if (strcmp(a, "--precise") == 0) {
+            eval_precise_timing(&o);
         } else if (strcmp(a, "--timing-runs") == 0 && more) {
             o.timing_runs = atoi(argv[++i]);
             if (o.timing_runs < 0 || o.timing_runs > 10000)
@@ -302,7 +381,8 @@ int cmd_eval(CliContext *cx, int argc, char **argv)
 
     Problem *p = NULL;
     LaunchPlan *lp = NULL;
-    char *ref_source = NULL, *kernel = NULL;
+    char *ref_source = NULL, *kernel = NULL, *base_source = NULL;
+    LaunchPlan *base_plan = NULL;
     const ProblemConfig **cs = NULL;
     int n_cs = 0, rc = 0, no_gpu = 0;
     EvalReport r;
@@ -315,6 +395,10 @@ int cmd_eval(CliContext *cx, int argc, char **argv)
     if (n_cs == 0) {
         rc = cli_usage_error("eval", "no config to run");
         goto done;
+    }
+    if (find_baseline(cx, pos[0], p, pos[1], &base_source, &base_plan) == 0 && base_source) {
+        o.baseline_source = base_source;
+        o.baseline_plan = base_plan;
     }
     if (eval_candidate(p, ref_source, kernel, lp, cs, n_cs, &o, &r, &no_gpu, &e) != 0) {
         rc = cli_fail(&e);
@@ -341,5 +425,7 @@ done:
     free(cpu_cache);
     free(dir_kernel);
     free(dir_launch);
+    free(base_source);
+    launch_free(base_plan);
     return rc;
 }

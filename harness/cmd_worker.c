@@ -6,6 +6,7 @@
  * timeout it answers every further request with that error, and the parent
  * kills it and starts a fresh one (an illegal address kills the context for
  * good, so in-process recovery is not attempted). */
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include "harness/cli.h"
 #include "harness/cpu_worker.h"
 #include "harness/cudrv.h"
+#include "harness/gpu_timing.h"
 #include "harness/worker_protocol.h"
 
 typedef struct Worker {
@@ -28,7 +30,9 @@ typedef struct Worker {
     CUcontext ctx;
     CUstream stream;
     CUevent ev_start, ev_end;
-    CUmodule mod;
+    CUmodule mod;         /* slot 0: the candidate */
+    CUmodule mod_base;    /* slot 1: the baseline (TIME only) */
+    GpuTimer timer;
     uint32_t n_bufs;
     CUdeviceptr *base;    /* allocation start; the buffer is base + WP_GUARD_BYTES */
     uint64_t *size;
@@ -97,17 +101,18 @@ done:
     return rc;
 }
 
-static int do_load(Worker *w, const WpFrame *f, Error *e)
+/* LOAD (slot 0) and LOAD_BASELINE (slot 1). */
+static int do_load(Worker *w, const WpFrame *f, CUmodule *slot, Error *e)
 {
     int rc = 0;
     CuDriver *d = &w->d;
-    if (w->mod) {
-        d->module_unload(w->mod);
-        w->mod = NULL;
+    if (*slot) {
+        d->module_unload(*slot);
+        *slot = NULL;
     }
     if (f->len == 0)
         FAIL(e, "LOAD: empty cubin");
-    CU_CHECK(d, e, d->module_load_data(&w->mod, f->payload));
+    CU_CHECK(d, e, d->module_load_data(slot, f->payload));
 done:
     return rc;
 }
@@ -249,6 +254,15 @@ done:
     return rc;
 }
 
+/* Addresses of the worker's buffers (the usable part, after the guard). */
+static CUdeviceptr *buffer_addresses(const Worker *w)
+{
+    CUdeviceptr *a = xcalloc(w->n_bufs + 1, sizeof *a);
+    for (uint32_t i = 0; i < w->n_bufs; i++)
+        a[i] = buf_ptr(w, i);
+    return a;
+}
+
 /* Runs the plan `repeats` times, each between two events; returns 1 on a
  * timeout (e says which execution), 0 or -1 as usual. */
 static int do_run(Worker *w, const WpFrame *f, WpBuf *out, Error *e)
@@ -256,54 +270,21 @@ static int do_run(Worker *w, const WpFrame *f, WpBuf *out, Error *e)
     int rc = 0;
     CuDriver *d = &w->d;
     WpRun run = {0};
-    CUfunction *fn = NULL;
-    void ***params = NULL;
+    GpuPlan plan;
+    memset(&plan, 0, sizeof plan);
     float *ms = NULL;
+    CUdeviceptr *addr = buffer_addresses(w);
     if (!w->mod)
         FAIL(e, "RUN before LOAD");
     TRY(wp_decode_run(f->payload, (size_t)f->len, w->n_bufs, &run, e));
-    fn = xcalloc(run.n_launches, sizeof *fn);
-    params = xcalloc(run.n_launches, sizeof *params);
-    CUdeviceptr *ptrs = NULL;
-    for (uint32_t k = 0; k < run.n_launches; k++) {
-        WpLaunch *L = &run.launches[k];
-        CUresult r = d->module_get_function(&fn[k], w->mod, L->kernel);
-        if (r == CUDA_ERROR_NOT_FOUND)
-            FAIL(e, "launch %u: kernel.cu defines no kernel '%s' (is it extern \"C\" __global__?)", k, L->kernel);
-        CU_CHECK(d, e, r);
-        if (L->smem > 48 * 1024)
-            CU_CHECK(d, e, d->func_set_attribute(fn[k], CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)L->smem));
-        params[k] = xcalloc(L->n_args + 1, sizeof(void *));
-        ptrs = xcalloc(L->n_args + 1, sizeof *ptrs);
-        for (uint32_t a = 0; a < L->n_args; a++) {
-            if (L->args[a].kind == WP_ARG_BUFFER) {
-                ptrs[a] = buf_ptr(w, L->args[a].buffer);
-                params[k][a] = &ptrs[a];
-            } else {
-                params[k][a] = L->args[a].value;
-            }
-        }
-        /* The pointer storage must live until the launches: hang it off the
-         * end of params (freed with it). */
-        params[k][L->n_args] = ptrs;
-    }
+    TRY(gpu_plan_prepare(d, w->mod, &run, addr, &plan, e));
     ms = xcalloc(run.repeats, sizeof *ms);
     /* Uploads and memsets ran on the legacy stream, which our non-blocking
      * stream does not wait for, and may still be in flight: finish them. */
     CU_CHECK(d, e, d->ctx_synchronize());
     for (uint32_t rep = 0; rep < run.repeats; rep++) {
         CU_CHECK(d, e, d->event_record(w->ev_start, w->stream));
-        for (uint32_t k = 0; k < run.n_launches; k++) {
-            WpLaunch *L = &run.launches[k];
-            CUresult r = d->launch_kernel(fn[k], L->grid[0], L->grid[1], L->grid[2], L->block[0], L->block[1],
-                                          L->block[2], L->smem, w->stream, params[k], NULL);
-            if (r != CUDA_SUCCESS) {
-                cudrv_error(d, r, "cuLaunchKernel", __FILE__, __LINE__, e);
-                error_prefix(e, "launch %u (%s)", k, L->kernel);
-                rc = -1;
-                goto done;
-            }
-        }
+        TRY(gpu_plan_enqueue(d, &plan, w->stream, e));
         CU_CHECK(d, e, d->event_record(w->ev_end, w->stream));
         int t = wait_event(w, w->ev_end, wp_now() + run.deadline_ms / 1000.0, e);
         if (t < 0) {
@@ -323,15 +304,76 @@ static int do_run(Worker *w, const WpFrame *f, WpBuf *out, Error *e)
         wp_put_f32(out, ms[rep]);
     TRY(check_guards(w, out, e));
 done:
-    for (uint32_t k = 0; params && k < run.n_launches; k++) {
-        if (params[k])
-            free(params[k][run.launches[k].n_args]);
-        free(params[k]);
-    }
-    free(params);
-    free(fn);
+    gpu_plan_release(&plan);
+    free(addr);
     free(ms);
     wp_run_release(&run);
+    return rc;
+}
+
+/* The timing protocol (gpu_timing.h) over the candidate and the baseline. */
+static int do_time(Worker *w, const WpFrame *f, WpBuf *out, Error *e)
+{
+    int rc = 0;
+    CuDriver *d = &w->d;
+    WpTimeRequest req;
+    WpTimeResult res;
+    GpuPlan plans[2];
+    GpuRestore rs = {0, NULL, NULL, NULL};
+    memset(&req, 0, sizeof req);
+    memset(&res, 0, sizeof res);
+    memset(plans, 0, sizeof plans);
+    CUdeviceptr *addr = buffer_addresses(w);
+    TRY(wp_decode_time(f->payload, (size_t)f->len, w->n_bufs, &req, e));
+    w->timer.d = d;
+    w->timer.dev = w->dev;
+    w->timer.stream = w->stream;
+    w->timer.ev_start = w->ev_start;
+    w->timer.ev_end = w->ev_end;
+    Error te;
+    if (gpu_timer_init(&w->timer, &te) != 0) {
+        /* not the candidate's fault: answer with no samples and the reason */
+        res.n_plans = req.n_plans;
+        for (uint32_t p = 0; p < req.n_plans; p++)
+            res.plans[p].cupti_ms = NAN;
+        snprintf(res.note, sizeof res.note, "not timed: %s", te.msg);
+        wp_encode_time_result(out, &res);
+        wp_put_u32(out, 0); /* no guard written */
+        goto done;
+    }
+    for (uint32_t p = 0; p < req.n_plans; p++) {
+        CUmodule m = req.slot[p] ? w->mod_base : w->mod;
+        if (!m)
+            FAIL(e, "TIME: plan %u needs module slot %u, which is not loaded", p, req.slot[p]);
+        TRY(gpu_plan_prepare(d, m, &req.plans[p], addr, &plans[p], e));
+    }
+    rs.n = req.n_restore;
+    rs.dst = xcalloc(rs.n + 1, sizeof *rs.dst);
+    rs.src = xcalloc(rs.n + 1, sizeof *rs.src);
+    rs.bytes = xcalloc(rs.n + 1, sizeof *rs.bytes);
+    for (uint32_t i = 0; i < rs.n; i++) {
+        rs.dst[i] = buf_ptr(w, req.restore[i]);
+        rs.bytes[i] = w->size[req.restore[i]];
+        if (rs.bytes[i])
+            CU_CHECK(d, e, d->mem_alloc(&rs.src[i], rs.bytes[i]));
+    }
+    rc = gpu_time(&w->timer, plans, req.n_plans, &rs, &req.tp, &res, e);
+    if (rc == 0) {
+        wp_encode_time_result(out, &res);
+        TRY(check_guards(w, out, e));
+    }
+done:
+    for (uint32_t i = 0; i < rs.n; i++)
+        if (rs.src[i])
+            d->mem_free(rs.src[i]);
+    free(rs.dst);
+    free(rs.src);
+    free(rs.bytes);
+    for (int p = 0; p < 2; p++)
+        gpu_plan_release(&plans[p]);
+    wp_time_result_release(&res);
+    wp_time_request_release(&req);
+    free(addr);
     return rc;
 }
 
@@ -404,7 +446,9 @@ int cmd_worker(CliContext *cx, int argc, char **argv)
         } else {
             switch (f.type) {
             case WP_HELLO: r = do_hello(&w, &in, &data, &e); break;
-            case WP_LOAD: r = do_load(&w, &f, &e); break;
+            case WP_LOAD: r = do_load(&w, &f, &w.mod, &e); break;
+            case WP_LOAD_BASELINE: r = do_load(&w, &f, &w.mod_base, &e); break;
+            case WP_TIME: r = do_time(&w, &f, &data, &e); break;
             case WP_ALLOC: r = do_alloc(&w, &in, &e); break;
             case WP_UPLOAD: r = do_upload(&w, &in, &e); break;
             case WP_FILL: r = do_fill(&w, &in, &e); break;

@@ -21,7 +21,7 @@
 /* Options after the compiler's name; part of the cache key.  No -ffast-math:
  * IEEE results like the GPU's (which only contracts a*b+c into fma). */
 static const char *const CXX_ARGS[] = {"-std=c++17", "-O2", "-fPIC", "-shared", "-fvisibility=hidden",
-                                       "-fno-strict-aliasing", "-fwrapv", "-Wl,-Bsymbolic"};
+                                       "-fno-strict-aliasing", "-fwrapv", "-fstack-clash-protection", "-Wl,-Bsymbolic"};
 
 /* CUDA headers the prelude stands for: each becomes an empty file. */
 static const char *const PRELUDE_HEADERS[] = {

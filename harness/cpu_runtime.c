@@ -370,11 +370,17 @@ static void describe_deadlock(Slot *s)
         else if (base[l].state == FS_DONE)
             exited |= 1u << l;
     }
-    snprintf(s->err, sizeof s->err,
-             "warp divergence: %s(mask 0x%08x) in warp %u of block (%u,%u,%u) reached by %d of the %d lanes of its "
-             "mask (lanes 0x%08x); %d exited without reaching it, the others wait elsewhere",
-             warp_name(f->wop), f->wmask, f->warp, s->bid[0], s->bid[1], s->bid[2], __builtin_popcount(arrived),
-             __builtin_popcount(eff), arrived, __builtin_popcount(exited));
+    int n_arrived = __builtin_popcount(arrived), n_exited = __builtin_popcount(exited);
+    int n_elsewhere = __builtin_popcount(eff) - n_arrived - n_exited;
+    int n = snprintf(s->err, sizeof s->err,
+                     "warp divergence: %s(mask 0x%08x) in warp %u of block (%u,%u,%u) reached by %d of the %d lanes "
+                     "of its mask (lanes 0x%08x)",
+                     warp_name(f->wop), f->wmask, f->warp, s->bid[0], s->bid[1], s->bid[2], n_arrived,
+                     __builtin_popcount(eff), arrived);
+    if (n_exited && n > 0 && (size_t)n < sizeof s->err)
+        n += snprintf(s->err + n, sizeof s->err - (size_t)n, "; %d exited without reaching it", n_exited);
+    if (n_elsewhere && n > 0 && (size_t)n < sizeof s->err)
+        snprintf(s->err + n, sizeof s->err - (size_t)n, "; %d wait at another barrier or warp operation", n_elsewhere);
 }
 
 static void init_threads(Slot *s, const CpuLaunch *L)

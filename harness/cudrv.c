@@ -9,11 +9,20 @@
 typedef struct Sym {
     size_t offset;
     const char *names[3];
+    int optional; /* only the timing protocol needs it: NULL when missing */
 } Sym;
 
-#define SYM(field, ...) {offsetof(CuDriver, field), {__VA_ARGS__}}
+#define SYM(field, ...) {offsetof(CuDriver, field), {__VA_ARGS__}, 0}
+#define OPT_SYM(field, ...) {offsetof(CuDriver, field), {__VA_ARGS__}, 1}
 
 static const Sym SYMS[] = {
+    OPT_SYM(mem_host_alloc, "cuMemHostAlloc"),
+    OPT_SYM(mem_host_get_device_pointer, "cuMemHostGetDevicePointer_v2"),
+    OPT_SYM(mem_free_host, "cuMemFreeHost"),
+    OPT_SYM(ctx_set_limit, "cuCtxSetLimit"),
+    OPT_SYM(memset_d32_async, "cuMemsetD32Async"),
+    OPT_SYM(memcpy_dtod_async, "cuMemcpyDtoDAsync_v2"),
+    OPT_SYM(device_get_pci_bus_id, "cuDeviceGetPCIBusId"),
     SYM(init, "cuInit"),
     SYM(driver_get_version, "cuDriverGetVersion"),
     SYM(device_get_count, "cuDeviceGetCount"),
@@ -62,6 +71,8 @@ int cudrv_load(CuDriver *d, Error *e)
         void *f = NULL;
         for (int k = 0; k < 3 && SYMS[i].names[k] && !f; k++)
             f = dlsym(d->lib, SYMS[i].names[k]);
+        if (!f && SYMS[i].optional)
+            continue;
         if (!f) {
             ERR(e, "CUDA driver %s lacks %s (driver too old?)", name, SYMS[i].names[0]);
             cudrv_unload(d);

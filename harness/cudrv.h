@@ -50,6 +50,14 @@ typedef struct CuDriver {
     CUresult (*event_elapsed_time)(float *, CUevent, CUevent);
     CUresult (*get_error_string)(CUresult, const char **);
     CUresult (*get_error_name)(CUresult, const char **);
+    /* optional (NULL when the driver lacks them): the timing protocol */
+    CUresult (*mem_host_alloc)(void **, size_t, unsigned int);
+    CUresult (*mem_host_get_device_pointer)(CUdeviceptr *, void *, unsigned int);
+    CUresult (*mem_free_host)(void *);
+    CUresult (*ctx_set_limit)(CUlimit, size_t);
+    CUresult (*memset_d32_async)(CUdeviceptr, unsigned int, size_t, CUstream);
+    CUresult (*memcpy_dtod_async)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
+    CUresult (*device_get_pci_bus_id)(char *, int, CUdevice);
 } CuDriver;
 
 /* Opens libcuda.so.1 (or $CUDAPERF_LIBCUDA) and resolves every entry point.

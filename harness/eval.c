@@ -9,6 +9,7 @@
 #include "harness/cref.h"
 #include "harness/inputs.h"
 #include "harness/nvrtc.h"
+#include "harness/stats.h"
 
 const char *eval_status_name(EvalStatus s)
 {
@@ -24,10 +25,33 @@ const char *eval_status_name(EvalStatus s)
     return "?";
 }
 
+void eval_precise_timing(EvalOptions *o)
+{
+    o->timing.target_spread = 0.005f;
+    o->timing.min_time_s = 0.5f;
+    o->timing.budget_s = 5.0f;
+    o->timing.max_samples = 20000;
+}
+
 EvalOptions eval_default_options(void)
 {
-    EvalOptions o = {NULL, 3, 20261202, 5.0, 3, 20, "datasets/cache/nvrtc", "datasets/cache/cref", NULL, 0, NULL,
-                     BACKEND_GPU, "datasets/cache/cpu"};
+    EvalOptions o;
+    memset(&o, 0, sizeof o);
+    o.trials = 3;
+    o.seed = 20261202;
+    o.deadline_s = 5.0;
+    o.warmup_runs = 3;
+    o.timing_runs = 10;
+    o.nvrtc_cache = "datasets/cache/nvrtc";
+    o.cref_cache = "datasets/cache/cref";
+    o.backend = BACKEND_GPU;
+    o.cpu_cache = "datasets/cache/cpu";
+    /* The timing protocol's defaults: flush 256 MiB (over 4x the H200's
+     * 60 MiB L2); at least 10 samples, until the median is known to 1%
+     * or half a second of sampling has passed; warm-up of 3 runs and
+     * 10 ms; 5 CUPTI-traced runs; samples under 75% of the max SM clock
+     * dropped. */
+    o.timing = (WpTimingParams){256, 10, 2000, 0.01f, 0.5f, 0.0f, 10.0f, 3, 5, 0.75f, 5000};
     return o;
 }
 
@@ -105,8 +129,12 @@ typedef struct Eval {
     char *so_path;
     EvalSession *s;      /* the worker, kept across candidates */
     /* worker buffer layout: problem buffers in argument order, then scratch */
-    int n_bufs;
+    int n_bufs;        /* problem buffers, the candidate's scratch, the baseline's scratch */
+    int n_problem_bufs;
     int *buf_of_arg;   /* problem arg -> worker buffer, -1 for values */
+    const LaunchPlan *base_lp; /* the baseline's plan, NULL: none */
+    void *base_cubin;
+    size_t base_cubin_len;
 } Eval;
 
 /* Starts a worker (and loads the cubin) when none is running.  -1 only for
@@ -185,14 +213,15 @@ static void worker_failed(Eval *ev, EvalConfig *ec, WpStatus st, const Error *e)
     gpu_worker_kill(&ev->s->w);
     ev->s->worker_up = 0;
     ev->s->loaded = 0;
+    ev->s->base_loaded = 0;
     ev->r->worker_restarts++;
 }
 
 /* The RUN request of the plan under config c.  -1: the plan does not fit
  * this config (a candidate error). */
-static int build_run(Eval *ev, const ProblemConfig *c, uint32_t repeats, WpRun *run, Error *e)
+static int build_plan_run(Eval *ev, const LaunchPlan *lp, int scratch_base, const ProblemConfig *c, uint32_t repeats,
+                          WpRun *run, Error *e)
 {
-    const LaunchPlan *lp = ev->lp;
     const Problem *p = ev->p;
     memset(run, 0, sizeof *run);
     run->repeats = repeats;
@@ -220,7 +249,7 @@ static int build_run(Eval *ev, const ProblemConfig *c, uint32_t repeats, WpRun *
             WpArg *A = &W->args[a];
             if (la->kind == LARG_SCRATCH) {
                 A->kind = WP_ARG_BUFFER;
-                A->buffer = (uint32_t)(ev->n_bufs - lp->n_scratch + la->index);
+                A->buffer = (uint32_t)(scratch_base + la->index);
             } else if (la->kind == LARG_PROBLEM && ev->buf_of_arg[la->index] >= 0) {
                 A->kind = WP_ARG_BUFFER;
                 A->buffer = (uint32_t)ev->buf_of_arg[la->index];
@@ -245,10 +274,10 @@ static int build_run(Eval *ev, const ProblemConfig *c, uint32_t repeats, WpRun *
     return 0;
 }
 
-static int cmp_float(const void *a, const void *b)
+/* The candidate's plan: its scratch follows the problem's buffers. */
+static int build_run(Eval *ev, const ProblemConfig *c, uint32_t repeats, WpRun *run, Error *e)
 {
-    float x = *(const float *)a, y = *(const float *)b;
-    return (x > y) - (x < y);
+    return build_plan_run(ev, ev->lp, ev->n_problem_bufs, c, repeats, run, e);
 }
 
 /* Records cmp as the config's numbers when it is a first failure, or the
@@ -260,6 +289,118 @@ static void keep_cmp(EvalConfig *ec, const char *buffer, const CompareResult *cm
         ec->cmp = *cmp;
         snprintf(ec->buffer, sizeof ec->buffer, "%s", buffer);
     }
+}
+
+/* Uploads the inputs (host[]) and poisons outputs and every scratch. */
+static int upload_and_poison(Eval *ev, void **host, const uint64_t *bytes, WpStatus *st, Error *e)
+{
+    const Problem *p = ev->p;
+    for (int i = 0; i < p->n_args; i++) {
+        const ProblemArg *a = &p->args[i];
+        int b = ev->buf_of_arg[i];
+        if (b < 0)
+            continue;
+        uint8_t pat[8];
+        if (arg_role_is_input(a->role)) {
+            if (gpu_worker_upload(&ev->s->w, (uint32_t)b, host[b], bytes[b], st, e) != 0)
+                return -1;
+        } else {
+            inputs_poison(a->dtype, pat, 1);
+            if (gpu_worker_fill(&ev->s->w, (uint32_t)b, pat, (uint32_t)dtype_size(a->dtype), st, e) != 0)
+                return -1;
+        }
+    }
+    for (int s = ev->n_problem_bufs; s < ev->n_bufs; s++) {
+        static const uint8_t nan32[4] = {0xff, 0xff, 0xff, 0x7f};
+        if (bytes[s] % 4 == 0 && gpu_worker_fill(&ev->s->w, (uint32_t)s, nan32, 4, st, e) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Times the candidate (and the baseline, interleaved) on config c and fills
+ * ec's timing fields.  0: timed (or timing not possible, said in
+ * ec->timing_note); 1: the candidate failed while timed (ec says how);
+ * -1 with *st and e: the worker failed. */
+static int time_config(Eval *ev, const ProblemConfig *c, EvalConfig *ec, void **host, const uint64_t *bytes,
+                       WpStatus *st, Error *e)
+{
+    const Problem *p = ev->p;
+    int rc = 0;
+    WpTimeRequest req;
+    WpTimeResult res;
+    RunOutcome guards = {0};
+    memset(&req, 0, sizeof req);
+    memset(&res, 0, sizeof res);
+    if (upload_and_poison(ev, host, bytes, st, e) != 0)
+        return -1;
+    if (ev->base_lp && !ev->s->base_loaded && ev->base_cubin) {
+        if (gpu_worker_load_baseline(&ev->s->w, ev->base_cubin, ev->base_cubin_len, st, e) != 0)
+            return -1;
+        ev->s->base_loaded = 1;
+    }
+    Error pe;
+    if (build_run(ev, c, 1, &req.plans[0], &pe) != 0) {
+        snprintf(ec->timing_note, sizeof ec->timing_note, "not timed: %s", pe.msg);
+        return 0;
+    }
+    req.n_plans = 1;
+    if (ev->base_lp && ev->s->base_loaded) {
+        if (build_plan_run(ev, ev->base_lp, ev->n_problem_bufs + ev->lp->n_scratch, c, 1, &req.plans[1], &pe) == 0) {
+            req.slot[1] = 1;
+            req.n_plans = 2;
+        } else {
+            snprintf(ec->timing_note, sizeof ec->timing_note, "baseline not timed: %s", pe.msg);
+        }
+    }
+    for (int i = 0; i < p->n_args; i++)
+        if (ev->buf_of_arg[i] >= 0 && p->args[i].role == ROLE_INOUT)
+            req.restore[req.n_restore++] = (uint32_t)ev->buf_of_arg[i];
+    req.tp = ev->o->timing;
+    if ((int)req.tp.min_samples < ev->o->timing_runs)
+        req.tp.min_samples = (uint32_t)ev->o->timing_runs;
+    if (req.tp.max_samples < req.tp.min_samples)
+        req.tp.max_samples = req.tp.min_samples;
+    req.tp.deadline_ms = (uint32_t)(ev->o->deadline_s * 1000.0);
+    if (gpu_worker_time(&ev->s->w, &req, &res, &guards, st, e) != 0) {
+        rc = -1;
+        goto done;
+    }
+    if (guards.n_guards) {
+        ec->status = EVAL_RUNTIME_ERROR;
+        snprintf(ec->message, sizeof ec->message, "wrote out of bounds of buffer %u while being timed",
+                 guards.guards[0].buffer);
+        rc = 1;
+        goto done;
+    }
+    if (res.plans[0].n == 0) {
+        snprintf(ec->timing_note, sizeof ec->timing_note, "%s", res.note[0] ? res.note : "not timed");
+        goto done;
+    }
+    Summary cand = stats_summarise(res.plans[0].ms, (int)res.plans[0].n);
+    ec->median_ms = cand.median;
+    ec->iqr_ms = cand.iqr;
+    ec->min_ms = cand.min;
+    ec->spread = cand.spread;
+    ec->timed_runs = cand.n;
+    ec->dropped = (int)res.plans[0].dropped;
+    ec->cupti_ms = res.plans[0].cupti_ms;
+    ec->clock_min_mhz = (int)res.clock_min_mhz;
+    ec->clock_max_mhz = (int)res.clock_max_mhz;
+    if (res.n_plans == 2) {
+        Summary base = stats_summarise(res.plans[1].ms, (int)res.plans[1].n);
+        ec->baseline_ms = base.median;
+        ec->baseline_cupti_ms = res.plans[1].cupti_ms;
+        ec->speedup = cand.median > 0 ? base.median / cand.median : NAN;
+        ec->flagged = ec->speedup > EVAL_SPEEDUP_FLAG;
+    }
+    if (res.note[0] && !ec->timing_note[0])
+        snprintf(ec->timing_note, sizeof ec->timing_note, "%s", res.note);
+done:
+    run_outcome_release(&guards);
+    wp_time_result_release(&res);
+    wp_time_request_release(&req);
+    return rc;
 }
 
 /* One trial: reference on the CPU, candidate on the GPU, compare.  Sets
@@ -308,7 +449,16 @@ static int run_trial(Eval *ev, const ProblemConfig *c, uint64_t seed, int time_i
             snprintf(ec->message, sizeof ec->message, "launch plan: %s", te.msg);
             goto done;
         }
-        bytes[n - lp->n_scratch + s] = (uint64_t)count * dtype_size(lp->scratch[s].dtype);
+        bytes[ev->n_problem_bufs + s] = (uint64_t)count * dtype_size(lp->scratch[s].dtype);
+    }
+    for (int s = 0; ev->base_lp && s < ev->base_lp->n_scratch; s++) {
+        int64_t count = 0;
+        if (launch_scratch_count(ev->base_lp, s, p, c, &count, &te) != 0) {
+            *e = te;
+            error_prefix(e, "the baseline's launch plan");
+            goto done_rc;
+        }
+        bytes[ev->n_problem_bufs + lp->n_scratch + s] = (uint64_t)count * dtype_size(ev->base_lp->scratch[s].dtype);
     }
     if (build_run(ev, c, 1, &run, &te) != 0) {
         ec->status = EVAL_RUNTIME_ERROR;
@@ -350,13 +500,15 @@ static int run_trial(Eval *ev, const ProblemConfig *c, uint64_t seed, int time_i
     for (int s = 0; s < lp->n_scratch; s++) {
         uint8_t pat[8];
         inputs_poison(lp->scratch[s].dtype, pat, 1);
-        GPU(gpu_worker_fill(&ev->s->w, (uint32_t)(n - lp->n_scratch + s), pat, (uint32_t)dtype_size(lp->scratch[s].dtype),
-                            &st, &te));
+        GPU(gpu_worker_fill(&ev->s->w, (uint32_t)(ev->n_problem_bufs + s), pat,
+                            (uint32_t)dtype_size(lp->scratch[s].dtype), &st, &te));
     }
     GPU(gpu_worker_run(&ev->s->w, &run, &out, &st, &te));
     if (out.n_guards) {
         GuardViolation *g = &out.guards[0];
-        const char *name = (int)g->buffer >= n - lp->n_scratch ? lp->scratch[g->buffer - (uint32_t)(n - lp->n_scratch)].name : "?";
+        const char *name = (int)g->buffer >= ev->n_problem_bufs && (int)g->buffer < ev->n_problem_bufs + lp->n_scratch
+                               ? lp->scratch[g->buffer - (uint32_t)ev->n_problem_bufs].name
+                               : "?";
         for (int i = 0; i < p->n_args; i++)
             if (ev->buf_of_arg[i] == (int)g->buffer)
                 name = p->args[i].name;
@@ -412,23 +564,37 @@ static int run_trial(Eval *ev, const ProblemConfig *c, uint64_t seed, int time_i
     if (ec->status != EVAL_PASS || !time_it)
         goto done;
 
-    /* preliminary timing: fresh inputs, warm-up, then the median */
-    for (int i = 0; i < p->n_args; i++) {
-        int b = ev->buf_of_arg[i];
-        if (b >= 0 && arg_role_is_input(p->args[i].role))
-            GPU(gpu_worker_upload(&ev->s->w, (uint32_t)b, host[b], bytes[b], &st, &te));
-    }
-    wp_run_release(&run);
-    uint32_t reps = (uint32_t)(ev->o->warmup_runs + ev->o->timing_runs);
-    if (build_run(ev, c, reps, &run, &te) != 0)
+    /* timing (gpu_timing.h), then the candidate once more on fresh
+     * buffers: what it computes after being timed must still be right */
+    int tr = time_config(ev, c, ec, host, bytes, &st, &te);
+    if (tr < 0) {
+        worker_failed(ev, ec, st, &te);
         goto done;
+    }
+    if (tr > 0 || ec->status != EVAL_PASS)
+        goto done;
+    GPU(upload_and_poison(ev, host, bytes, &st, &te));
     run_outcome_release(&out);
     GPU(gpu_worker_run(&ev->s->w, &run, &out, &st, &te));
-    int k = ev->o->timing_runs;
-    float *t = out.ms + ev->o->warmup_runs;
-    qsort(t, (size_t)k, sizeof *t, cmp_float);
-    ec->median_ms = k % 2 ? t[k / 2] : 0.5 * ((double)t[k / 2 - 1] + t[k / 2]);
-    ec->timed_runs = k;
+    for (int i = 0; i < p->n_args; i++) {
+        const ProblemArg *a = &p->args[i];
+        int b = ev->buf_of_arg[i];
+        if (b < 0 || !arg_role_is_output(a->role))
+            continue;
+        GPU(gpu_worker_download(&ev->s->w, (uint32_t)b, back[b], bytes[b], &st, &te));
+        CompareResult cmp;
+        compare_buffers(a->dtype, back[b], rb.data[i], rb.count[i], p->atol, p->rtol, &cmp);
+        if (cmp.n_bad) {
+            ec->status = EVAL_WRONG_RESULT;
+            ec->cmp = cmp;
+            snprintf(ec->buffer, sizeof ec->buffer, "%s", a->name);
+            snprintf(ec->message, sizeof ec->message,
+                     "'%s' is wrong after the timed runs (%lld of %lld elements outside tolerance; first at index "
+                     "%lld: got %.9g, expected %.9g): the kernel behaves differently once it has run many times",
+                     a->name, (long long)cmp.n_bad, (long long)cmp.n, (long long)cmp.first_bad, cmp.got, cmp.want);
+            break;
+        }
+    }
 #undef GPU
 done:
     wp_run_release(&run);
@@ -469,8 +635,11 @@ int eval_session_candidate(EvalSession *s, const Problem *p, const char *ref_sou
     r->n_configs = n_configs;
     r->configs = xcalloc((size_t)n_configs + 1, sizeof *r->configs);
     for (int k = 0; k < n_configs; k++) {
-        r->configs[k].config = configs[k];
-        r->configs[k].status = EVAL_NOT_RUN;
+        EvalConfig *ec = &r->configs[k];
+        ec->config = configs[k];
+        ec->status = EVAL_NOT_RUN;
+        ec->median_ms = ec->iqr_ms = ec->min_ms = ec->spread = ec->cupti_ms = NAN;
+        ec->baseline_ms = ec->baseline_cupti_ms = ec->speedup = NAN;
     }
     if (o->backend == BACKEND_CPU)
         cpu_compiler_short(r->nvrtc_version, sizeof r->nvrtc_version);
@@ -479,7 +648,12 @@ int eval_session_candidate(EvalSession *s, const Problem *p, const char *ref_sou
     ev.buf_of_arg = xcalloc((size_t)p->n_args + 1, sizeof *ev.buf_of_arg);
     for (int i = 0; i < p->n_args; i++)
         ev.buf_of_arg[i] = arg_role_is_buffer(p->args[i].role) ? ev.n_bufs++ : -1;
+    ev.n_problem_bufs = ev.n_bufs;
     ev.n_bufs += lp->n_scratch;
+    if (o->baseline_plan && o->backend != BACKEND_CPU && o->timing_runs > 0) {
+        ev.base_lp = o->baseline_plan;
+        ev.n_bufs += ev.base_lp->n_scratch;
+    }
 
     /* The GPU first: without one there is nothing to evaluate, and the
      * device decides the default architecture. */
@@ -513,6 +687,22 @@ int eval_session_candidate(EvalSession *s, const Problem *p, const char *ref_sou
     else
         s->loaded = 1;
 
+    s->base_loaded = 0; /* a new candidate: the baseline is loaded with it */
+    if (ev.base_lp) {
+        NvrtcResult br;
+        Error be;
+        memset(&br, 0, sizeof br);
+        if (nvrtc_compile(o->baseline_source, r->arch, o->nvrtc_cache, &br, &be) == 0) {
+            ev.base_cubin = br.cubin; /* taken over: freed below */
+            ev.base_cubin_len = br.cubin_len;
+            br.cubin = NULL;
+        } else {
+            snprintf(r->baseline_note, sizeof r->baseline_note, "the baseline does not compile: %s", be.msg);
+            ev.base_lp = NULL;
+        }
+        nvrtc_result_release(&br);
+    }
+
     if (cref_compile(p, ref_source, o->cref_cache, &ev.so_path, e) != 0) {
         error_prefix(e, "the C reference of %s", p->name);
         goto done_rc;
@@ -544,6 +734,7 @@ done:
     nvrtc_result_release(&nr);
     free(ev.so_path);
     free(ev.buf_of_arg);
+    free(ev.base_cubin);
     return rc;
 done_rc:
     rc = -1;

@@ -23,6 +23,10 @@
 #include "harness/compare.h"
 #include "harness/gpu_worker.h"
 
+/* Speedups above this are flagged for review in results (a 10x win over a
+ * competent reference is more often a measurement or correctness hole). */
+#define EVAL_SPEEDUP_FLAG 10.0
+
 typedef enum EvalStatus {
     EVAL_PASS,
     EVAL_WRONG_RESULT,
@@ -42,19 +46,27 @@ typedef struct EvalOptions {
     int trials;              /* fresh-seed trials per config (at least 1; default 3) */
     uint64_t seed;           /* trial t uses seed + t */
     double deadline_s;       /* per execution of the launch plan */
-    int warmup_runs;         /* preliminary timing; timing_runs 0 turns it off */
-    int timing_runs;
+    int warmup_runs;         /* unused (the timing protocol's own warm-up: timing) */
+    int timing_runs;         /* 0: no timing; else the least number of samples */
     const char *nvrtc_cache; /* cubin cache directory */
     const char *cref_cache;  /* compiled references */
     const char *worker_exe;  /* NULL: /proc/self/exe */
     int device;
     FILE *progress;          /* one line per config as it finishes; NULL: quiet */
+    WpTimingParams timing;   /* the timing protocol (gpu_timing.h); timing_runs > 0 turns it on */
+    /* The baseline timed interleaved with the candidate (the program's
+     * reference CUDA implementation); NULL: no speedup is measured. */
+    const char *baseline_source;
+    const LaunchPlan *baseline_plan;
     WorkerBackend backend;   /* BACKEND_CPU: cpu_compile.h + `harness worker --backend cpu`,
                                 a correctness verdict only (no timing) */
     const char *cpu_cache;   /* CPU backend objects; NULL: datasets/cache/cpu */
 } EvalOptions;
 
 EvalOptions eval_default_options(void);
+/* nvbench-grade final numbers: median known to 0.5%, at least 0.5 s of
+ * samples, at most 5 s. */
+void eval_precise_timing(EvalOptions *o);
 
 typedef struct EvalConfig {
     const ProblemConfig *config; /* borrowed from the Problem */
@@ -63,8 +75,15 @@ typedef struct EvalConfig {
     int trials;                  /* trials that ran to a verdict */
     char buffer[128];            /* the output the numbers below are about */
     CompareResult cmp;           /* first failure, or the worst error when passing */
-    double median_ms;            /* preliminary timing; 0 when not timed */
-    int timed_runs;
+    /* timing (passing configs, timing on): NaN / 0 when not timed */
+    double median_ms, iqr_ms, min_ms, spread;
+    int timed_runs;              /* samples kept */
+    int dropped;                 /* samples taken at a throttled SM clock */
+    double cupti_ms;             /* CUPTI's median kernel time of the plan */
+    double baseline_ms, baseline_cupti_ms, speedup;
+    int flagged;                 /* speedup over EVAL_SPEEDUP_FLAG: for review */
+    int clock_min_mhz, clock_max_mhz;
+    char timing_note[512];       /* what timing could not check, and why */
 } EvalConfig;
 
 typedef struct EvalReport {
@@ -78,6 +97,7 @@ typedef struct EvalReport {
     int worker_restarts;
     int n_configs;
     EvalConfig *configs;         /* from malloc() */
+    char baseline_note[512];     /* why there is no baseline, when one was asked for */
 } EvalReport;
 
 /* A GPU worker kept across candidates: starting one costs 0.2-0.4 s of
@@ -87,6 +107,7 @@ typedef struct EvalSession {
     GpuWorker w;
     int worker_up;
     int loaded;              /* the current candidate's module is loaded */
+    int base_loaded;         /* and the baseline's (module slot 1) */
     int device;
     const char *worker_exe;
     GpuInfo gpu;

@@ -222,6 +222,58 @@ int gpu_worker_fill(GpuWorker *w, uint32_t index, const void *pattern, uint32_t 
     return call_simple(w, WP_FILL, msg, 8 + k, NULL, 0, status, e);
 }
 
+/* The guard list that ends RUN and TIME answers, into out. */
+static void read_guards(WpReader *d, RunOutcome *out)
+{
+    out->n_guards = wp_get_u32(d);
+    if (out->n_guards > 2 * WP_MAX_BUFFERS)
+        d->bad = 1;
+    out->guards = xcalloc(d->bad ? 1 : out->n_guards + 1, sizeof *out->guards);
+    for (uint32_t i = 0; !d->bad && i < out->n_guards; i++) {
+        out->guards[i].buffer = wp_get_u32(d);
+        out->guards[i].offset = (int64_t)wp_get_u64(d);
+    }
+}
+
+int gpu_worker_load_baseline(GpuWorker *w, const void *cubin, size_t len, WpStatus *status, Error *e)
+{
+    return call_simple(w, WP_LOAD_BASELINE, cubin, len, NULL, 0, status, e);
+}
+
+int gpu_worker_time(GpuWorker *w, const WpTimeRequest *req, WpTimeResult *res, RunOutcome *guards, WpStatus *status,
+                    Error *e)
+{
+    memset(res, 0, sizeof *res);
+    memset(guards, 0, sizeof *guards);
+    WpBuf b = {0};
+    wp_encode_time(&b, req);
+    WpFrame resp;
+    WpReader d;
+    const WpTimingParams *tp = &req->tp;
+    /* the worker enforces every bound; this only catches a worker that hangs */
+    double runs = (double)(tp->warmup_runs + tp->cupti_runs + 8) * req->n_plans;
+    double deadline = wp_now() + BASE_TIMEOUT_S + 6.0 * tp->budget_s + runs * tp->deadline_ms / 1000.0;
+    int rc = call(w, WP_TIME, b.data, b.len, NULL, 0, deadline, &resp, &d, status, e);
+    wp_buf_release(&b);
+    if (rc != 0)
+        return -1;
+    Error de;
+    int bad = wp_decode_time_result(&d, res, &de) != 0;
+    if (!bad) {
+        read_guards(&d, guards);
+        bad = d.bad || wp_remaining(&d) != 0;
+    }
+    wp_frame_release(&resp);
+    if (bad) {
+        wp_time_result_release(res);
+        run_outcome_release(guards);
+        if (status)
+            *status = WP_BAD_REQUEST;
+        return ERR(e, "GPU worker: malformed TIME answer");
+    }
+    return 0;
+}
+
 int gpu_worker_run(GpuWorker *w, const WpRun *run, RunOutcome *out, WpStatus *status, Error *e)
 {
     memset(out, 0, sizeof *out);
@@ -242,14 +294,7 @@ int gpu_worker_run(GpuWorker *w, const WpRun *run, RunOutcome *out, WpStatus *st
     out->ms = xcalloc(out->n_ms + 1, sizeof *out->ms);
     for (uint32_t i = 0; i < out->n_ms; i++)
         out->ms[i] = wp_get_f32(&d);
-    out->n_guards = wp_get_u32(&d);
-    if (out->n_guards > 2 * WP_MAX_BUFFERS)
-        d.bad = 1;
-    out->guards = xcalloc(d.bad ? 1 : out->n_guards + 1, sizeof *out->guards);
-    for (uint32_t i = 0; !d.bad && i < out->n_guards; i++) {
-        out->guards[i].buffer = wp_get_u32(&d);
-        out->guards[i].offset = (int64_t)wp_get_u64(&d);
-    }
+    read_guards(&d, out);
     int bad = d.bad || wp_remaining(&d) != 0;
     wp_frame_release(&resp);
     if (bad) {

@@ -79,6 +79,13 @@ typedef struct RunOutcome {
 
 int gpu_worker_run(GpuWorker *w, const WpRun *run, RunOutcome *out, WpStatus *status, Error *e);
 void run_outcome_release(RunOutcome *o);
+/* Loads the baseline's cubin into module slot 1 (GPU workers only). */
+int gpu_worker_load_baseline(GpuWorker *w, const void *cubin, size_t len, WpStatus *status, Error *e);
+/* The timing protocol (worker_protocol.h TIME): *res and the guards written
+ * meanwhile (in guards->guards; guards->ms unused).  Release both. */
+int gpu_worker_time(GpuWorker *w, const WpTimeRequest *req, WpTimeResult *res, RunOutcome *guards, WpStatus *status,
+                    Error *e);
+
 /* Downloads exactly len bytes (the buffer's size) into dst. */
 int gpu_worker_download(GpuWorker *w, uint32_t index, void *dst, size_t len, WpStatus *status, Error *e);
 

@@ -163,7 +163,10 @@ typedef struct LoadedProgram {
     int64_t id;
     Problem *p;
     char *source;
-    int64_t *config_ids; /* per p->configs[k] */
+    int64_t *config_ids;  /* per p->configs[k] */
+    int64_t base_id;      /* the reference CUDA implementation: the timing baseline (0: none) */
+    char *base_source;
+    LaunchPlan *base_plan;
 } LoadedProgram;
 
 static void loaded_release(LoadedProgram *lp)
@@ -171,7 +174,30 @@ static void loaded_release(LoadedProgram *lp)
     problem_free(lp->p);
     free(lp->source);
     free(lp->config_ids);
+    free(lp->base_source);
+    launch_free(lp->base_plan);
     memset(lp, 0, sizeof *lp);
+}
+
+/* The program's reference kernel, if it has one whose plan parses. */
+static int load_baseline(Catalog *c, LoadedProgram *lp, Error *e)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(catalog_db(c),
+                           "SELECT id, source, launch FROM kernels WHERE program_id = ? AND origin = 'reference'"
+                           " ORDER BY id LIMIT 1",
+                           -1, &st, NULL) != SQLITE_OK)
+        return catalog_sql_error(c, e, "kernels");
+    sqlite3_bind_int64(st, 1, lp->id);
+    if (sqlite3_step(st) == SQLITE_ROW) {
+        Error pe;
+        if (launch_parse((const char *)sqlite3_column_text(st, 2), "launch.json", lp->p, &lp->base_plan, &pe) == 0) {
+            lp->base_id = sqlite3_column_int64(st, 0);
+            lp->base_source = xstrdup((const char *)sqlite3_column_text(st, 1));
+        }
+    }
+    sqlite3_finalize(st);
+    return 0;
 }
 
 static int load_program(Catalog *c, int64_t program_id, LoadedProgram *out, Error *e)
@@ -207,6 +233,7 @@ static int load_program(Catalog *c, int64_t program_id, LoadedProgram *out, Erro
             FAIL(e, "catalog: program %s has no config row '%s'", out->p->name, out->p->configs[k].name);
         out->config_ids[k] = sqlite3_column_int64(st, 0);
     }
+    TRY(load_baseline(c, out, e));
 done:
     sqlite3_finalize(st);
     return rc;
@@ -307,8 +334,20 @@ static int store_kernel(Catalog *c, const WorkerCtx *w, const KernelRow *k, cons
             }
             if (ec->timed_runs) {
                 row.time_median_ms = ec->median_ms;
+                row.time_iqr_ms = ec->iqr_ms;
+                row.time_min_ms = ec->min_ms;
+                row.time_spread = ec->spread;
                 row.samples = ec->timed_runs;
+                row.samples_dropped = ec->dropped;
+                row.cupti_ms = ec->cupti_ms;
+                row.baseline_ms = ec->baseline_ms;
+                row.speedup = ec->speedup;
+                row.flagged = ec->flagged;
+                if (!isnan(ec->baseline_ms))
+                    row.baseline_kind = "reference-cuda";
             }
+            if (ec->timing_note[0] && ec->status == EVAL_PASS)
+                row.log = ec->timing_note;
             if (ec->status == EVAL_COMPILE_ERROR)
                 row.log = r->compile_log;
         } else if (skip_reason[ci]) {
@@ -415,6 +454,10 @@ static void worker_main(const WorkerCtx *w, const int64_t *kernels, int n, int f
         if (launch_parse(k.launch, "launch.json", lp.p, &plan, &pe) != 0) {
             plan_error = pe.msg;
         } else if (n_chosen > 0) {
+            /* the baseline: the reference implementation, timed interleaved
+             * with every other candidate of the program */
+            eo.baseline_source = lp.base_id && lp.base_id != k.id ? lp.base_source : NULL;
+            eo.baseline_plan = lp.base_id && lp.base_id != k.id ? lp.base_plan : NULL;
             rc_eval = eval_session_candidate(&session, lp.p, lp.source, k.source, plan, chosen, n_chosen, &eo, &r,
                                              &no_gpu, &e);
         }

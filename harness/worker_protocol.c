@@ -23,7 +23,8 @@ const char *wp_status_name(WpStatus s)
 
 const char *wp_type_name(uint32_t type)
 {
-    static const char *const names[] = {"?", "HELLO", "LOAD", "ALLOC", "UPLOAD", "FILL", "RUN", "DOWNLOAD", "EXIT"};
+    static const char *const names[] = {"?", "HELLO", "LOAD", "ALLOC", "UPLOAD", "FILL", "RUN", "DOWNLOAD", "EXIT",
+                                         "LOAD_BASELINE", "TIME"};
     type &= ~WP_RESPONSE;
     return type < sizeof names / sizeof *names ? names[type] : "?";
 }
@@ -394,4 +395,145 @@ int wp_decode_response(const WpFrame *f, WpStatus *status, char *msg, size_t cap
     if (*status > WP_NO_DEVICE)
         return ERR(e, "worker protocol: unknown status %u", (unsigned)*status);
     return 0;
+}
+
+/* ---- TIME ---- */
+
+void wp_encode_time(WpBuf *b, const WpTimeRequest *t)
+{
+    wp_put_u32(b, t->n_plans);
+    for (uint32_t p = 0; p < t->n_plans; p++) {
+        WpBuf run = {0};
+        wp_encode_run(&run, &t->plans[p]);
+        wp_put_u32(b, t->slot[p]);
+        wp_put_u64(b, run.len);
+        wp_put_bytes(b, run.data, run.len);
+        wp_buf_release(&run);
+    }
+    wp_put_u32(b, t->n_restore);
+    for (uint32_t i = 0; i < t->n_restore; i++)
+        wp_put_u32(b, t->restore[i]);
+    const WpTimingParams *tp = &t->tp;
+    wp_put_u32(b, tp->flush_mib);
+    wp_put_u32(b, tp->min_samples);
+    wp_put_u32(b, tp->max_samples);
+    wp_put_f32(b, tp->target_spread);
+    wp_put_f32(b, tp->budget_s);
+    wp_put_f32(b, tp->min_time_s);
+    wp_put_f32(b, tp->warmup_ms);
+    wp_put_u32(b, tp->warmup_runs);
+    wp_put_u32(b, tp->cupti_runs);
+    wp_put_f32(b, tp->min_clock_fraction);
+    wp_put_u32(b, tp->deadline_ms);
+}
+
+int wp_decode_time(const void *payload, size_t len, uint32_t n_buffers, WpTimeRequest *t, Error *e)
+{
+    memset(t, 0, sizeof *t);
+    WpReader r;
+    wp_reader_init(&r, payload, len);
+    uint32_t n = wp_get_u32(&r);
+    if (r.bad || n < 1 || n > 2)
+        return ERR(e, "TIME: %u plans (1 or 2)", n);
+    for (uint32_t p = 0; p < n; p++) {
+        t->slot[p] = wp_get_u32(&r);
+        uint64_t plen = wp_get_u64(&r);
+        const void *bytes = r.bad || plen > wp_remaining(&r) ? NULL : wp_get_bytes(&r, (size_t)plen);
+        if (!bytes || t->slot[p] > 1) {
+            wp_time_request_release(t);
+            return ERR(e, "TIME: plan %u malformed", p);
+        }
+        if (wp_decode_run(bytes, (size_t)plen, n_buffers, &t->plans[p], e) != 0) {
+            wp_time_request_release(t);
+            return error_prefix(e, "TIME: plan %u", p);
+        }
+        t->n_plans = p + 1;
+    }
+    t->n_restore = wp_get_u32(&r);
+    if (r.bad || t->n_restore > n_buffers) {
+        wp_time_request_release(t);
+        return ERR(e, "TIME: %u buffers to restore of %u", t->n_restore, n_buffers);
+    }
+    for (uint32_t i = 0; i < t->n_restore; i++) {
+        t->restore[i] = wp_get_u32(&r);
+        if (t->restore[i] >= n_buffers)
+            r.bad = 1;
+    }
+    WpTimingParams *tp = &t->tp;
+    tp->flush_mib = wp_get_u32(&r);
+    tp->min_samples = wp_get_u32(&r);
+    tp->max_samples = wp_get_u32(&r);
+    tp->target_spread = wp_get_f32(&r);
+    tp->budget_s = wp_get_f32(&r);
+    tp->min_time_s = wp_get_f32(&r);
+    tp->warmup_ms = wp_get_f32(&r);
+    tp->warmup_runs = wp_get_u32(&r);
+    tp->cupti_runs = wp_get_u32(&r);
+    tp->min_clock_fraction = wp_get_f32(&r);
+    tp->deadline_ms = wp_get_u32(&r);
+    if (r.bad || wp_remaining(&r) != 0 || tp->min_samples < 1 || tp->max_samples < tp->min_samples ||
+        tp->max_samples > WP_MAX_REPEATS || tp->flush_mib > 4096 || tp->cupti_runs > 1000 || tp->deadline_ms < 1 ||
+        !(tp->budget_s >= 0 && tp->budget_s <= 600) || !(tp->min_time_s >= 0 && tp->min_time_s <= tp->budget_s)) {
+        wp_time_request_release(t);
+        return ERR(e, "TIME: malformed timing parameters");
+    }
+    return 0;
+}
+
+void wp_time_request_release(WpTimeRequest *t)
+{
+    for (uint32_t p = 0; p < 2; p++)
+        wp_run_release(&t->plans[p]);
+    memset(t, 0, sizeof *t);
+}
+
+void wp_encode_time_result(WpBuf *b, const WpTimeResult *r)
+{
+    wp_put_u32(b, r->n_plans);
+    for (uint32_t p = 0; p < r->n_plans; p++) {
+        const WpPlanTimes *pt = &r->plans[p];
+        wp_put_u32(b, pt->n);
+        for (uint32_t i = 0; i < pt->n; i++)
+            wp_put_f32(b, pt->ms[i]);
+        wp_put_u32(b, pt->dropped);
+        wp_put_f32(b, pt->cupti_ms);
+    }
+    wp_put_u32(b, r->clock_min_mhz);
+    wp_put_u32(b, r->clock_max_mhz);
+    wp_put_str(b, r->note);
+}
+
+int wp_decode_time_result(WpReader *in, WpTimeResult *r, Error *e)
+{
+    memset(r, 0, sizeof *r);
+    r->n_plans = wp_get_u32(in);
+    if (in->bad || r->n_plans < 1 || r->n_plans > 2)
+        return ERR(e, "TIME response: %u plans", r->n_plans);
+    for (uint32_t p = 0; p < r->n_plans; p++) {
+        WpPlanTimes *pt = &r->plans[p];
+        pt->n = wp_get_u32(in);
+        if (in->bad || pt->n > WP_MAX_REPEATS || (size_t)pt->n * 4 > wp_remaining(in)) {
+            wp_time_result_release(r);
+            return ERR(e, "TIME response: malformed samples");
+        }
+        pt->ms = xcalloc((size_t)pt->n + 1, sizeof *pt->ms);
+        for (uint32_t i = 0; i < pt->n; i++)
+            pt->ms[i] = wp_get_f32(in);
+        pt->dropped = wp_get_u32(in);
+        pt->cupti_ms = wp_get_f32(in);
+    }
+    r->clock_min_mhz = wp_get_u32(in);
+    r->clock_max_mhz = wp_get_u32(in);
+    if (wp_get_str(in, r->note, sizeof r->note) != 0 || in->bad) {
+        wp_time_result_release(r);
+        return ERR(e, "TIME response: truncated");
+    }
+    return 0;
+}
+
+void wp_time_result_release(WpTimeResult *r)
+{
+    for (uint32_t p = 0; p < 2; p++)
+        free(r->plans[p].ms);
+    memset(r, 0, sizeof *r);
 }

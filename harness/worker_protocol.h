@@ -37,6 +37,19 @@
  *                   WP_ARG_VALUE then u8 size (1..8) and size bytes (the value
  *                   as the kernel parameter's C type)
  *
+ *   LOAD_BASELINE  cubin bytes of the baseline kernel           -
+ *                (module slot 1; LOAD is slot 0)
+ *   TIME         WpTimeRequest (wp_encode_time)               WpTimeResult (wp_decode_time_result)
+ *
+ * TIME times one or two launch plans (the candidate, slot 0, and the
+ * baseline, slot 1) interleaved on the worker's non-default stream, with
+ * the protocol of docs/ARCHITECTURE.md: buffers listed in `restore` copied
+ * back from their state at the start of TIME before every execution, L2
+ * flushed, a spinning kernel ahead of the timed launches so launch
+ * overhead stays out of the events, samples until the median's spread is
+ * under target (or the budget ends), samples taken at a throttled SM clock
+ * dropped, and a CUPTI pass that measures the same plans' kernel time.
+ *
  * Status WP_CUDA_ERROR or WP_TIMEOUT means the worker's context may be dead
  * (after an illegal address it is, for good: measured), so the parent kills
  * the worker and starts a fresh one for the next job. */
@@ -49,7 +62,7 @@
 #include "common/error.h"
 
 #define WP_MAGIC 0x4B575043u /* "CPWK" */
-#define WP_VERSION 1
+#define WP_VERSION 2
 #define WP_RESPONSE 0x100u
 /* A payload is at most one 16 GiB buffer plus its header. */
 #define WP_MAX_PAYLOAD ((16ULL << 30) + 64)
@@ -65,7 +78,9 @@
 #define WP_GUARD_BYTE 0xC3
 
 typedef enum WpType {
-    WP_HELLO = 1, WP_LOAD, WP_ALLOC, WP_UPLOAD, WP_FILL, WP_RUN, WP_DOWNLOAD, WP_EXIT
+    WP_HELLO = 1, WP_LOAD, WP_ALLOC, WP_UPLOAD, WP_FILL, WP_RUN, WP_DOWNLOAD, WP_EXIT,
+    WP_LOAD_BASELINE, /* GPU only: cubin of the baseline (module slot 1) */
+    WP_TIME           /* GPU only: the timing protocol (below) */
 } WpType;
 
 typedef enum WpStatus {
@@ -167,6 +182,51 @@ void wp_encode_run(WpBuf *b, const WpRun *run);
  * *run with wp_run_release. */
 int wp_decode_run(const void *payload, size_t len, uint32_t n_buffers, WpRun *run, Error *e);
 void wp_run_release(WpRun *run);
+
+/* ---- TIME ---- */
+
+typedef struct WpTimingParams {
+    uint32_t flush_mib;        /* L2 flush buffer (MiB), memset before every sample; 0: no flush */
+    uint32_t min_samples, max_samples;
+    float target_spread;       /* stop when the median's relative CI half-width is below this */
+    float budget_s;            /* and at the latest after this much sampling */
+    float min_time_s;          /* but not before this much (nvbench-grade numbers: 0.5 s) */
+    float warmup_ms;           /* warm-up: at least warmup_runs executions and warmup_ms */
+    uint32_t warmup_runs;
+    uint32_t cupti_runs;       /* executions per plan in the CUPTI pass (0: none) */
+    float min_clock_fraction;  /* drop samples taken below this fraction of the max SM clock */
+    uint32_t deadline_ms;      /* per execution */
+} WpTimingParams;
+
+typedef struct WpTimeRequest {
+    uint32_t n_plans;          /* 1 (candidate) or 2 (candidate, baseline) */
+    uint32_t slot[2];          /* module slot of each plan */
+    WpRun plans[2];            /* repeats and deadline_ms unused */
+    uint32_t n_restore;
+    uint32_t restore[WP_MAX_BUFFERS];
+    WpTimingParams tp;
+} WpTimeRequest;
+
+typedef struct WpPlanTimes {
+    uint32_t n;                /* kept samples */
+    float *ms;                 /* from malloc() */
+    uint32_t dropped;          /* taken at a throttled clock */
+    float cupti_ms;            /* median kernel time from CUPTI; NaN when not measured */
+} WpPlanTimes;
+
+typedef struct WpTimeResult {
+    uint32_t n_plans;
+    WpPlanTimes plans[2];
+    uint32_t clock_min_mhz, clock_max_mhz; /* lowest SM clock seen, the maximum; 0: unknown */
+    char note[512];            /* what was not checked and why ("CUPTI unavailable: ...") */
+} WpTimeResult;
+
+void wp_encode_time(WpBuf *b, const WpTimeRequest *t);
+int wp_decode_time(const void *payload, size_t len, uint32_t n_buffers, WpTimeRequest *t, Error *e);
+void wp_time_request_release(WpTimeRequest *t);
+void wp_encode_time_result(WpBuf *b, const WpTimeResult *r);
+int wp_decode_time_result(WpReader *in, WpTimeResult *r, Error *e);
+void wp_time_result_release(WpTimeResult *r);
 
 /* Response payload: status, message, then data. */
 void wp_encode_response(WpBuf *b, WpStatus status, const char *msg);

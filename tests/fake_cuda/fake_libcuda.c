@@ -10,6 +10,7 @@
  * Built by the tests with `cc -shared -fPIC`; the worker loads it through
  * $CUDAPERF_LIBCUDA.  Only the entry points cudrv.c resolves exist. */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +45,11 @@ CUresult cuCtxSetCurrent(void *c) { (void)c; return OK; }
 CUresult cuCtxSynchronize(void) { return sticky; }
 CUresult cuModuleLoadData(void **m, const void *img)
 {
+    /* the timing protocol's spinning kernel comes as PTX text */
+    if (strstr((const char *)img, ".entry cudaperf_spin")) {
+        *m = (void *)2;
+        return OK;
+    }
     /* a cubin is an ELF file: refuse anything else, as the driver does */
     if (memcmp(img, "\x7f" "ELF", 4) != 0)
         return 200; /* CUDA_ERROR_INVALID_IMAGE */
@@ -53,7 +59,10 @@ CUresult cuModuleLoadData(void **m, const void *img)
 CUresult cuModuleUnload(void *m) { (void)m; return OK; }
 CUresult cuModuleGetFunction(void **f, void *m, const char *name)
 {
-    (void)m;
+    if (m == (void *)2 && strcmp(name, "cudaperf_spin") == 0) {
+        *f = (void *)2; /* the spinning kernel: a no-op here */
+        return OK;
+    }
     if (strcmp(name, "axpy") != 0)
         return NOT_FOUND;
     *f = (void *)1;
@@ -86,9 +95,11 @@ CUresult cuMemsetD32_v2(CUdeviceptr d, unsigned v, size_t n)
 CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                         unsigned smem, void *stream, void **params, void **extra)
 {
-    (void)f, (void)gy, (void)gz, (void)by, (void)bz, (void)smem, (void)stream, (void)extra;
+    (void)gy, (void)gz, (void)by, (void)bz, (void)smem, (void)stream, (void)extra;
     if (sticky)
         return sticky;
+    if (f == (void *)2)
+        return OK;
     float *x = (float *)(uintptr_t)*(CUdeviceptr *)params[0];
     float *y = (float *)(uintptr_t)*(CUdeviceptr *)params[1];
     float a = *(float *)params[2];
@@ -125,5 +136,41 @@ CUresult cuGetErrorName(CUresult r, const char **s)
 CUresult cuGetErrorString(CUresult r, const char **s)
 {
     *s = r == ILLEGAL_ADDRESS ? "an illegal memory access was encountered" : "fake error";
+    return OK;
+}
+
+/* The timing protocol's entry points: host memory is device memory here. */
+CUresult cuMemHostAlloc(void **p, size_t n, unsigned flags)
+{
+    (void)flags;
+    *p = calloc(1, n ? n : 1);
+    return *p ? OK : 2;
+}
+CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *d, void *p, unsigned flags)
+{
+    (void)flags;
+    *d = (CUdeviceptr)(uintptr_t)p;
+    return OK;
+}
+CUresult cuMemFreeHost(void *p) { free(p); return OK; }
+CUresult cuCtxSetLimit(int limit, size_t v) { (void)limit, (void)v; return OK; }
+CUresult cuMemsetD32Async(CUdeviceptr d, unsigned v, size_t n, void *s)
+{
+    (void)s;
+    unsigned *p = (unsigned *)(uintptr_t)d;
+    for (size_t i = 0; i < n; i++)
+        p[i] = v;
+    return sticky;
+}
+CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t n, void *s)
+{
+    (void)s;
+    memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n);
+    return sticky;
+}
+CUresult cuDeviceGetPCIBusId(char *buf, int len, int dev)
+{
+    (void)dev;
+    snprintf(buf, (size_t)len, "0000:00:00.0");
     return OK;
 }

@@ -1,0 +1,80 @@
+/* gpu_timing.h — the GPU worker's launch plans and its timing protocol.
+ *
+ * GpuPlan: a launch plan bound to a module and to the worker's buffers,
+ * ready to be enqueued on a stream any number of times.
+ *
+ * gpu_time(): times one or two plans (candidate, baseline) interleaved, in
+ * alternating order, on the worker's non-default stream.  Before every
+ * sample, outside the timed window: the buffers to restore are copied back
+ * from shadows taken at the start (so inout data is the same every time),
+ * the L2 is flushed by a memset over flush_mib MiB (at least twice the L2),
+ * and a spinning kernel is enqueued that holds the stream until the host has
+ * enqueued the timed launches, so CUDA events measure GPU execution, not
+ * launch overhead.  Warm-up first (at least warmup_runs executions and
+ * warmup_ms); then samples until every plan has min_samples and the spread
+ * of its median (stats.h) is under target_spread, or the budget or
+ * max_samples is reached.  After each sample the SM clock is read (NVML);
+ * samples below min_clock_fraction of the maximum are dropped and counted.
+ * Finally, with CUPTI available, cupti_runs executions of each plan are
+ * traced and the median of their summed kernel durations returned, an
+ * independent check of the event times.  The persisting-L2 limit is set to
+ * 0 once per context. */
+#ifndef CUDAPERF_GPU_TIMING_H
+#define CUDAPERF_GPU_TIMING_H
+
+#include <stdint.h>
+
+#include "common/error.h"
+#include "harness/cudrv.h"
+#include "harness/nvml_clock.h"
+#include "harness/worker_protocol.h"
+
+typedef struct GpuPlan {
+    uint32_t n;
+    const WpLaunch *launches;  /* borrowed from the WpRun */
+    CUfunction *fn;
+    void ***params;            /* per launch: argument pointers, then the pointer storage */
+} GpuPlan;
+
+/* Binds run to module mod and buffer addresses bufs.  Errors name the
+ * launch ("launch 1: kernel.cu defines no kernel 'x'"). */
+int gpu_plan_prepare(CuDriver *d, CUmodule mod, const WpRun *run, const CUdeviceptr *bufs, GpuPlan *p, Error *e);
+/* Enqueues every launch of p on stream s. */
+int gpu_plan_enqueue(CuDriver *d, const GpuPlan *p, CUstream s, Error *e);
+void gpu_plan_release(GpuPlan *p);
+
+typedef struct GpuTimer {
+    CuDriver *d;
+    CUdevice dev;
+    CUstream stream;
+    CUevent ev_start, ev_end;
+    int ready;                 /* the pieces below exist */
+    CUmodule spin_mod;
+    CUfunction spin_fn;
+    volatile uint32_t *flag;   /* host-mapped release flag of the spinning kernel */
+    CUdeviceptr flag_dev;
+    CUdeviceptr flush;
+    size_t flush_bytes;
+    NvmlClock *nvml;
+    char nvml_note[256];       /* why clocks are not checked, or "" */
+    char cupti_note[256];      /* why CUPTI is not used, or "" */
+} GpuTimer;
+
+/* Sets up the timer on the current context (d, dev, stream and events
+ * filled by the caller); -1 with e when the driver lacks what timing needs. */
+int gpu_timer_init(GpuTimer *t, Error *e);
+void gpu_timer_release(GpuTimer *t);
+
+/* The restore list: dst[i] gets src[i] (bytes[i]) before every sample. */
+typedef struct GpuRestore {
+    uint32_t n;
+    CUdeviceptr *dst, *src;
+    uint64_t *bytes;
+} GpuRestore;
+
+/* Returns 0 with out filled, 1 when an execution passed deadline_ms (e
+ * says so), -1 with e on a CUDA error. */
+int gpu_time(GpuTimer *t, const GpuPlan *plans, uint32_t n_plans, const GpuRestore *restore,
+             const WpTimingParams *tp, WpTimeResult *out, Error *e);
+
+#endif
