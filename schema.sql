@@ -92,6 +92,8 @@ CREATE TABLE results (
     device          TEXT,                        -- "0: NVIDIA H200" (the GPU, or the CPU, that ran it)
     trials          INTEGER,                     -- correctness trials that ran to a verdict
     compile_ms      REAL,                        -- 0 when the compile cache answered
+    kernel_ms       REAL,                        -- wall time of the whole evaluation of this kernel (all
+                                                 -- its configs: compile, correctness, timing), per-candidate cost
     reference_kind  TEXT,                        -- 'cpu', 'gpu-reference', 'torch'
     max_abs_err     REAL,
     max_rel_err     REAL,

@@ -9,6 +9,7 @@
 #include "common/strbuf.h"
 #include "harness/cli.h"
 #include "harness/results.h"
+#include "harness/stats.h"
 
 static const char USAGE[] =
     "usage: harness results [RUN] [--status S] [--program PATTERN] [--summary] [--json]\n"
@@ -21,7 +22,7 @@ static const char *COLUMNS =
     "SELECT r.kernel_id, p.name, c.name, r.status, r.error, r.device, r.trials, r.compile_ms, r.reference_kind,"
     " r.max_abs_err, r.max_rel_err, r.first_bad_index, r.time_median_ms, r.time_iqr_ms, r.time_min_ms,"
     " r.time_spread, r.samples, r.samples_dropped, r.cupti_ms, r.baseline_ms, r.baseline_kind, r.speedup,"
-    " r.flagged, k.origin, k.defect, r.log"
+    " r.flagged, k.origin, k.defect, r.log, r.kernel_ms"
     " FROM results r JOIN kernels k ON k.id = r.kernel_id JOIN programs p ON p.id = k.program_id"
     " JOIN configs c ON c.id = r.config_id WHERE r.run_id = :run";
 
@@ -61,6 +62,31 @@ static cJSON *run_json(const RunRow *r)
     cJSON_AddNumberToObject(j, "seed", (double)r->seed);
     cJSON_AddNumberToObject(j, "n_results", (double)r->n_results);
     return j;
+}
+
+/* Median of the per-kernel evaluation wall time (the per-candidate cost). */
+static double median_kernel_ms(Catalog *c, int64_t run_id, int *n_kernels)
+{
+    sqlite3_stmt *st = NULL;
+    float *v = NULL;
+    int n = 0, cap = 0;
+    *n_kernels = 0;
+    if (sqlite3_prepare_v2(catalog_db(c),
+                           "SELECT max(kernel_ms) FROM results WHERE run_id = ? AND kernel_ms IS NOT NULL"
+                           " GROUP BY kernel_id",
+                           -1, &st, NULL) != SQLITE_OK)
+        return NAN;
+    sqlite3_bind_int64(st, 1, run_id);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        if (n == cap)
+            v = xrealloc(v, sizeof *v * (size_t)(cap = cap ? 2 * cap : 256));
+        v[n++] = (float)sqlite3_column_double(st, 0);
+    }
+    sqlite3_finalize(st);
+    double m = stats_summarise(v, n).median;
+    free(v);
+    *n_kernels = n;
+    return m;
 }
 
 int cmd_results(CliContext *cx, int argc, char **argv)
@@ -123,7 +149,7 @@ int cmd_results(CliContext *cx, int argc, char **argv)
                                        "compile_ms", "reference_kind", "max_abs_err", "max_rel_err",
                                        "first_bad_index", "time_median_ms", "time_iqr_ms", "time_min_ms",
                                        "time_spread", "samples", "samples_dropped", "cupti_ms", "baseline_ms",
-                                       "baseline_kind", "speedup", "flagged", "origin", "defect", "log"};
+                                       "baseline_kind", "speedup", "flagged", "origin", "defect", "log", "kernel_ms"};
     cJSON *out = json ? run_json(&run) : NULL;
     cJSON *arr = json && !summary ? cJSON_AddArrayToObject(out, "results") : NULL;
     /* counts by status, for the summary */
@@ -157,7 +183,7 @@ int cmd_results(CliContext *cx, int argc, char **argv)
             continue;
         if (json) {
             cJSON *o = cJSON_CreateObject();
-            for (int col = 0; col < 26; col++)
+            for (int col = 0; col < 27; col++)
                 add_col(o, st, col, keys[col]);
             cJSON_AddItemToArray(arr, o);
             continue;
@@ -177,10 +203,14 @@ int cmd_results(CliContext *cx, int argc, char **argv)
         cJSON_Delete(out);
         goto done;
     }
+    int n_kernels = 0;
+    double cost = median_kernel_ms(c, run_id, &n_kernels);
     if (json) {
         cJSON *sm = cJSON_AddObjectToObject(out, "summary");
         for (int k = 0; k < n_status; k++)
             cJSON_AddNumberToObject(sm, names[k], counts[k]);
+        if (n_kernels)
+            cJSON_AddNumberToObject(out, "median_kernel_ms", cost);
         char *text = cJSON_Print(out);
         printf("%s\n", text);
         cJSON_free(text);
@@ -190,6 +220,10 @@ int cmd_results(CliContext *cx, int argc, char **argv)
         for (int k = 0; k < n_status; k++)
             printf(" %s %d%s", names[k], counts[k], k + 1 < n_status ? "," : "");
         printf("\n");
+        if (n_kernels)
+            printf("per-candidate cost (compile, correctness on every config, timing): median %.1f ms over %d "
+                   "kernels\n",
+                   cost, n_kernels);
     }
 done:
     sqlite3_finalize(st);

@@ -106,7 +106,7 @@ ResultRow result_row_empty(void)
 {
     ResultRow r;
     memset(&r, 0, sizeof r);
-    r.compile_ms = r.max_abs_err = r.max_rel_err = NAN;
+    r.compile_ms = r.kernel_ms = r.max_abs_err = r.max_rel_err = NAN;
     r.time_median_ms = r.time_iqr_ms = r.time_min_ms = r.time_spread = r.cupti_ms = NAN;
     r.baseline_ms = r.speedup = NAN;
     r.first_bad_index = -1;
@@ -129,10 +129,10 @@ int results_put(Catalog *c, int64_t run_id, const ResultRow *r, Error *e)
     char now[32];
     if (sqlite3_prepare_v2(catalog_db(c),
                            "INSERT OR REPLACE INTO results(run_id, kernel_id, config_id, status, error, device,"
-                           " trials, compile_ms, reference_kind, max_abs_err, max_rel_err, first_bad_index,"
+                           " trials, compile_ms, kernel_ms, reference_kind, max_abs_err, max_rel_err, first_bad_index,"
                            " time_median_ms, time_iqr_ms, time_min_ms, time_spread, samples, samples_dropped,"
                            " cupti_ms, baseline_ms, baseline_kind, speedup, flagged, structure, profile, log,"
-                           " created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                           " created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                            -1, &st, NULL) != SQLITE_OK)
         return catalog_sql_error(c, e, "results");
     sqlite3_bind_int64(st, 1, run_id);
@@ -143,28 +143,29 @@ int results_put(Catalog *c, int64_t run_id, const ResultRow *r, Error *e)
     sqlite3_bind_text(st, 6, r->device, -1, SQLITE_STATIC);
     sqlite3_bind_int(st, 7, r->trials);
     bind_real(st, 8, r->compile_ms);
-    sqlite3_bind_text(st, 9, r->reference_kind, -1, SQLITE_STATIC);
-    bind_real(st, 10, r->max_abs_err);
-    bind_real(st, 11, r->max_rel_err);
+    bind_real(st, 9, r->kernel_ms);
+    sqlite3_bind_text(st, 10, r->reference_kind, -1, SQLITE_STATIC);
+    bind_real(st, 11, r->max_abs_err);
+    bind_real(st, 12, r->max_rel_err);
     if (r->first_bad_index >= 0)
-        sqlite3_bind_int64(st, 12, r->first_bad_index);
+        sqlite3_bind_int64(st, 13, r->first_bad_index);
     else
-        sqlite3_bind_null(st, 12);
-    bind_real(st, 13, r->time_median_ms);
-    bind_real(st, 14, r->time_iqr_ms);
-    bind_real(st, 15, r->time_min_ms);
-    bind_real(st, 16, r->time_spread);
-    sqlite3_bind_int(st, 17, r->samples);
-    sqlite3_bind_int(st, 18, r->samples_dropped);
-    bind_real(st, 19, r->cupti_ms);
-    bind_real(st, 20, r->baseline_ms);
-    sqlite3_bind_text(st, 21, r->baseline_kind, -1, SQLITE_STATIC);
-    bind_real(st, 22, r->speedup);
-    sqlite3_bind_int(st, 23, r->flagged);
-    sqlite3_bind_text(st, 24, r->structure, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 25, r->profile, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 26, r->log, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 27, catalog_now(now), -1, SQLITE_TRANSIENT);
+        sqlite3_bind_null(st, 13);
+    bind_real(st, 14, r->time_median_ms);
+    bind_real(st, 15, r->time_iqr_ms);
+    bind_real(st, 16, r->time_min_ms);
+    bind_real(st, 17, r->time_spread);
+    sqlite3_bind_int(st, 18, r->samples);
+    sqlite3_bind_int(st, 19, r->samples_dropped);
+    bind_real(st, 20, r->cupti_ms);
+    bind_real(st, 21, r->baseline_ms);
+    sqlite3_bind_text(st, 22, r->baseline_kind, -1, SQLITE_STATIC);
+    bind_real(st, 23, r->speedup);
+    sqlite3_bind_int(st, 24, r->flagged);
+    sqlite3_bind_text(st, 25, r->structure, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 26, r->profile, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 27, r->log, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 28, catalog_now(now), -1, SQLITE_TRANSIENT);
     int step = sqlite3_step(st);
     sqlite3_finalize(st);
     return step == SQLITE_DONE ? 0 : catalog_sql_error(c, e, "storing a result");

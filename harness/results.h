@@ -47,6 +47,7 @@ typedef struct ResultRow {
     const char *status, *error, *device, *reference_kind, *baseline_kind, *structure, *profile, *log;
     int trials;
     double compile_ms;
+    double kernel_ms;          /* wall time of the kernel's whole evaluation */
     double max_abs_err, max_rel_err;
     int64_t first_bad_index;   /* -1: none */
     double time_median_ms, time_iqr_ms, time_min_ms, time_spread, cupti_ms;

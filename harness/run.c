@@ -298,7 +298,7 @@ typedef struct WorkerCtx {
 /* Stores the verdicts of one kernel in one transaction. */
 static int store_kernel(Catalog *c, const WorkerCtx *w, const KernelRow *k, const LoadedProgram *lp,
                         const EvalReport *r, const ProblemConfig *const *chosen, int n_chosen, char **skip_reason,
-                        const char *kernel_error, Error *e)
+                        const char *kernel_error, double kernel_ms, Error *e)
 {
     int rc = 0;
     char device[300];
@@ -311,6 +311,7 @@ static int store_kernel(Catalog *c, const WorkerCtx *w, const KernelRow *k, cons
         row.config_id = lp->config_ids[ci];
         row.device = device;
         row.reference_kind = "cpu";
+        row.kernel_ms = kernel_ms;
         const EvalConfig *ec = NULL;
         for (int j = 0; r && j < r->n_configs; j++)
             if (r->configs[j].config == cf)
@@ -448,6 +449,7 @@ static void worker_main(const WorkerCtx *w, const int64_t *kernels, int n, int f
         const ProblemConfig **chosen = xcalloc((size_t)lp.p->n_configs + 1, sizeof *chosen);
         char **skip = xcalloc((size_t)lp.p->n_configs + 1, sizeof *skip);
         int n_chosen = 0, rc_eval = 0;
+        double t_kernel = now_s();
         choose_configs(lp.p, o->sel.configs, chosen, &n_chosen, skip);
         Error pe;
         const char *plan_error = NULL;
@@ -465,7 +467,9 @@ static void worker_main(const WorkerCtx *w, const int64_t *kernels, int n, int f
             report(w->progress_fd, "%c %s", no_gpu ? 'G' : 'E', e.msg);
             _exit(1);
         }
-        if (store_kernel(c, w, &k, &lp, n_chosen ? &r : NULL, chosen, n_chosen, skip, plan_error, &e) != 0) {
+        double kernel_ms = (now_s() - t_kernel) * 1000.0;
+        if (store_kernel(c, w, &k, &lp, n_chosen ? &r : NULL, chosen, n_chosen, skip, plan_error, kernel_ms, &e) !=
+            0) {
             report(w->progress_fd, "E %s", e.msg);
             _exit(1);
         }
