@@ -29,6 +29,8 @@ static const char USAGE[] =
     "  --backend gpu|cpu   where candidates run (default gpu; cpu: correctness only)\n"
     "  --gpus N|all        one worker per GPU, devices 0..N-1 (default 1)\n"
     "  --jobs N            processes compiling ahead of the GPUs (default: CPU cores - GPUs)\n"
+    "  --per-gpu N         worker processes per GPU, for correctness-only runs (--timing-runs 0) whose\n"
+    "                      time goes into the CPU references (default 1)\n"
     "  --trials N          fresh-input trials per config (default 3)\n"
     "  --seed N            seed of the first trial (default 20261202)\n"
     "  --timeout S         deadline per execution of a launch plan (default 5)\n"
@@ -88,6 +90,7 @@ int cmd_run(CliContext *cx, int argc, char **argv)
     o.eval = eval_default_options();
     o.backend = "gpu";
     o.workers = 1;
+    o.per_gpu = 1;
     o.compile_jobs = -1;
     o.progress = stderr;
     const char *gpus = NULL, *cache = NULL;
@@ -139,6 +142,10 @@ int cmd_run(CliContext *cx, int argc, char **argv)
                 return cli_usage_error("run", "--backend must be gpu or cpu");
         } else if (OPT("--gpus")) {
             gpus = argv[++i];
+        } else if (OPT("--per-gpu")) {
+            o.per_gpu = atoi(argv[++i]);
+            if (o.per_gpu < 1 || o.per_gpu > 64)
+                return cli_usage_error("run", "--per-gpu must be between 1 and 64");
         } else if (OPT("--jobs")) {
             o.compile_jobs = atoi(argv[++i]);
         } else if (OPT("--trials")) {
@@ -170,16 +177,26 @@ int cmd_run(CliContext *cx, int argc, char **argv)
 #undef OPT
     }
     Error e;
+    if (o.per_gpu > 1 && o.eval.timing_runs > 0 && strcmp(o.backend, "gpu") == 0) {
+        free(ids);
+        return cli_usage_error("run", "--per-gpu > 1 shares a GPU between workers: only with --timing-runs 0");
+    }
     if (o.eval.arch && nvrtc_check_arch(o.eval.arch, &e) != 0) {
         free(ids);
         return cli_usage_error("run", "%s", e.msg);
     }
+    int present = 1;
     if (strcmp(o.backend, "cpu") == 0) {
-        free(ids);
-        fprintf(stderr, "harness run: the CPU backend is not part of this build yet\n");
-        return 1;
+        /* correctness only: the CPU backend never reports a speed */
+        o.eval.backend = BACKEND_CPU;
+        o.eval.timing_runs = 0;
+        if (gpus) {
+            free(ids);
+            return cli_usage_error("run", "--gpus is for the GPU backend (use --per-gpu N for N CPU workers)");
+        }
+    } else {
+        present = count_gpus();
     }
-    int present = count_gpus();
     if (present == 0) {
         free(ids);
         fprintf(stderr, "harness run: this machine has no usable GPU (no driver, or the driver sees no device).\n"
@@ -203,9 +220,10 @@ int cmd_run(CliContext *cx, int argc, char **argv)
         const char *slash = strrchr(cx->catalog_path, '/');
         root = slash ? xasprintf("%.*s/cache", (int)(slash - cx->catalog_path), cx->catalog_path) : xstrdup("cache");
     }
-    char *nv = xasprintf("%s/nvrtc", root), *cr = xasprintf("%s/cref", root);
+    char *nv = xasprintf("%s/nvrtc", root), *cr = xasprintf("%s/cref", root), *cpu = xasprintf("%s/cpu", root);
     o.eval.nvrtc_cache = nv;
     o.eval.cref_cache = cr;
+    o.eval.cpu_cache = cpu;
     o.eval.progress = NULL;
 
     RunSummary s;
@@ -225,6 +243,7 @@ int cmd_run(CliContext *cx, int argc, char **argv)
     free(root);
     free(nv);
     free(cr);
+    free(cpu);
     free(ids);
     return rc;
 }

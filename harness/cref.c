@@ -136,8 +136,12 @@ done:
     if (work)
         file_remove_tree(work, NULL);
     sandbox_result_release(&res);
-    if (rc == 0)
-        *so_path = xstrdup(out);
+    if (rc == 0) {
+        /* absolute: the sandboxed runs that load it chdir elsewhere */
+        *so_path = realpath(out, NULL);
+        if (!*so_path)
+            rc = ERR(e, "cannot resolve '%s': %s", out, strerror(errno));
+    }
     free(out);
     free(dir);
     free(work);

@@ -374,10 +374,15 @@ static int record_device(Catalog *c, int64_t run_id, const GpuInfo *g, Error *e)
 {
     sqlite3_stmt *st = NULL;
     char gpu[400], driver[32], cuda[32];
-    snprintf(gpu, sizeof gpu, "%s (sm_%d%d, %d SMs, %.1f GiB)", g->name, g->cc_major, g->cc_minor, g->sm_count,
-             (double)g->memory_bytes / (1 << 30));
+    if (g->cc_major == 0) /* the CPU backend */
+        snprintf(gpu, sizeof gpu, "%s", g->name);
+    else
+        snprintf(gpu, sizeof gpu, "%s (sm_%d%d, %d SMs, %.1f GiB)", g->name, g->cc_major, g->cc_minor, g->sm_count,
+                 (double)g->memory_bytes / (1 << 30));
     snprintf(cuda, sizeof cuda, "%d.%d", g->driver_version / 1000, g->driver_version % 1000 / 10);
-    snprintf(driver, sizeof driver, "CUDA driver API %d", g->driver_version);
+    snprintf(driver, sizeof driver, g->cc_major ? "CUDA driver API %d" : "-", g->driver_version);
+    if (!g->cc_major)
+        snprintf(cuda, sizeof cuda, "-");
     if (sqlite3_prepare_v2(catalog_db(c), "UPDATE runs SET gpu = ?, driver = ?, cuda_version = ? WHERE id = ?", -1,
                            &st, NULL) != SQLITE_OK)
         return catalog_sql_error(c, e, "runs");
@@ -549,7 +554,8 @@ static void progress_line(const RunOptions *o, const RunSummary *s, int todo, do
 static int execute(const char *catalog_path, int64_t run_id, const RunOptions *o, const int64_t *todo, int n_todo,
                    RunSummary *s, int *no_gpu, Error *e)
 {
-    int rc = 0, workers = o->workers < 1 ? 1 : o->workers;
+    int gpus = o->workers < 1 ? 1 : o->workers;
+    int rc = 0, workers = gpus * (o->per_gpu < 1 ? 1 : o->per_gpu);
     int compilers = o->compile_jobs > 0 && strcmp(o->backend, "gpu") == 0 ? o->compile_jobs : 0;
     pid_t *pids = xcalloc((size_t)(workers + compilers) + 1, sizeof *pids);
     int *fds = xcalloc((size_t)workers + 1, sizeof *fds);
@@ -585,7 +591,7 @@ static int execute(const char *catalog_path, int64_t run_id, const RunOptions *o
             signal(SIGINT, SIG_DFL);
             signal(SIGTERM, SIG_DFL);
             close(pfd[0]);
-            WorkerCtx w = {catalog_path, run_id, o, g, pfd[1]};
+            WorkerCtx w = {catalog_path, run_id, o, g % gpus, pfd[1]};
             worker_main(&w, todo, n_todo, g, workers);
         }
         close(pfd[1]);
@@ -698,8 +704,11 @@ static int run_common(const char *catalog_path, int64_t run_id, const RunOptions
     s->kernels = n_all;
     s->skipped_done = n_all - n_todo;
     if (o->progress)
-        fprintf(o->progress, "harness run %lld: %d kernels selected, %d already done, %d to evaluate on %d %s worker(s)\n",
-                (long long)run_id, n_all, s->skipped_done, n_todo, o->workers, o->backend);
+        fprintf(o->progress,
+                "harness run %lld: %d kernels selected, %d already done, %d to evaluate on %d %s device(s) x %d "
+                "worker(s)\n",
+                (long long)run_id, n_all, s->skipped_done, n_todo, o->workers, o->backend,
+                o->per_gpu < 1 ? 1 : o->per_gpu);
     catalog_close(c);
     c = NULL;
     int erc = execute(catalog_path, run_id, o, todo, n_todo, s, no_gpu, e);
@@ -729,7 +738,8 @@ int run_start(const char *catalog_path, const RunOptions *o, RunSummary *s, int 
     cJSON_AddNumberToObject(oj, "trials", o->eval.trials);
     cJSON_AddNumberToObject(oj, "timeout_s", o->eval.deadline_s);
     cJSON_AddNumberToObject(oj, "timing_runs", o->eval.timing_runs);
-    cJSON_AddNumberToObject(oj, "workers", o->workers);
+    cJSON_AddNumberToObject(oj, "gpus", o->workers);
+    cJSON_AddNumberToObject(oj, "workers_per_gpu", o->per_gpu < 1 ? 1 : o->per_gpu);
     cJSON_AddStringToObject(oj, "arch", o->eval.arch ? o->eval.arch : "device");
     char *t = cJSON_PrintUnformatted(oj);
     opts = xstrdup(t);

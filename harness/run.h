@@ -46,6 +46,7 @@ typedef struct RunOptions {
     EvalOptions eval;     /* per candidate; eval.device is ignored (worker i uses device i) */
     const char *backend;  /* "gpu" or "cpu" */
     int workers;          /* GPUs to use (>= 1) */
+    int per_gpu;          /* worker processes per GPU (>= 1; > 1 only without timing: they share the GPU) */
     int compile_jobs;     /* compile-ahead processes (0: none) */
     FILE *progress;       /* NULL: quiet */
 } RunOptions;
