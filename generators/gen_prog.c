@@ -25,6 +25,29 @@ static int split(char *buf, size_t cap, const char *s, char sep, char **out, int
     return n;
 }
 
+/* Gives p the Prog's pair: kernel.cu, scratch buffers, launches, knobs. */
+static void emit_pair(GenProgram *p, const Prog *pr)
+{
+    char buf[1024], fbuf[256], *items[24], *f[3];
+    gen_cuda(p, "%s", pr->cuda);
+    int n = split(buf, sizeof buf, pr->scratch ? pr->scratch : "", ';', items, 24);
+    for (int i = 0; i < n; i++)
+        if (split(fbuf, sizeof fbuf, items[i], ':', f, 3) == 3)
+            gen_scratch(p, f[0], f[1], f[2]);
+    for (int k = 0; k < PROG_MAX_LAUNCHES && pr->launches[k].kernel; k++) {
+        const ProgLaunch *l = &pr->launches[k];
+        gen_launch(p, l->kernel, l->grid, l->block, l->smem, l->args);
+    }
+    n = split(buf, sizeof buf, pr->knobs ? pr->knobs : "", ';', items, 24);
+    for (int i = 0; i < n; i++) {
+        char *eq = strchr(items[i], '=');
+        if (eq) {
+            *eq = '\0';
+            gen_knob(p, items[i], eq + 1);
+        }
+    }
+}
+
 static int emit_prog(GenCtx *g, const Prog *pr)
 {
     char buf[1024], fbuf[256], *items[24], *f[5];
@@ -63,6 +86,8 @@ static int emit_prog(GenCtx *g, const Prog *pr)
         gen_tolerance(p, pr->atol, pr->rtol);
     gen_cost(p, pr->flops, pr->bytes);
     gen_source(p, "%s", pr->src);
+    if (pr->cuda)
+        emit_pair(p, pr);
     return gen_end(p);
 }
 

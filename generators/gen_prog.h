@@ -12,11 +12,26 @@
  *            "name=sorted", ';'-separated
  *   scalars: "name:dtype:value", ';'-separated
  *   configs: small, edge, edge-prime (or a second edge) and large assignments
- *   atol/rtol: negative keeps the dtype defaults */
+ *   atol/rtol: negative keeps the dtype defaults
+ * The pair (kernel.cu and its launch plan) is optional: a Prog whose cuda is
+ * NULL has none, so initialisers that stop at src still describe a program.
+ *   cuda:     kernel.cu, copied verbatim
+ *   launches: up to PROG_MAX_LAUNCHES launches in plan order, ending at the
+ *             first without a kernel; grid, block and args as in gen_launch()
+ *             (comma lists), smem NULL for none
+ *   scratch:  "name:dtype:count" separated by ';'
+ *   knobs:    "key=value" separated by ';' (at least block and mapping) */
 #ifndef CUDAPERF_GEN_PROG_H
 #define CUDAPERF_GEN_PROG_H
 
 #include "gen.h"
+
+#define PROG_MAX_LAUNCHES 6
+
+/* One launch of a Prog's plan: the arguments of gen_launch(). */
+typedef struct ProgLaunch {
+    const char *kernel, *grid, *block, *smem, *args;
+} ProgLaunch;
 
 typedef struct Prog {
     const char *variant, *entry, *desc;
@@ -25,6 +40,9 @@ typedef struct Prog {
     const char *flops, *bytes;
     double atol, rtol;
     const char *src;
+    const char *cuda;
+    ProgLaunch launches[PROG_MAX_LAUNCHES];
+    const char *scratch, *knobs;
 } Prog;
 
 int prog_emit_all(GenCtx *g, const Prog *progs, int n);
