@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "gen_tmpl.h"
 
 typedef struct Spec {
     const char *op;
@@ -269,6 +270,227 @@ static void emit_includes(StrBuf *dst, const char *body)
         sb_append(dst, "\n");
 }
 
+/* ---- the pair ----
+ * Every operation is a merge of per-element accumulators (an Acc struct:
+ * a sum, a max, (count, mean, M2) for the variances, (scale, ssq) for the
+ * scaled norm, (max, sum of exp) for logsumexp).  Launch 1: each of at most
+ * 1024 blocks folds a grid-stride slice per thread, then a shared-memory
+ * tree combines the block's threads into partial[blockIdx.x].  Launch 2: one
+ * block combines the partials and writes out.  The variances merge Chan's
+ * way in one pass (the C program's two passes or Welford updates, in another
+ * order: within the tolerance), logsumexp by rescaling the running sum. */
+
+/* The Acc struct and its identity, acc_of (one element) and acc_merge.
+ * Returns the scratch dtype of one Acc component and sets *ncomp. */
+static const char *emit_acc(StrBuf *k, const Spec *sp, TmplSubs *ts, int *ncomp)
+{
+    int fl = is_float(sp->dt), d64 = strcmp(sp->dt, "f64") == 0;
+    const char *neg_inf = d64 ? "-__longlong_as_double(0x7ff0000000000000LL)" : "-__int_as_float(0x7f800000)";
+    const char *pos_inf = d64 ? "__longlong_as_double(0x7ff0000000000000LL)" : "__int_as_float(0x7f800000)";
+    if (!fl) {
+        neg_inf = is_64(sp->dt) ? "(-9223372036854775807LL - 1)" : "(-2147483647 - 1)";
+        pos_inf = is_64(sp->dt) ? "9223372036854775807LL" : "2147483647";
+    }
+    tmpl_set(ts, "NEG", neg_inf);
+    tmpl_set(ts, "POS", pos_inf);
+    *ncomp = 1;
+    if (op_is(sp, "max") || op_is(sp, "min")) {
+        int mx = op_is(sp, "max");
+        tmpl_set(ts, "ID", mx ? neg_inf : pos_inf);
+        tmpl_set(ts, "CMP", mx ? ">" : "<");
+        tmpl_expand(k, ts, "struct Acc {\n    @T m;\n};\n\n"
+                           "__device__ Acc acc_identity() { return Acc{@ID}; }\n"
+                           "__device__ Acc acc_of(@T v) { return Acc{v}; }\n"
+                           "__device__ Acc acc_merge(Acc a, Acc b) { return b.m @CMP a.m ? b : a; }\n");
+        return sp->dt;
+    }
+    if (op_is(sp, "range")) {
+        *ncomp = 2;
+        tmpl_expand(k, ts, "struct Acc {\n    @T lo, hi;\n};\n\n"
+                           "__device__ Acc acc_identity() { return Acc{@POS, @NEG}; }\n"
+                           "__device__ Acc acc_of(@T v) { return Acc{v, v}; }\n"
+                           "__device__ Acc acc_merge(Acc a, Acc b)\n{\n"
+                           "    return Acc{b.lo < a.lo ? b.lo : a.lo, b.hi > a.hi ? b.hi : a.hi};\n}\n");
+        return sp->dt;
+    }
+    if (op_is(sp, "var") || op_is(sp, "var-sample") || strncmp(sp->op, "welford", 7) == 0) {
+        *ncomp = 3;
+        tmpl_expand(k, ts, "/* count, mean and sum of squared deviations of a set of elements */\n"
+                           "struct Acc {\n    double n, mean, m2;\n};\n\n"
+                           "__device__ Acc acc_identity() { return Acc{0.0, 0.0, 0.0}; }\n"
+                           "__device__ Acc acc_of(@T v) { return Acc{1.0, (double)v, 0.0}; }\n"
+                           "/* Chan et al.: the statistics of the union of two sets. */\n"
+                           "__device__ Acc acc_merge(Acc a, Acc b)\n{\n"
+                           "    if (b.n == 0.0)\n        return a;\n"
+                           "    if (a.n == 0.0)\n        return b;\n"
+                           "    const double n = a.n + b.n, d = b.mean - a.mean;\n"
+                           "    return Acc{n, a.mean + d * (b.n / n), a.m2 + b.m2 + d * d * (a.n * b.n / n)};\n}\n");
+        return "f64";
+    }
+    if (op_is(sp, "nrm2-scaled")) {
+        *ncomp = 2;
+        tmpl_expand(k, ts, "/* sum of squares = scale^2 * ssq; scale is the largest magnitude seen (0: none yet) */\n"
+                           "struct Acc {\n    double scale, ssq;\n};\n\n"
+                           "__device__ Acc acc_identity() { return Acc{0.0, 1.0}; }\n"
+                           "__device__ Acc acc_of(@T v) { return Acc{fabs(v), 1.0}; }\n"
+                           "__device__ Acc acc_merge(Acc a, Acc b)\n{\n"
+                           "    if (a.scale < b.scale) {\n"
+                           "        const Acc t = a;\n        a = b;\n        b = t;\n    }\n"
+                           "    if (b.scale == 0.0)\n        return a;\n"
+                           "    const double r = b.scale / a.scale;\n"
+                           "    return Acc{a.scale, a.ssq + b.ssq * r * r};\n}\n");
+        return "f64";
+    }
+    if (op_is(sp, "logsumexp")) {
+        *ncomp = 2;
+        tmpl_expand(k, ts, "/* sum of exp(x_i) = s * exp(m); s == 0: no element yet */\n"
+                           "struct Acc {\n    double m, s;\n};\n\n"
+                           "__device__ Acc acc_identity() { return Acc{0.0, 0.0}; }\n"
+                           "__device__ Acc acc_of(@T v) { return Acc{(double)v, 1.0}; }\n"
+                           "__device__ Acc acc_merge(Acc a, Acc b)\n{\n"
+                           "    if (b.s == 0.0)\n        return a;\n"
+                           "    if (a.s == 0.0)\n        return b;\n"
+                           "    const double m = fmax(a.m, b.m);\n"
+                           "    return Acc{m, a.s * exp(a.m - m) + b.s * exp(b.m - m)};\n}\n");
+        return "f64";
+    }
+    if (op_is(sp, "amax")) {
+        tmpl_expand(k, ts, "struct Acc {\n    double m;\n};\n\n"
+                           "__device__ Acc acc_identity() { return Acc{0.0}; }\n"
+                           "__device__ Acc acc_of(@T v) { return Acc{fabs(v)}; }\n"
+                           "__device__ Acc acc_merge(Acc a, Acc b) { return Acc{fmax(a.m, b.m)}; }\n");
+        return "f64";
+    }
+    if (op_is(sp, "count-gt")) {
+        tmpl_expand(k, ts, "struct Acc {\n    long long c;\n};\n\n"
+                           "__device__ Acc acc_identity() { return Acc{0}; }\n"
+                           "__device__ Acc acc_of(@T v, @T thresh) { return Acc{v > thresh ? 1LL : 0LL}; }\n"
+                           "__device__ Acc acc_merge(Acc a, Acc b) { return Acc{a.c + b.c}; }\n");
+        return "i64";
+    }
+    /* sums: sum, mean, l1, sumsq, l2, and the product */
+    const char *of = "v";
+    if (op_is(sp, "l1"))
+        of = fl ? "fabs((double)v)" : "v < 0 ? -(long long)v : (long long)v";
+    else if (op_is(sp, "sumsq") || op_is(sp, "l2"))
+        of = fl ? "(double)v * v" : "(long long)v * v";
+    else
+        of = fl ? "(double)v" : "(long long)v";
+    tmpl_set(ts, "OF", of);
+    tmpl_set(ts, "A", fl ? "double" : "long long");
+    if (op_is(sp, "prod"))
+        tmpl_expand(k, ts, "struct Acc {\n    double p;\n};\n\n"
+                           "__device__ Acc acc_identity() { return Acc{1.0}; }\n"
+                           "__device__ Acc acc_of(@T v) { return Acc{(double)v}; }\n"
+                           "__device__ Acc acc_merge(Acc a, Acc b) { return Acc{a.p * b.p}; }\n");
+    else
+        tmpl_expand(k, ts, "struct Acc {\n    @A s;\n};\n\n"
+                           "__device__ Acc acc_identity() { return Acc{0}; }\n"
+                           "__device__ Acc acc_of(@T v) { return Acc{@OF}; }\n"
+                           "__device__ Acc acc_merge(Acc a, Acc b) { return Acc{a.s + b.s}; }\n");
+    return fl ? "f64" : "i64";
+}
+
+/* The statements of the final kernel that write out from the combined a. */
+static const char *store_of(const Spec *sp)
+{
+    if (op_is(sp, "max") || op_is(sp, "min")) return "    out[0] = a.m;\n";
+    if (op_is(sp, "range")) return "    out[0] = a.hi - a.lo;\n";
+    if (op_is(sp, "prod")) return "    out[0] = @cast(a.p);\n";
+    if (op_is(sp, "mean")) return "    out[0] = @cast((double)a.s / n);\n";
+    if (op_is(sp, "l2")) return "    out[0] = @cast(sqrt((double)a.s));\n";
+    if (op_is(sp, "var")) return "    out[0] = @cast(a.m2 / n);\n";
+    if (op_is(sp, "var-sample")) return "    out[0] = n > 1 ? a.m2 / (n - 1) : 0.0;\n";
+    if (op_is(sp, "welford-meanvar")) return "    out[0] = @cast(a.mean);\n    out[1] = @cast(a.m2 / n);\n";
+    if (op_is(sp, "welford-std")) return "    out[0] = n > 1 ? sqrt(a.m2 / (n - 1)) : 0.0;\n";
+    if (op_is(sp, "nrm2-scaled")) return "    out[0] = a.scale * sqrt(a.ssq);\n";
+    if (op_is(sp, "count-gt")) return "    out[0] = a.c;\n";
+    if (op_is(sp, "logsumexp")) return "    out[0] = @cast(a.m + log(a.s));\n";
+    if (op_is(sp, "amax")) return "    out[0] = a.m;\n";
+    return "    out[0] = @cast(a.s);\n"; /* sum, l1, sumsq */
+}
+
+static const char *cuda_type(const char *dt)
+{
+    if (strcmp(dt, "f32") == 0)
+        return "float";
+    if (strcmp(dt, "f64") == 0)
+        return "double";
+    return strcmp(dt, "i32") == 0 ? "int" : "long long";
+}
+
+static void emit_cuda(GenProgram *p, const Spec *sp, const char *entry)
+{
+    StrBuf *k = gen_cuda_src(p);
+    TmplSubs ts;
+    tmpl_init(&ts, 1);
+    tmpl_set(&ts, "T", cuda_type(sp->dt));
+    tmpl_set(&ts, "OT", cuda_type(out_dtype(sp)));
+    tmpl_set(&ts, "cast", strcmp(out_dtype(sp), "f32") == 0 ? "(float)" : "");
+    tmpl_set(&ts, "entry", entry);
+    int thresh = op_is(sp, "count-gt");
+    char th[32];
+    snprintf(th, sizeof th, ", %s thresh", cuda_type(sp->dt));
+    tmpl_set(&ts, "TH", thresh ? th : "");
+    tmpl_set(&ts, "THA", thresh ? ", thresh" : "");
+    tmpl_set(&ts, "ST", sp->strided ? ", int stride" : "");
+    tmpl_set(&ts, "IDX", sp->strided ? "i * stride" : "i");
+
+    sb_printf(k, "/* %s, for the n elements x[%s].\n"
+                 " * Two launches: per-block partial results of grid-stride slices, then one\n"
+                 " * block combines them. */\n",
+              math_of(sp), sp->strided ? "i * stride" : "i");
+    int ncomp;
+    const char *adt = emit_acc(k, sp, &ts, &ncomp);
+    tmpl_expand(k, &ts,
+                "\n/* Combines sh[0 .. blockDim.x) into sh[0]; blockDim.x is a power of two. */\n"
+                "__device__ void block_reduce(Acc *sh)\n{\n"
+                "    for (int s = blockDim.x / 2; s > 0; s >>= 1) {\n"
+                "        __syncthreads();\n"
+                "        if (threadIdx.x < s)\n"
+                "            sh[threadIdx.x] = acc_merge(sh[threadIdx.x], sh[threadIdx.x + s]);\n"
+                "    }\n"
+                "    __syncthreads();\n}\n\n"
+                "extern \"C\" __global__ void @{entry}_partial(const @T *__restrict__ x@TH, Acc *__restrict__ partial,\n"
+                "        int n@ST)\n{\n"
+                "    extern __shared__ Acc sh[];\n"
+                "    Acc a = acc_identity();\n"
+                "    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n;\n"
+                "         i += (long long)gridDim.x * blockDim.x)\n"
+                "        a = acc_merge(a, acc_of(x[@IDX]@THA));\n"
+                "    sh[threadIdx.x] = a;\n"
+                "    block_reduce(sh);\n"
+                "    if (threadIdx.x == 0)\n"
+                "        partial[blockIdx.x] = sh[0];\n}\n\n"
+                "extern \"C\" __global__ void @{entry}_final(const Acc *__restrict__ partial, int nparts,\n"
+                "        @OT *__restrict__ out, int n)\n{\n"
+                "    extern __shared__ Acc sh[];\n"
+                "    Acc a = acc_identity();\n"
+                "    for (int i = threadIdx.x; i < nparts; i += blockDim.x)\n"
+                "        a = acc_merge(a, partial[i]);\n"
+                "    sh[threadIdx.x] = a;\n"
+                "    block_reduce(sh);\n"
+                "    if (threadIdx.x != 0)\n        return;\n"
+                "    a = sh[0];\n");
+    tmpl_expand(k, &ts, store_of(sp));
+    sb_append(k, "}\n");
+
+    int acc_bytes = ncomp * (strcmp(adt, "f64") == 0 || strcmp(adt, "i64") == 0 ? 8 : 4);
+    char count[32], smem[32], pname[64], fname[64], args[64];
+    snprintf(count, sizeof count, "%d", 1024 * ncomp);
+    snprintf(smem, sizeof smem, "256*%d", acc_bytes);
+    gen_scratch(p, "partial", adt, count);
+    snprintf(pname, sizeof pname, "%s_partial", entry);
+    snprintf(fname, sizeof fname, "%s_final", entry);
+    snprintf(args, sizeof args, "x%s,partial,n%s", thresh ? ",thresh" : "", sp->strided ? ",stride" : "");
+    gen_launch(p, pname, "min((n+255)/256,1024)", "256", smem, args);
+    gen_launch(p, fname, "1", "256", smem, "partial,min((n+255)/256,1024),out,n");
+    gen_knob(p, "block", "256");
+    gen_knob(p, "mapping", "grid-stride-block-reduction-shared");
+    gen_knob(p, "max_blocks", "1024");
+    gen_knob(p, "launches", "2");
+}
+
 static int generate(GenCtx *g)
 {
     for (int k = 0; k < NSPECS; k++) {
@@ -326,6 +548,7 @@ static int generate(GenCtx *g)
         emit_includes(gen_src(p), sb_str(s));
         sb_append(gen_src(p), sb_str(s));
         sb_release(s);
+        emit_cuda(p, sp, entry);
         if (gen_end(p) != 0)
             return -1;
     }
