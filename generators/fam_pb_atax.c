@@ -168,8 +168,8 @@ static const char *cuda_at(const Shape *sh, const char *r, const char *c)
     return b;
 }
 
-/* One matrix-vector kernel: out[o] = sum over r of A(o, r) * v[r] (rows =
- * 1) or of A(r, o) * v[r] (rows = 0).  When r walks A's contiguous
+/* One matrix-vector kernel: out[o] = sum over k of A(o, k) * v[k] (rows =
+ * 1) or of A(k, o) * v[k] (rows = 0).  When k walks A's contiguous
  * dimension a warp owns each output and reduces with shuffles (coalesced
  * loads); otherwise one thread owns each output and neighbouring threads
  * read neighbouring elements.  Launches it and returns the mapping. */
@@ -178,7 +178,7 @@ static const char *emit_matvec(GenProgram *p, const Shape *sh, const char *ty, c
 {
     StrBuf *k = gen_cuda_src(p);
     const char *no = rows ? sh->R : sh->C, *nr = rows ? sh->C : sh->R;
-    const char *elem = rows ? cuda_at(sh, "o", "r") : cuda_at(sh, "r", "o");
+    const char *elem = rows ? cuda_at(sh, "o", "k") : cuda_at(sh, "k", "o");
     int warp = rows ? sh->lay != COL : sh->lay == COL;
     char params[200], args[64], grid[32];
     snprintf(params, sizeof params, "const %s *__restrict__ A, const %s *__restrict__ %s, %s *__restrict__ %s%s",
@@ -187,8 +187,8 @@ static const char *emit_matvec(GenProgram *p, const Shape *sh, const char *ty, c
     char head[64];
     snprintf(head, sizeof head, "extern \"C\" __global__ void %s", kname);
     if (warp) {
-        sb_printf(k, "/* %s[o] = sum over r of A(%s) %s[r]: one warp per output, shuffle reduction. */\n", out,
-                  rows ? "o, r" : "r, o", v);
+        sb_printf(k, "/* %s[o] = sum over k of A(%s) %s[k]: one warp per output, shuffle reduction. */\n", out,
+                  rows ? "o, k" : "k, o", v);
         put_signature(k, head, params);
         sb_printf(k,
                   "{\n"
@@ -196,8 +196,8 @@ static const char *emit_matvec(GenProgram *p, const Shape *sh, const char *ty, c
                   "    const int o = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;\n"
                   "    if (o >= %s)\n        return;\n"
                   "    %s acc = 0;\n"
-                  "    for (int r = lane; r < %s; r += 32)\n"
-                  "        acc += %s * %s[r];\n"
+                  "    for (int k = lane; k < %s; k += 32)\n"
+                  "        acc += %s * %s[k];\n"
                   "    for (int off = 16; off > 0; off /= 2)\n"
                   "        acc += __shfl_down_sync(0xffffffffu, acc, off);\n"
                   "    if (lane == 0)\n        %s[o] = acc;\n"
@@ -205,16 +205,16 @@ static const char *emit_matvec(GenProgram *p, const Shape *sh, const char *ty, c
                   no, ty, nr, elem, v, out);
         snprintf(grid, sizeof grid, "(%s+7)/8", no);
     } else {
-        sb_printf(k, "/* %s[o] = sum over r of A(%s) %s[r]: one thread per output. */\n", out,
-                  rows ? "o, r" : "r, o", v);
+        sb_printf(k, "/* %s[o] = sum over k of A(%s) %s[k]: one thread per output. */\n", out,
+                  rows ? "o, k" : "k, o", v);
         put_signature(k, head, params);
         sb_printf(k,
                   "{\n"
                   "    const int o = blockIdx.x * blockDim.x + threadIdx.x;\n"
                   "    if (o >= %s)\n        return;\n"
                   "    %s acc = 0;\n"
-                  "    for (int r = 0; r < %s; r++)\n"
-                  "        acc += %s * %s[r];\n"
+                  "    for (int k = 0; k < %s; k++)\n"
+                  "        acc += %s * %s[k];\n"
                   "    %s[o] = acc;\n"
                   "}\n",
                   no, ty, nr, elem, v, out);
