@@ -29,8 +29,22 @@ static int size_of(const char *dt)
     return 4;
 }
 
-/* Expands the $-placeholders of s for dtype dt; the caller frees. */
-static char *subst(const char *s, const char *dt)
+/* The CUDA spelling of dt: NVRTC has no <stdint.h>. */
+static const char *cuda_type_of(const char *dt)
+{
+    static const char *const map[][2] = {
+        {"i32", "int"}, {"u8", "unsigned char"}, {"i64", "long long"}, {"i16", "short"},
+        {"u16", "unsigned short"}, {"i8", "signed char"},
+    };
+    for (size_t i = 0; i < sizeof map / sizeof *map; i++)
+        if (strcmp(map[i][0], dt) == 0)
+            return map[i][1];
+    return ctype_of(dt);
+}
+
+/* Expands the $-placeholders of s for dtype dt, with $T spelled for CUDA
+ * when cuda is set; the caller frees. */
+static char *subst_for(const char *s, const char *dt, int cuda)
 {
     StrBuf b = STRBUF_INIT;
     int f64 = strcmp(dt, "f64") == 0;
@@ -41,7 +55,7 @@ static char *subst(const char *s, const char *dt)
         }
         char c = *++q;
         if (c == 'T') {
-            sb_append(&b, ctype_of(dt));
+            sb_append(&b, cuda ? cuda_type_of(dt) : ctype_of(dt));
         } else if (c == 'f') {
             sb_append(&b, strcmp(dt, "f32") == 0 ? "f" : "");
         } else if (c == 'S') {
@@ -66,6 +80,11 @@ static char *subst(const char *s, const char *dt)
         }
     }
     return sb_steal(&b);
+}
+
+static char *subst(const char *s, const char *dt)
+{
+    return subst_for(s, dt, 0);
 }
 
 /* Splits s at sep into at most max fields (in place). */
@@ -111,6 +130,57 @@ static char *wrap_lines(const char *src)
         line = end ? end + 1 : line + len;
     }
     return sb_steal(&b);
+}
+
+/* Adds the pair of sp (kernel.cu, scratch, launches, knobs) to p.  Returns
+ * 0, or -1 after naming a malformed scratch or launch entry on stderr (a bug
+ * in the family's table). */
+static int emit_pair(GenProgram *p, const Spec *sp, const char *dt)
+{
+    int rc = 0;
+    char *cuda = subst_for(sp->cuda, dt, 1), *wrapped = wrap_lines(cuda);
+    gen_cuda(p, "%s", wrapped);
+    free(wrapped);
+    free(cuda);
+
+    char *items[16];
+    if (sp->scratch) {
+        char *scratch = subst(sp->scratch, dt);
+        int n = split(scratch, ';', items, 16);
+        for (int i = 0; i < n; i++) {
+            char *f[3] = {0};
+            if (split(items[i], ':', f, 3) == 3) {
+                gen_scratch(p, f[0], f[1], f[2]);
+            } else {
+                fprintf(stderr, "gen_spec: %s: malformed scratch entry '%s'\n", sp->name, items[i]);
+                rc = -1;
+            }
+        }
+        free(scratch);
+    }
+    char *launch = subst(sp->launch ? sp->launch : "", dt);
+    int n = split(launch, ';', items, 16);
+    for (int i = 0; i < n; i++) {
+        char *f[5] = {0};
+        if (split(items[i], '|', f, 5) == 5) {
+            gen_launch(p, f[0], f[1], f[2], f[3][0] ? f[3] : NULL, f[4]);
+        } else {
+            fprintf(stderr, "gen_spec: %s: malformed launch '%s'\n", sp->name, items[i]);
+            rc = -1;
+        }
+    }
+    free(launch);
+    char *knobs = subst(sp->knobs ? sp->knobs : "", dt);
+    n = split(knobs, ';', items, 16);
+    for (int i = 0; i < n; i++) {
+        char *eq = strchr(items[i], '=');
+        if (eq) {
+            *eq = '\0';
+            gen_knob(p, items[i], eq + 1);
+        }
+    }
+    free(knobs);
+    return rc;
 }
 
 static int emit(GenCtx *g, const Spec *sp, const char *dt)
@@ -184,7 +254,8 @@ static int emit(GenCtx *g, const Spec *sp, const char *dt)
     gen_source(p, "%s", wrapped);
     free(wrapped);
     free(src);
-    return gen_end(p);
+    int rc = sp->cuda ? emit_pair(p, sp, dt) : 0;
+    return gen_end(p) != 0 || rc != 0 ? -1 : 0;
 }
 
 /* Emits every spec once per dtype of its list. */

@@ -12,7 +12,15 @@
  * are "name:u:lo:hi", "name:i:lo_expr:hi_expr" or "name:p:total_expr"
  * (a partition), configs "name:a=1,b=2|...".  The variant name is
  * "<name>-<dtype>"; source lines longer than 100 columns are broken once at
- * the last ", " that fits, aligned after the line's first '('.  The output
+ * the last ", " that fits, aligned after the line's first '('.
+ *
+ * A spec with `cuda` also gives each program its pair (kernel.cu and its
+ * launch plan).  The pair's strings are expanded the same way except that
+ * $T is the type's CUDA spelling (int, signed char, long long, ...: NVRTC
+ * has no <stdint.h>).  `launch` lists launches separated by ';', each
+ * "kernel|grid|block|smem|args" (smem may be empty: none), `scratch`
+ * "name:dtype:count;..." and `knobs` "key=value;...".  The pair fields come
+ * last so that a spec without them keeps its C side unchanged.  The output
  * is deterministic: a given spec list always yields the same programs. */
 #ifndef CUDAPERF_GEN_SPEC_H
 #define CUDAPERF_GEN_SPEC_H
@@ -31,6 +39,11 @@ typedef struct Spec {
     double atol, rtol;     /* for f32 (and integer) programs; 0, 0: the default */
     double atol64, rtol64; /* for f64 programs */
     const char *src;
+    /* the pair (NULL cuda: none) */
+    const char *cuda;    /* kernel.cu */
+    const char *launch;  /* "kernel|grid|block|smem|args;..." */
+    const char *scratch; /* "name:dtype:count;...", or NULL */
+    const char *knobs;   /* "key=value;...": at least block and mapping */
 } Spec;
 
 /* Emits every one of the n specs once per dtype of its list. */
