@@ -19,6 +19,84 @@
 #include "gen.h"
 #include "gen_prog.h"
 
+/* The pairs: one thread per scattered element (per element of a scattered
+ * row, for row and column variants) with global atomics.  Outputs the C code
+ * zeroes are zeroed by a first launch (they arrive poisoned); f32 results the
+ * C code accumulates in double go through an f64 scratch buffer and a
+ * converting launch.  Max and min use the integer orderings of IEEE bit
+ * patterns (atomicMax/atomicMin on the bits), multiply a compare-and-swap
+ * loop.  Segment reductions over CSR offsets and embedding bags need no
+ * atomics: one thread per segment or per output element. */
+#define ZERO_F32 \
+    "/* p[i] = 0 for i in [0, n): the outputs arrive poisoned. */\n" \
+    "extern \"C\" __global__ void zero_f32(float *p, int n)\n" \
+    "{\n" \
+    "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n" \
+    "    if (i < n)\n" \
+    "        p[i] = 0.0f;\n" \
+    "}\n"
+
+#define ZERO_F64 \
+    "/* p[i] = 0 for i in [0, n): outputs and scratch arrive poisoned. */\n" \
+    "extern \"C\" __global__ void zero_f64(double *p, int n)\n" \
+    "{\n" \
+    "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n" \
+    "    if (i < n)\n" \
+    "        p[i] = 0.0;\n" \
+    "}\n"
+
+#define ZERO_I32 \
+    "/* p[i] = 0 for i in [0, n): outputs and scratch arrive poisoned. */\n" \
+    "extern \"C\" __global__ void zero_i32(int *p, int n)\n" \
+    "{\n" \
+    "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n" \
+    "    if (i < n)\n" \
+    "        p[i] = 0;\n" \
+    "}\n"
+
+#define ZERO_I64 \
+    "/* p[i] = 0 for i in [0, n): the outputs arrive poisoned. */\n" \
+    "extern \"C\" __global__ void zero_i64(long long *p, int n)\n" \
+    "{\n" \
+    "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n" \
+    "    if (i < n)\n" \
+    "        p[i] = 0;\n" \
+    "}\n"
+
+#define F64_TO_F32 \
+    "/* out[i] = (float)acc[i]: the double accumulators rounded once, as in C. */\n" \
+    "extern \"C\" __global__ void f64_to_f32(const double *acc, float *out, int n)\n" \
+    "{\n" \
+    "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n" \
+    "    if (i < n)\n" \
+    "        out[i] = (float)acc[i];\n" \
+    "}\n"
+
+#define ATOMIC_MAX_F32 \
+    "/* Atomic float max through the integer orderings of IEEE bit patterns:\n" \
+    " * floats with the sign bit clear order like their bits as signed ints (and\n" \
+    " * beat every negative), negative floats in reverse of their bits as\n" \
+    " * unsigned ints (and lose to every non-negative). */\n" \
+    "__device__ void atomic_max_f32(float *addr, float v)\n" \
+    "{\n" \
+    "    if (__float_as_int(v) >= 0)\n" \
+    "        atomicMax((int *)addr, __float_as_int(v));\n" \
+    "    else\n" \
+    "        atomicMin((unsigned int *)addr, __float_as_uint(v));\n" \
+    "}\n"
+
+#define ATOMIC_MAX_F64 \
+    "/* Atomic double max through the integer orderings of IEEE bit patterns (see\n" \
+    " * the float version: signed max for the sign bit clear, unsigned min else). */\n" \
+    "__device__ void atomic_max_f64(double *addr, double v)\n" \
+    "{\n" \
+    "    const long long bits = __double_as_longlong(v);\n" \
+    "    if (bits >= 0)\n" \
+    "        atomicMax((long long *)addr, bits);\n" \
+    "    else\n" \
+    "        atomicMin((unsigned long long *)addr, (unsigned long long)bits);\n" \
+    "}\n"
+
 static const Prog PROGS[] = {
     {"add-f32-inout", "index_add",
      "out[idx[i]] += src[i]: 1D scatter-add into an existing f32 array",
@@ -36,7 +114,20 @@ static const Prog PROGS[] = {
      "    for (int i = 0; i < n; i++)\n"
      "        if (idx[i] >= 0 && idx[i] < m)\n"
      "            out[idx[i]] += src[i];\n"
-     "}\n"},
+     "}\n",
+     "/* One thread per source element: out[idx[i]] += src[i] atomically; indices\n"
+     " * outside [0, m) are skipped. */\n"
+     "extern \"C\" __global__ void index_add(float *out, const int *idx, const float *src, int n, int m)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= n)\n"
+     "        return;\n"
+     "    const int k = idx[i];\n"
+     "    if (k >= 0 && k < m)\n"
+     "        atomicAdd(&out[k], src[i]);\n"
+     "}\n",
+     {{"index_add", "(n+255)/256", "256", NULL, "out,idx,src,n,m"}},
+     NULL, "block=256;mapping=one-element-per-thread-global-atomics"},
     {"add-f64-zeroed", "scatter_add",
      "out = 0; out[idx[i]] += src[i] (f64)",
      "src:f64:in:n;idx:i32:in:n;out:f64:out:m;n:i32:param;m:i32:param",
@@ -54,7 +145,18 @@ static const Prog PROGS[] = {
      "    memset(out, 0, (size_t)m * sizeof *out);\n"
      "    for (int i = 0; i < n; i++)\n"
      "        out[idx[i]] += src[i];\n"
-     "}\n"},
+     "}\n",
+     ZERO_F64
+     "/* One thread per source element: out[idx[i]] += src[i] atomically. */\n"
+     "extern \"C\" __global__ void scatter_add(const double *src, const int *idx, double *out, int n)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i < n)\n"
+     "        atomicAdd(&out[idx[i]], src[i]);\n"
+     "}\n",
+     {{"zero_f64", "(m+255)/256", "256", NULL, "out,m"},
+      {"scatter_add", "(n+255)/256", "256", NULL, "src,idx,out,n"}},
+     NULL, "block=256;mapping=one-element-per-thread-global-atomics"},
     {"add-i32-to-i64", "scatter_add_widen",
      "i32 values scatter-added into i64 totals",
      "src:i32:in:n;idx:i32:in:n;out:i64:out:m;n:i32:param;m:i32:param",
@@ -73,7 +175,19 @@ static const Prog PROGS[] = {
      "    memset(out, 0, (size_t)m * sizeof *out);\n"
      "    for (int i = 0; i < n; i++)\n"
      "        out[idx[i]] += src[i];\n"
-     "}\n"},
+     "}\n",
+     ZERO_I64
+     "/* One thread per source element: out[idx[i]] += src[i] in 64 bits (the\n"
+     " * unsigned atomic adds negative values correctly in two's complement). */\n"
+     "extern \"C\" __global__ void scatter_add_widen(const int *src, const int *idx, long long *out, int n)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i < n)\n"
+     "        atomicAdd((unsigned long long *)&out[idx[i]], (unsigned long long)(long long)src[i]);\n"
+     "}\n",
+     {{"zero_i64", "(m+255)/256", "256", NULL, "out,m"},
+      {"scatter_add_widen", "(n+255)/256", "256", NULL, "src,idx,out,n"}},
+     NULL, "block=256;mapping=one-element-per-thread-global-atomics"},
     {"add-i64-inout", "index_add",
      "out[idx[i]] += src[i] for i64 data",
      "out:i64:inout:m;idx:i32:in:n;src:i64:in:n;n:i32:param;m:i32:param",
@@ -89,7 +203,20 @@ static const Prog PROGS[] = {
      "    for (int i = 0; i < n; i++)\n"
      "        if (idx[i] >= 0 && idx[i] < m)\n"
      "            out[idx[i]] += src[i];\n"
-     "}\n"},
+     "}\n",
+     "/* One thread per source element: out[idx[i]] += src[i] in 64 bits; indices\n"
+     " * outside [0, m) are skipped. */\n"
+     "extern \"C\" __global__ void index_add(long long *out, const int *idx, const long long *src, int n, int m)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= n)\n"
+     "        return;\n"
+     "    const int k = idx[i];\n"
+     "    if (k >= 0 && k < m)\n"
+     "        atomicAdd((unsigned long long *)&out[k], (unsigned long long)src[i]);\n"
+     "}\n",
+     {{"index_add", "(n+255)/256", "256", NULL, "out,idx,src,n,m"}},
+     NULL, "block=256;mapping=one-element-per-thread-global-atomics"},
     {"add-f32-alpha", "index_add_scaled",
      "out[idx[i]] += alpha * src[i] (f32)",
      "out:f32:inout:m;idx:i32:in:n;src:f32:in:n;@alpha;n:i32:param;m:i32:param",
@@ -106,7 +233,19 @@ static const Prog PROGS[] = {
      "    for (int i = 0; i < n; i++)\n"
      "        if (idx[i] >= 0 && idx[i] < m)\n"
      "            out[idx[i]] += alpha * src[i];\n"
-     "}\n"},
+     "}\n",
+     "/* One thread per source element: out[idx[i]] += alpha * src[i] atomically. */\n"
+     "extern \"C\" __global__ void index_add_scaled(float *out, const int *idx, const float *src, float alpha, int n, int m)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= n)\n"
+     "        return;\n"
+     "    const int k = idx[i];\n"
+     "    if (k >= 0 && k < m)\n"
+     "        atomicAdd(&out[k], alpha * src[i]);\n"
+     "}\n",
+     {{"index_add_scaled", "(n+255)/256", "256", NULL, "out,idx,src,alpha,n,m"}},
+     NULL, "block=256;mapping=one-element-per-thread-global-atomics"},
     {"rows-f32", "index_add_rows",
      "index_add along dim 0: out[idx[i], :] += src[i, :]",
      "out:f32:inout:m,d;idx:i32:in:n;src:f32:in:n,d;n:i32:param;d:i32:param;m:i32:param",
@@ -129,7 +268,20 @@ static const Prog PROGS[] = {
      "        for (int j = 0; j < d; j++)\n"
      "            dst[j] += row[j];\n"
      "    }\n"
-     "}\n"},
+     "}\n",
+     "/* One thread per element (i, j) of src: out[idx[i]][j] += src[i][j]. */\n"
+     "extern \"C\" __global__ void index_add_rows(float *out, const int *idx, const float *src, int n, int d, int m)\n"
+     "{\n"
+     "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (e >= (long long)n * d)\n"
+     "        return;\n"
+     "    const long long i = e / d, j = e % d;\n"
+     "    const int k = idx[i];\n"
+     "    if (k >= 0 && k < m)\n"
+     "        atomicAdd(&out[(long long)k * d + j], src[e]);\n"
+     "}\n",
+     {{"index_add_rows", "(n*d+255)/256", "256", NULL, "out,idx,src,n,d,m"}},
+     NULL, "block=256;mapping=one-element-per-thread-global-atomics"},
     {"rows-f64-alpha", "index_add_rows_scaled",
      "out[idx[i], :] += alpha * src[i, :] (f64)",
      "out:f64:inout:m,d;idx:i32:in:n;src:f64:in:n,d;@alpha;n:i32:param;d:i32:param;m:i32:param",
@@ -152,7 +304,21 @@ static const Prog PROGS[] = {
      "        for (int j = 0; j < d; j++)\n"
      "            dst[j] += alpha * row[j];\n"
      "    }\n"
-     "}\n"},
+     "}\n",
+     "/* One thread per element (i, j) of src: out[idx[i]][j] += alpha * src[i][j]. */\n"
+     "extern \"C\" __global__ void index_add_rows_scaled(double *out, const int *idx, const double *src, double alpha, int n,\n"
+     "                                                 int d, int m)\n"
+     "{\n"
+     "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (e >= (long long)n * d)\n"
+     "        return;\n"
+     "    const long long i = e / d, j = e % d;\n"
+     "    const int k = idx[i];\n"
+     "    if (k >= 0 && k < m)\n"
+     "        atomicAdd(&out[(long long)k * d + j], alpha * src[e]);\n"
+     "}\n",
+     {{"index_add_rows_scaled", "(n*d+255)/256", "256", NULL, "out,idx,src,alpha,n,d,m"}},
+     NULL, "block=256;mapping=one-element-per-thread-global-atomics"},
     {"embedding-grad-padding", "embedding_backward",
      "embedding backward: accumulate output gradients into the rows of the table gradient, skipping the padding token",
      "grad_table:f32:inout:vocab,dim;tokens:i32:in:ntok;grad_out:f32:in:ntok,dim;padding_idx:i32:param;ntok:i32:param;dim:i32:param;vocab:i32:param",
@@ -178,7 +344,23 @@ static const Prog PROGS[] = {
      "        for (int j = 0; j < dim; j++)\n"
      "            dst[j] += g[j];\n"
      "    }\n"
-     "}\n"},
+     "}\n",
+     "/* One thread per element (t, j) of grad_out: grad_table[tokens[t]][j] +=\n"
+     " * grad_out[t][j], except for the padding token. */\n"
+     "extern \"C\" __global__ void embedding_backward(float *grad_table, const int *tokens, const float *grad_out,\n"
+     "                                              int padding_idx, int ntok, int dim, int vocab)\n"
+     "{\n"
+     "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (e >= (long long)ntok * dim)\n"
+     "        return;\n"
+     "    const long long t = e / dim, j = e % dim;\n"
+     "    const int v = tokens[t];\n"
+     "    if (v == padding_idx || v < 0 || v >= vocab)\n"
+     "        return;\n"
+     "    atomicAdd(&grad_table[(long long)v * dim + j], grad_out[e]);\n"
+     "}\n",
+     {{"embedding_backward", "(ntok*dim+255)/256", "256", NULL, "grad_table,tokens,grad_out,padding_idx,ntok,dim,vocab"}},
+     NULL, "block=256;mapping=one-element-per-thread-global-atomics"},
     {"embedding-grad-freq", "embedding_backward_by_freq",
      "embedding backward with gradients scaled by the inverse frequency of each token in the batch",
      "tokens:i32:in:ntok;grad_out:f32:in:ntok,dim;grad_table:f32:out:vocab,dim;ntok:i32:param;dim:i32:param;vocab:i32:param",
@@ -213,7 +395,35 @@ static const Prog PROGS[] = {
      "            dst[j] += g[j] * scale;\n"
      "    }\n"
      "    free(count);\n"
-     "}\n"},
+     "}\n",
+     ZERO_I32
+     ZERO_F32
+     "/* One thread per token: count[tokens[t]] += 1. */\n"
+     "extern \"C\" __global__ void count_tokens(const int *tokens, int *count, int ntok)\n"
+     "{\n"
+     "    const long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (t < ntok)\n"
+     "        atomicAdd(&count[tokens[t]], 1);\n"
+     "}\n"
+     "\n"
+     "/* One thread per element (t, j) of grad_out: grad_table[v][j] +=\n"
+     " * grad_out[t][j] * (1 / count[v]) with v = tokens[t]. */\n"
+     "extern \"C\" __global__ void embedding_backward_by_freq(const int *tokens, const float *grad_out, float *grad_table,\n"
+     "                                                      const int *count, int ntok, int dim)\n"
+     "{\n"
+     "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (e >= (long long)ntok * dim)\n"
+     "        return;\n"
+     "    const long long t = e / dim, j = e % dim;\n"
+     "    const int v = tokens[t];\n"
+     "    const float scale = 1.0f / count[v];\n"
+     "    atomicAdd(&grad_table[(long long)v * dim + j], grad_out[e] * scale);\n"
+     "}\n",
+     {{"zero_i32", "(vocab+255)/256", "256", NULL, "count,vocab"},
+      {"count_tokens", "(ntok+255)/256", "256", NULL, "tokens,count,ntok"},
+      {"zero_f32", "(vocab*dim+255)/256", "256", NULL, "grad_table,vocab*dim"},
+      {"embedding_backward_by_freq", "(ntok*dim+255)/256", "256", NULL, "tokens,grad_out,grad_table,count,ntok,dim"}},
+     "count:i32:vocab", "block=256;mapping=one-element-per-thread-global-atomics"},
     {"cols-f32", "index_add_cols",
      "index_add along dim 1: out[:, idx[j]] += src[:, j]",
      "out:f32:inout:r,m;idx:i32:in:n;src:f32:in:r,n;r:i32:param;n:i32:param;m:i32:param",
@@ -234,7 +444,18 @@ static const Prog PROGS[] = {
      "        for (int j = 0; j < n; j++)\n"
      "            orow[idx[j]] += srow[j];\n"
      "    }\n"
-     "}\n"},
+     "}\n",
+     "/* One thread per element (i, j) of src: out[i][idx[j]] += src[i][j]. */\n"
+     "extern \"C\" __global__ void index_add_cols(float *out, const int *idx, const float *src, int r, int n, int m)\n"
+     "{\n"
+     "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (e >= (long long)r * n)\n"
+     "        return;\n"
+     "    const long long i = e / n, j = e % n;\n"
+     "    atomicAdd(&out[i * m + idx[j]], src[e]);\n"
+     "}\n",
+     {{"index_add_cols", "(r*n+255)/256", "256", NULL, "out,idx,src,r,n,m"}},
+     NULL, "block=256;mapping=one-element-per-thread-global-atomics"},
     {"segment-sum-sorted-f32", "segment_sum",
      "segment sum over sorted segment ids (f32, double accumulation)",
      "x:f32:in:n;seg:i32:in:n;out:f32:out:nseg;n:i32:param;nseg:i32:param",
@@ -260,7 +481,20 @@ static const Prog PROGS[] = {
      "            sum += x[i];\n"
      "        out[s] = (float)sum;\n"
      "    }\n"
-     "}\n"},
+     "}\n",
+     ZERO_F64
+     F64_TO_F32
+     "/* One thread per element: acc[seg[i]] += x[i] in double (atomically). */\n"
+     "extern \"C\" __global__ void segment_sum(const float *x, const int *seg, double *acc, int n)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i < n)\n"
+     "        atomicAdd(&acc[seg[i]], (double)x[i]);\n"
+     "}\n",
+     {{"zero_f64", "(nseg+255)/256", "256", NULL, "acc,nseg"},
+      {"segment_sum", "(n+255)/256", "256", NULL, "x,seg,acc,n"},
+      {"f64_to_f32", "(nseg+255)/256", "256", NULL, "acc,out,nseg"}},
+     "acc:f64:nseg", "block=256;mapping=one-element-per-thread-global-atomics-f64"},
     {"segment-sum-unsorted-f64", "unsorted_segment_sum",
      "segment sum over unsorted segment ids (f64)",
      "x:f64:in:n;seg:i32:in:n;out:f64:out:nseg;n:i32:param;nseg:i32:param",
@@ -279,7 +513,18 @@ static const Prog PROGS[] = {
      "    memset(out, 0, (size_t)nseg * sizeof *out);\n"
      "    for (int i = 0; i < n; i++)\n"
      "        out[seg[i]] += x[i];\n"
-     "}\n"},
+     "}\n",
+     ZERO_F64
+     "/* One thread per element: out[seg[i]] += x[i] atomically. */\n"
+     "extern \"C\" __global__ void unsorted_segment_sum(const double *x, const int *seg, double *out, int n)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i < n)\n"
+     "        atomicAdd(&out[seg[i]], x[i]);\n"
+     "}\n",
+     {{"zero_f64", "(nseg+255)/256", "256", NULL, "out,nseg"},
+      {"unsorted_segment_sum", "(n+255)/256", "256", NULL, "x,seg,out,n"}},
+     NULL, "block=256;mapping=one-element-per-thread-global-atomics"},
     {"segment-mean-f32", "unsorted_segment_mean",
      "segment mean over unsorted ids; empty segments give 0",
      "x:f32:in:n;seg:i32:in:n;out:f32:out:nseg;n:i32:param;nseg:i32:param",
@@ -310,7 +555,31 @@ static const Prog PROGS[] = {
      "        out[s] = count[s] > 0 ? (float)(sum[s] / count[s]) : 0.0f;\n"
      "    free(sum);\n"
      "    free(count);\n"
-     "}\n"},
+     "}\n",
+     ZERO_F64
+     ZERO_I32
+     "/* One thread per element: sum[seg[i]] += x[i] (double) and count[seg[i]] += 1. */\n"
+     "extern \"C\" __global__ void segment_sums(const float *x, const int *seg, double *sum, int *count, int n)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= n)\n"
+     "        return;\n"
+     "    atomicAdd(&sum[seg[i]], (double)x[i]);\n"
+     "    atomicAdd(&count[seg[i]], 1);\n"
+     "}\n"
+     "\n"
+     "/* One thread per segment: the mean, 0 for an empty segment. */\n"
+     "extern \"C\" __global__ void unsorted_segment_mean(const double *sum, const int *count, float *out, int nseg)\n"
+     "{\n"
+     "    const long long s = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (s < nseg)\n"
+     "        out[s] = count[s] > 0 ? (float)(sum[s] / count[s]) : 0.0f;\n"
+     "}\n",
+     {{"zero_f64", "(nseg+255)/256", "256", NULL, "sum,nseg"},
+      {"zero_i32", "(nseg+255)/256", "256", NULL, "count,nseg"},
+      {"segment_sums", "(n+255)/256", "256", NULL, "x,seg,sum,count,n"},
+      {"unsorted_segment_mean", "(nseg+255)/256", "256", NULL, "sum,count,out,nseg"}},
+     "sum:f64:nseg;count:i32:nseg", "block=256;mapping=one-element-per-thread-global-atomics-f64"},
     {"segment-max-sorted-f32", "segment_max",
      "segment maximum over sorted ids; empty segments give 0",
      "x:f32:in:n;seg:i32:in:n;out:f32:out:nseg;n:i32:param;nseg:i32:param",
@@ -336,7 +605,37 @@ static const Prog PROGS[] = {
      "                m = x[i];\n"
      "        out[s] = m;\n"
      "    }\n"
-     "}\n"},
+     "}\n",
+     ATOMIC_MAX_F32
+     "#define NEG_INF_BITS 0xff800000u\n"
+     "\n"
+     "/* out[s] = -infinity: the identity of max. */\n"
+     "extern \"C\" __global__ void init_max(float *out, int nseg)\n"
+     "{\n"
+     "    const long long s = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (s < nseg)\n"
+     "        out[s] = __uint_as_float(NEG_INF_BITS);\n"
+     "}\n"
+     "\n"
+     "/* One thread per element: out[seg[i]] = max(out[seg[i]], x[i]). */\n"
+     "extern \"C\" __global__ void segment_max(const float *x, const int *seg, float *out, int n)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i < n)\n"
+     "        atomic_max_f32(&out[seg[i]], x[i]);\n"
+     "}\n"
+     "\n"
+     "/* One thread per segment: an empty segment becomes 0. */\n"
+     "extern \"C\" __global__ void empty_to_zero(float *out, int nseg)\n"
+     "{\n"
+     "    const long long s = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (s < nseg && __float_as_uint(out[s]) == NEG_INF_BITS)\n"
+     "        out[s] = 0.0f;\n"
+     "}\n",
+     {{"init_max", "(nseg+255)/256", "256", NULL, "out,nseg"},
+      {"segment_max", "(n+255)/256", "256", NULL, "x,seg,out,n"},
+      {"empty_to_zero", "(nseg+255)/256", "256", NULL, "out,nseg"}},
+     NULL, "block=256;mapping=one-element-per-thread-global-atomics"},
     {"segment-min-unsorted-f64", "unsorted_segment_min",
      "segment minimum over unsorted ids; empty segments give 0",
      "x:f64:in:n;seg:i32:in:n;out:f64:out:nseg;n:i32:param;nseg:i32:param",
@@ -359,7 +658,48 @@ static const Prog PROGS[] = {
      "    for (int s = 0; s < nseg; s++)\n"
      "        if (out[s] == INFINITY)\n"
      "            out[s] = 0.0;\n"
-     "}\n"},
+     "}\n",
+     "#define POS_INF_BITS 0x7ff0000000000000LL\n"
+     "\n"
+     "/* out[s] = +infinity: the identity of min. */\n"
+     "extern \"C\" __global__ void init_min(double *out, int nseg)\n"
+     "{\n"
+     "    const long long s = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (s < nseg)\n"
+     "        out[s] = __longlong_as_double(POS_INF_BITS);\n"
+     "}\n"
+     "\n"
+     "/* Atomic double min through the integer orderings of IEEE bit patterns:\n"
+     " * doubles with the sign bit clear order like their bits as signed integers,\n"
+     " * negative doubles in reverse of their bits as unsigned integers. */\n"
+     "__device__ void atomic_min_f64(double *addr, double v)\n"
+     "{\n"
+     "    const long long bits = __double_as_longlong(v);\n"
+     "    if (bits >= 0)\n"
+     "        atomicMin((long long *)addr, bits);\n"
+     "    else\n"
+     "        atomicMax((unsigned long long *)addr, (unsigned long long)bits);\n"
+     "}\n"
+     "\n"
+     "/* One thread per element: out[seg[i]] = min(out[seg[i]], x[i]). */\n"
+     "extern \"C\" __global__ void unsorted_segment_min(const double *x, const int *seg, double *out, int n)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i < n)\n"
+     "        atomic_min_f64(&out[seg[i]], x[i]);\n"
+     "}\n"
+     "\n"
+     "/* One thread per segment: an empty segment becomes 0. */\n"
+     "extern \"C\" __global__ void empty_to_zero(double *out, int nseg)\n"
+     "{\n"
+     "    const long long s = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (s < nseg && __double_as_longlong(out[s]) == POS_INF_BITS)\n"
+     "        out[s] = 0.0;\n"
+     "}\n",
+     {{"init_min", "(nseg+255)/256", "256", NULL, "out,nseg"},
+      {"unsorted_segment_min", "(n+255)/256", "256", NULL, "x,seg,out,n"},
+      {"empty_to_zero", "(nseg+255)/256", "256", NULL, "out,nseg"}},
+     NULL, "block=256;mapping=one-element-per-thread-global-atomics"},
     {"segment-sum-offsets-f32", "segment_sum_csr",
      "segment sums of a packed array given CSR-style offsets",
      "x:f32:in:n;offsets:i32:in:nseg+1;out:f32:out:nseg;n:i32:param;nseg:i32:param",
@@ -381,7 +721,22 @@ static const Prog PROGS[] = {
      "            sum += x[i];\n"
      "        out[s] = (float)sum;\n"
      "    }\n"
-     "}\n"},
+     "}\n",
+     "/* One thread per segment: the slice [offsets[s], offsets[s+1]) summed in\n"
+     " * double, in order. */\n"
+     "extern \"C\" __global__ void segment_sum_csr(const float *x, const int *offsets, float *out, int n, int nseg)\n"
+     "{\n"
+     "    const long long s = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (s >= nseg)\n"
+     "        return;\n"
+     "    const int end = offsets[s + 1] < n ? offsets[s + 1] : n;\n"
+     "    double sum = 0.0;\n"
+     "    for (int i = offsets[s]; i < end; i++)\n"
+     "        sum += x[i];\n"
+     "    out[s] = (float)sum;\n"
+     "}\n",
+     {{"segment_sum_csr", "(nseg+255)/256", "256", NULL, "x,offsets,out,n,nseg"}},
+     NULL, "block=256;mapping=one-segment-per-thread"},
     {"segment-max-offsets-f64", "segment_max_csr",
      "segment maxima of a packed f64 array given offsets; empty segments give 0",
      "x:f64:in:n;offsets:i32:in:nseg+1;out:f64:out:nseg;n:i32:param;nseg:i32:param",
@@ -407,7 +762,26 @@ static const Prog PROGS[] = {
      "                m = x[i];\n"
      "        out[s] = m;\n"
      "    }\n"
-     "}\n"},
+     "}\n",
+     "/* One thread per segment: the maximum of its slice, 0 when it is empty. */\n"
+     "extern \"C\" __global__ void segment_max_csr(const double *x, const int *offsets, double *out, int n, int nseg)\n"
+     "{\n"
+     "    const long long s = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (s >= nseg)\n"
+     "        return;\n"
+     "    const int begin = offsets[s], end = offsets[s + 1] < n ? offsets[s + 1] : n;\n"
+     "    if (begin >= end) {\n"
+     "        out[s] = 0.0;\n"
+     "        return;\n"
+     "    }\n"
+     "    double m = x[begin];\n"
+     "    for (int i = begin + 1; i < end; i++)\n"
+     "        if (x[i] > m)\n"
+     "            m = x[i];\n"
+     "    out[s] = m;\n"
+     "}\n",
+     {{"segment_max_csr", "(nseg+255)/256", "256", NULL, "x,offsets,out,n,nseg"}},
+     NULL, "block=256;mapping=one-segment-per-thread"},
     {"bincount-weights-f32", "bincount_weighted",
      "numpy bincount with f32 weights (double accumulation)",
      "x:i32:in:n;weights:f32:in:n;out:f32:out:nbins;n:i32:param;nbins:i32:param",
@@ -430,7 +804,20 @@ static const Prog PROGS[] = {
      "    for (int b = 0; b < nbins; b++)\n"
      "        out[b] = (float)acc[b];\n"
      "    free(acc);\n"
-     "}\n"},
+     "}\n",
+     ZERO_F64
+     F64_TO_F32
+     "/* One thread per element: acc[x[i]] += weights[i] in double (atomically). */\n"
+     "extern \"C\" __global__ void bincount_weighted(const int *x, const float *weights, double *acc, int n)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i < n)\n"
+     "        atomicAdd(&acc[x[i]], (double)weights[i]);\n"
+     "}\n",
+     {{"zero_f64", "(nbins+255)/256", "256", NULL, "acc,nbins"},
+      {"bincount_weighted", "(n+255)/256", "256", NULL, "x,weights,acc,n"},
+      {"f64_to_f32", "(nbins+255)/256", "256", NULL, "acc,out,nbins"}},
+     "acc:f64:nbins", "block=256;mapping=one-element-per-thread-global-atomics-f64"},
     {"bincount-weights-f64", "bincount_weighted",
      "bincount with f64 weights, values beyond nbins dropped",
      "x:i64:in:n;weights:f64:in:n;out:f64:out:nbins;n:i32:param;nbins:i32:param",
@@ -450,7 +837,21 @@ static const Prog PROGS[] = {
      "    for (int i = 0; i < n; i++)\n"
      "        if (x[i] >= 0 && x[i] < nbins)\n"
      "            out[x[i]] += weights[i];\n"
-     "}\n"},
+     "}\n",
+     ZERO_F64
+     "/* One thread per element: out[x[i]] += weights[i] for x[i] in [0, nbins). */\n"
+     "extern \"C\" __global__ void bincount_weighted(const long long *x, const double *weights, double *out, int n, int nbins)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= n)\n"
+     "        return;\n"
+     "    const long long b = x[i];\n"
+     "    if (b >= 0 && b < nbins)\n"
+     "        atomicAdd(&out[b], weights[i]);\n"
+     "}\n",
+     {{"zero_f64", "(nbins+255)/256", "256", NULL, "out,nbins"},
+      {"bincount_weighted", "(n+255)/256", "256", NULL, "x,weights,out,n,nbins"}},
+     NULL, "block=256;mapping=one-element-per-thread-global-atomics"},
     {"bincount-i64", "bincount",
      "bincount: number of occurrences of each value, 64-bit counts",
      "x:i32:in:n;out:i64:out:nbins;n:i32:param;nbins:i32:param",
@@ -468,7 +869,18 @@ static const Prog PROGS[] = {
      "    memset(out, 0, (size_t)nbins * sizeof *out);\n"
      "    for (int i = 0; i < n; i++)\n"
      "        out[x[i]]++;\n"
-     "}\n"},
+     "}\n",
+     ZERO_I64
+     "/* One thread per element: out[x[i]] += 1 in 64 bits. */\n"
+     "extern \"C\" __global__ void bincount(const int *x, long long *out, int n)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i < n)\n"
+     "        atomicAdd((unsigned long long *)&out[x[i]], 1ULL);\n"
+     "}\n",
+     {{"zero_i64", "(nbins+255)/256", "256", NULL, "out,nbins"},
+      {"bincount", "(n+255)/256", "256", NULL, "x,out,n"}},
+     NULL, "block=256;mapping=one-element-per-thread-global-atomics"},
     {"max-f32-inout", "scatter_max",
      "scatter-max: out[idx[i]] = max(out[idx[i]], src[i])",
      "out:f32:inout:m;idx:i32:in:n;src:f32:in:n;n:i32:param;m:i32:param",
@@ -487,7 +899,20 @@ static const Prog PROGS[] = {
      "        if (k >= 0 && k < m && src[i] > out[k])\n"
      "            out[k] = src[i];\n"
      "    }\n"
-     "}\n"},
+     "}\n",
+     ATOMIC_MAX_F32
+     "/* One thread per source element: out[idx[i]] = max(out[idx[i]], src[i]). */\n"
+     "extern \"C\" __global__ void scatter_max(float *out, const int *idx, const float *src, int n, int m)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= n)\n"
+     "        return;\n"
+     "    const int k = idx[i];\n"
+     "    if (k >= 0 && k < m)\n"
+     "        atomic_max_f32(&out[k], src[i]);\n"
+     "}\n",
+     {{"scatter_max", "(n+255)/256", "256", NULL, "out,idx,src,n,m"}},
+     NULL, "block=256;mapping=one-element-per-thread-global-atomics"},
     {"min-i32-inout", "scatter_min",
      "scatter-min of i32 values into an existing array",
      "out:i32:inout:m;idx:i32:in:n;src:i32:in:n;n:i32:param;m:i32:param",
@@ -506,7 +931,19 @@ static const Prog PROGS[] = {
      "        if (k >= 0 && k < m && src[i] < out[k])\n"
      "            out[k] = src[i];\n"
      "    }\n"
-     "}\n"},
+     "}\n",
+     "/* One thread per source element: out[idx[i]] = min(out[idx[i]], src[i]). */\n"
+     "extern \"C\" __global__ void scatter_min(int *out, const int *idx, const int *src, int n, int m)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= n)\n"
+     "        return;\n"
+     "    const int k = idx[i];\n"
+     "    if (k >= 0 && k < m)\n"
+     "        atomicMin(&out[k], src[i]);\n"
+     "}\n",
+     {{"scatter_min", "(n+255)/256", "256", NULL, "out,idx,src,n,m"}},
+     NULL, "block=256;mapping=one-element-per-thread-global-atomics"},
     {"max-i64-zeroed", "scatter_max_init",
      "scatter-max of i64 values; slots nothing maps to hold the minimum value",
      "src:i64:in:n;idx:i32:in:n;out:i64:out:m;n:i32:param;m:i32:param",
@@ -525,7 +962,25 @@ static const Prog PROGS[] = {
      "    for (int i = 0; i < n; i++)\n"
      "        if (src[i] > out[idx[i]])\n"
      "            out[idx[i]] = src[i];\n"
-     "}\n"},
+     "}\n",
+     "/* out[k] = INT64_MIN: the identity of max. */\n"
+     "extern \"C\" __global__ void init_min_value(long long *out, int m)\n"
+     "{\n"
+     "    const long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (k < m)\n"
+     "        out[k] = -9223372036854775807LL - 1;\n"
+     "}\n"
+     "\n"
+     "/* One thread per source element: out[idx[i]] = max(out[idx[i]], src[i]). */\n"
+     "extern \"C\" __global__ void scatter_max_init(const long long *src, const int *idx, long long *out, int n)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i < n)\n"
+     "        atomicMax(&out[idx[i]], src[i]);\n"
+     "}\n",
+     {{"init_min_value", "(m+255)/256", "256", NULL, "out,m"},
+      {"scatter_max_init", "(n+255)/256", "256", NULL, "src,idx,out,n"}},
+     NULL, "block=256;mapping=one-element-per-thread-global-atomics"},
     {"max-rows-f32", "scatter_max_rows",
      "row scatter-max: out[idx[i], :] = max(out[idx[i], :], src[i, :])",
      "out:f32:inout:m,d;idx:i32:in:n;src:f32:in:n,d;n:i32:param;d:i32:param;m:i32:param",
@@ -549,7 +1004,22 @@ static const Prog PROGS[] = {
      "            if (row[j] > dst[j])\n"
      "                dst[j] = row[j];\n"
      "    }\n"
-     "}\n"},
+     "}\n",
+     ATOMIC_MAX_F32
+     "/* One thread per element (i, j) of src: out[idx[i]][j] = max(out[idx[i]][j],\n"
+     " * src[i][j]). */\n"
+     "extern \"C\" __global__ void scatter_max_rows(float *out, const int *idx, const float *src, int n, int d, int m)\n"
+     "{\n"
+     "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (e >= (long long)n * d)\n"
+     "        return;\n"
+     "    const long long i = e / d, j = e % d;\n"
+     "    const int k = idx[i];\n"
+     "    if (k >= 0 && k < m)\n"
+     "        atomic_max_f32(&out[(long long)k * d + j], src[e]);\n"
+     "}\n",
+     {{"scatter_max_rows", "(n*d+255)/256", "256", NULL, "out,idx,src,n,d,m"}},
+     NULL, "block=256;mapping=one-element-per-thread-global-atomics"},
     {"mul-f64-inout", "scatter_mul",
      "scatter-multiply of factors near 1 into an existing f64 array",
      "out:f64:inout:m;idx:i32:in:n;src:f64:in:n;n:i32:param;m:i32:param",
@@ -566,7 +1036,30 @@ static const Prog PROGS[] = {
      "    for (int i = 0; i < n; i++)\n"
      "        if (idx[i] >= 0 && idx[i] < m)\n"
      "            out[idx[i]] *= src[i];\n"
-     "}\n"},
+     "}\n",
+     "/* Atomic double multiply: a compare-and-swap loop on the bits. */\n"
+     "__device__ void atomic_mul_f64(double *addr, double v)\n"
+     "{\n"
+     "    unsigned long long *bits = (unsigned long long *)addr;\n"
+     "    unsigned long long old = *bits, seen;\n"
+     "    do {\n"
+     "        seen = old;\n"
+     "        old = atomicCAS(bits, seen, __double_as_longlong(__longlong_as_double(seen) * v));\n"
+     "    } while (old != seen);\n"
+     "}\n"
+     "\n"
+     "/* One thread per source element: out[idx[i]] *= src[i]. */\n"
+     "extern \"C\" __global__ void scatter_mul(double *out, const int *idx, const double *src, int n, int m)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= n)\n"
+     "        return;\n"
+     "    const int k = idx[i];\n"
+     "    if (k >= 0 && k < m)\n"
+     "        atomic_mul_f64(&out[k], src[i]);\n"
+     "}\n",
+     {{"scatter_mul", "(n+255)/256", "256", NULL, "out,idx,src,n,m"}},
+     NULL, "block=256;mapping=one-element-per-thread-cas-loop"},
     {"mean-f32-inout", "scatter_reduce_mean",
      "scatter_reduce mean without self: slots that receive values become their mean, the others keep their value",
      "out:f32:inout:m;idx:i32:in:n;src:f32:in:n;n:i32:param;m:i32:param",
@@ -597,7 +1090,33 @@ static const Prog PROGS[] = {
      "            out[k] = (float)(sum[k] / count[k]);\n"
      "    free(sum);\n"
      "    free(count);\n"
-     "}\n"},
+     "}\n",
+     ZERO_F64
+     ZERO_I32
+     "/* One thread per source element: sum[idx[i]] += src[i] (double) and\n"
+     " * count[idx[i]] += 1. */\n"
+     "extern \"C\" __global__ void scatter_sums(const int *idx, const float *src, double *sum, int *count, int n)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= n)\n"
+     "        return;\n"
+     "    atomicAdd(&sum[idx[i]], (double)src[i]);\n"
+     "    atomicAdd(&count[idx[i]], 1);\n"
+     "}\n"
+     "\n"
+     "/* One thread per slot: slots that received values become their mean, the\n"
+     " * others keep their value. */\n"
+     "extern \"C\" __global__ void scatter_reduce_mean(float *out, const double *sum, const int *count, int m)\n"
+     "{\n"
+     "    const long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (k < m && count[k] > 0)\n"
+     "        out[k] = (float)(sum[k] / count[k]);\n"
+     "}\n",
+     {{"zero_f64", "(m+255)/256", "256", NULL, "sum,m"},
+      {"zero_i32", "(m+255)/256", "256", NULL, "count,m"},
+      {"scatter_sums", "(n+255)/256", "256", NULL, "idx,src,sum,count,n"},
+      {"scatter_reduce_mean", "(m+255)/256", "256", NULL, "out,sum,count,m"}},
+     "sum:f64:m;count:i32:m", "block=256;mapping=one-element-per-thread-global-atomics-f64"},
     {"coo-spmv-f32", "coo_spmv",
      "sparse matrix-vector product from COO triplets: y[row[e]] += val[e] * x[col[e]]",
      "row:i32:in:nnz;col:i32:in:nnz;val:f32:in:nnz;x:f32:in:ncols;y:f32:out:nrows;nnz:i32:param;nrows:i32:param;ncols:i32:param",
@@ -626,7 +1145,23 @@ static const Prog PROGS[] = {
      "    for (int r = 0; r < nrows; r++)\n"
      "        y[r] = (float)acc[r];\n"
      "    free(acc);\n"
-     "}\n"},
+     "}\n",
+     ZERO_F64
+     F64_TO_F32
+     "/* One thread per triplet: acc[row] += val * x[col] in double (atomically);\n"
+     " * columns outside [0, ncols) are skipped. */\n"
+     "extern \"C\" __global__ void coo_spmv(const int *row, const int *col, const float *val, const float *x, double *acc,\n"
+     "                                    int nnz, int ncols)\n"
+     "{\n"
+     "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (e >= nnz || col[e] >= ncols)\n"
+     "        return;\n"
+     "    atomicAdd(&acc[row[e]], (double)val[e] * x[col[e]]);\n"
+     "}\n",
+     {{"zero_f64", "(nrows+255)/256", "256", NULL, "acc,nrows"},
+      {"coo_spmv", "(nnz+255)/256", "256", NULL, "row,col,val,x,acc,nnz,ncols"},
+      {"f64_to_f32", "(nrows+255)/256", "256", NULL, "acc,y,nrows"}},
+     "acc:f64:nrows", "block=256;mapping=one-nonzero-per-thread-global-atomics-f64"},
     {"coo-spmv-f64-axpby", "coo_spmv_axpby",
      "y = alpha * A x + beta * y for a COO matrix (f64)",
      "row:i32:in:nnz;col:i32:in:nnz;val:f64:in:nnz;x:f64:in:ncols;y:f64:inout:nrows;@alpha;@beta;nnz:i32:param;nrows:i32:param;ncols:i32:param",
@@ -647,7 +1182,27 @@ static const Prog PROGS[] = {
      "    for (int e = 0; e < nnz; e++)\n"
      "        if (col[e] < ncols)\n"
      "            y[row[e]] += alpha * val[e] * x[col[e]];\n"
-     "}\n"},
+     "}\n",
+     "/* One thread per row: y[r] *= beta. */\n"
+     "extern \"C\" __global__ void scale_y(double *y, double beta, int nrows)\n"
+     "{\n"
+     "    const long long r = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (r < nrows)\n"
+     "        y[r] *= beta;\n"
+     "}\n"
+     "\n"
+     "/* One thread per triplet: y[row] += alpha * val * x[col] atomically. */\n"
+     "extern \"C\" __global__ void coo_spmv_axpby(const int *row, const int *col, const double *val, const double *x,\n"
+     "                                          double *y, double alpha, int nnz, int ncols)\n"
+     "{\n"
+     "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (e >= nnz || col[e] >= ncols)\n"
+     "        return;\n"
+     "    atomicAdd(&y[row[e]], alpha * val[e] * x[col[e]]);\n"
+     "}\n",
+     {{"scale_y", "(nrows+255)/256", "256", NULL, "y,beta,nrows"},
+      {"coo_spmv_axpby", "(nnz+255)/256", "256", NULL, "row,col,val,x,y,alpha,nnz,ncols"}},
+     NULL, "block=256;mapping=one-nonzero-per-thread-global-atomics"},
     {"coo-spmm-f32", "coo_spmm",
      "sparse times dense: Y[row[e], :] += val[e] * X[col[e], :] with COO triplets",
      "row:i32:in:nnz;col:i32:in:nnz;val:f32:in:nnz;X:f32:in:ncols,d;Y:f32:out:nrows,d;nnz:i32:param;nrows:i32:param;ncols:i32:param;d:i32:param",
@@ -674,7 +1229,23 @@ static const Prog PROGS[] = {
      "        for (int j = 0; j < d; j++)\n"
      "            yr[j] += val[e] * xr[j];\n"
      "    }\n"
-     "}\n"},
+     "}\n",
+     ZERO_F32
+     "/* One thread per (triplet e, column j): Y[row[e]][j] += val[e] * X[col[e]][j]. */\n"
+     "extern \"C\" __global__ void coo_spmm(const int *row, const int *col, const float *val, const float *X, float *Y,\n"
+     "                                    int nnz, int ncols, int d)\n"
+     "{\n"
+     "    const long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (t >= (long long)nnz * d)\n"
+     "        return;\n"
+     "    const long long e = t / d, j = t % d;\n"
+     "    if (col[e] >= ncols)\n"
+     "        return;\n"
+     "    atomicAdd(&Y[(long long)row[e] * d + j], val[e] * X[(long long)col[e] * d + j]);\n"
+     "}\n",
+     {{"zero_f32", "(nrows*d+255)/256", "256", NULL, "Y,nrows*d"},
+      {"coo_spmm", "(nnz*d+255)/256", "256", NULL, "row,col,val,X,Y,nnz,ncols,d"}},
+     NULL, "block=256;mapping=one-element-per-thread-global-atomics"},
     {"gcn-aggregate-f64", "gcn_aggregate",
      "GCN aggregation: messages normalised by the endpoint degrees, scatter-added to destination nodes",
      "src:i32:in:nedges;dst:i32:in:nedges;h:f64:in:nnodes,d;out:f64:out:nnodes,d;nedges:i32:param;nnodes:i32:param;d:i32:param",
@@ -713,7 +1284,44 @@ static const Prog PROGS[] = {
      "            o[j] += w * hs[j];\n"
      "    }\n"
      "    free(deg);\n"
-     "}\n"},
+     "}\n",
+     ZERO_F64
+     "/* deg[v] = 1 (the self loop). */\n"
+     "extern \"C\" __global__ void init_degree(int *deg, int nnodes)\n"
+     "{\n"
+     "    const long long v = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (v < nnodes)\n"
+     "        deg[v] = 1;\n"
+     "}\n"
+     "\n"
+     "/* One thread per edge: both endpoints gain a degree. */\n"
+     "extern \"C\" __global__ void count_degree(const int *src, const int *dst, int *deg, int nedges)\n"
+     "{\n"
+     "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (e >= nedges)\n"
+     "        return;\n"
+     "    atomicAdd(&deg[src[e]], 1);\n"
+     "    atomicAdd(&deg[dst[e]], 1);\n"
+     "}\n"
+     "\n"
+     "/* One thread per (edge e, feature j): out[dst][j] += h[src][j] /\n"
+     " * sqrt(deg[src] * deg[dst]) atomically. */\n"
+     "extern \"C\" __global__ void gcn_aggregate(const int *src, const int *dst, const double *h, double *out,\n"
+     "                                         const int *deg, int nedges, int d)\n"
+     "{\n"
+     "    const long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (t >= (long long)nedges * d)\n"
+     "        return;\n"
+     "    const long long e = t / d, j = t % d;\n"
+     "    const int s = src[e], v = dst[e];\n"
+     "    const double w = 1.0 / sqrt((double)deg[s] * deg[v]);\n"
+     "    atomicAdd(&out[(long long)v * d + j], w * h[(long long)s * d + j]);\n"
+     "}\n",
+     {{"init_degree", "(nnodes+255)/256", "256", NULL, "deg,nnodes"},
+      {"count_degree", "(nedges+255)/256", "256", NULL, "src,dst,deg,nedges"},
+      {"zero_f64", "(nnodes*d+255)/256", "256", NULL, "out,nnodes*d"},
+      {"gcn_aggregate", "(nedges*d+255)/256", "256", NULL, "src,dst,h,out,deg,nedges,d"}},
+     "deg:i32:nnodes", "block=256;mapping=one-element-per-thread-global-atomics"},
     {"csr-transpose-spmv-f32", "csr_transpose_spmv",
      "y = A^T x for a CSR matrix: each row scatters into the columns",
      "row_ptr:i32:in:nrows+1;col:i32:in:nnz;val:f32:in:nnz;x:f32:in:nrows;y:f32:out:ncols;nrows:i32:param;ncols:i32:param;nnz:i32:param",
@@ -742,7 +1350,25 @@ static const Prog PROGS[] = {
      "    for (int c = 0; c < ncols; c++)\n"
      "        y[c] = (float)acc[c];\n"
      "    free(acc);\n"
-     "}\n"},
+     "}\n",
+     ZERO_F64
+     F64_TO_F32
+     "/* One thread per row r: acc[col[k]] += val[k] * x[r] in double (atomically)\n"
+     " * for the row's nonzeros. */\n"
+     "extern \"C\" __global__ void csr_transpose_spmv(const int *row_ptr, const int *col, const float *val, const float *x,\n"
+     "                                              double *acc, int nrows, int nnz)\n"
+     "{\n"
+     "    const long long r = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (r >= nrows)\n"
+     "        return;\n"
+     "    const int end = row_ptr[r + 1] < nnz ? row_ptr[r + 1] : nnz;\n"
+     "    for (int k = row_ptr[r]; k < end; k++)\n"
+     "        atomicAdd(&acc[col[k]], (double)val[k] * x[r]);\n"
+     "}\n",
+     {{"zero_f64", "(ncols+255)/256", "256", NULL, "acc,ncols"},
+      {"csr_transpose_spmv", "(nrows+255)/256", "256", NULL, "row_ptr,col,val,x,acc,nrows,nnz"},
+      {"f64_to_f32", "(ncols+255)/256", "256", NULL, "acc,y,ncols"}},
+     "acc:f64:ncols", "block=256;mapping=one-row-per-thread-global-atomics-f64"},
     {"embedding-bag-sum-f32", "embedding_bag_sum",
      "EmbeddingBag (sum): each bag sums the table rows of its indices",
      "table:f32:in:vocab,dim;indices:i32:in:nidx;offsets:i32:in:nbags+1;out:f32:out:nbags,dim;nidx:i32:param;nbags:i32:param;dim:i32:param;vocab:i32:param",
@@ -772,7 +1398,25 @@ static const Prog PROGS[] = {
      "                o[j] += row[j];\n"
      "        }\n"
      "    }\n"
-     "}\n"},
+     "}\n",
+     "/* One thread per output element (b, j): the bag's table rows summed in\n"
+     " * order (no atomics: each output has one writer). */\n"
+     "extern \"C\" __global__ void embedding_bag_sum(const float *table, const int *indices, const int *offsets, float *out,\n"
+     "                                             int nidx, int nbags, int dim, int vocab)\n"
+     "{\n"
+     "    const long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (t >= (long long)nbags * dim)\n"
+     "        return;\n"
+     "    const long long b = t / dim, j = t % dim;\n"
+     "    const int end = offsets[b + 1] < nidx ? offsets[b + 1] : nidx;\n"
+     "    float sum = 0.0f;\n"
+     "    for (int k = offsets[b]; k < end; k++)\n"
+     "        if (indices[k] >= 0 && indices[k] < vocab)\n"
+     "            sum += table[(long long)indices[k] * dim + j];\n"
+     "    out[t] = sum;\n"
+     "}\n",
+     {{"embedding_bag_sum", "(nbags*dim+255)/256", "256", NULL, "table,indices,offsets,out,nidx,nbags,dim,vocab"}},
+     NULL, "block=256;mapping=one-output-per-thread"},
     {"embedding-bag-mean-f64", "embedding_bag_mean",
      "EmbeddingBag (mean) in f64",
      "table:f64:in:vocab,dim;indices:i32:in:nidx;offsets:i32:in:nbags+1;out:f64:out:nbags,dim;nidx:i32:param;nbags:i32:param;dim:i32:param;vocab:i32:param",
@@ -806,7 +1450,29 @@ static const Prog PROGS[] = {
      "            for (int j = 0; j < dim; j++)\n"
      "                o[j] /= count;\n"
      "    }\n"
-     "}\n"},
+     "}\n",
+     "/* One thread per output element (b, j): the mean of the bag's valid table\n"
+     " * rows, 0 for none. */\n"
+     "extern \"C\" __global__ void embedding_bag_mean(const double *table, const int *indices, const int *offsets,\n"
+     "                                              double *out, int nidx, int nbags, int dim, int vocab)\n"
+     "{\n"
+     "    const long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (t >= (long long)nbags * dim)\n"
+     "        return;\n"
+     "    const long long b = t / dim, j = t % dim;\n"
+     "    const int end = offsets[b + 1] < nidx ? offsets[b + 1] : nidx;\n"
+     "    double sum = 0.0;\n"
+     "    int count = 0;\n"
+     "    for (int k = offsets[b]; k < end; k++) {\n"
+     "        if (indices[k] < 0 || indices[k] >= vocab)\n"
+     "            continue;\n"
+     "        sum += table[(long long)indices[k] * dim + j];\n"
+     "        count++;\n"
+     "    }\n"
+     "    out[t] = count > 0 ? sum / count : 0.0;\n"
+     "}\n",
+     {{"embedding_bag_mean", "(nbags*dim+255)/256", "256", NULL, "table,indices,offsets,out,nidx,nbags,dim,vocab"}},
+     NULL, "block=256;mapping=one-output-per-thread"},
     {"embedding-bag-weighted-f32", "embedding_bag_weighted",
      "EmbeddingBag (sum) with per-sample weights",
      "table:f32:in:vocab,dim;indices:i32:in:nidx;weights:f32:in:nidx;offsets:i32:in:nbags+1;out:f32:out:nbags,dim;nidx:i32:param;nbags:i32:param;dim:i32:param;vocab:i32:param",
@@ -836,7 +1502,26 @@ static const Prog PROGS[] = {
      "                o[j] += weights[k] * row[j];\n"
      "        }\n"
      "    }\n"
-     "}\n"},
+     "}\n",
+     "/* One thread per output element (b, j): the weighted sum of the bag's table\n"
+     " * rows. */\n"
+     "extern \"C\" __global__ void embedding_bag_weighted(const float *table, const int *indices, const float *weights,\n"
+     "                                                  const int *offsets, float *out, int nidx, int nbags, int dim,\n"
+     "                                                  int vocab)\n"
+     "{\n"
+     "    const long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (t >= (long long)nbags * dim)\n"
+     "        return;\n"
+     "    const long long b = t / dim, j = t % dim;\n"
+     "    const int end = offsets[b + 1] < nidx ? offsets[b + 1] : nidx;\n"
+     "    float sum = 0.0f;\n"
+     "    for (int k = offsets[b]; k < end; k++)\n"
+     "        if (indices[k] >= 0 && indices[k] < vocab)\n"
+     "            sum += weights[k] * table[(long long)indices[k] * dim + j];\n"
+     "    out[t] = sum;\n"
+     "}\n",
+     {{"embedding_bag_weighted", "(nbags*dim+255)/256", "256", NULL, "table,indices,weights,offsets,out,nidx,nbags,dim,vocab"}},
+     NULL, "block=256;mapping=one-output-per-thread"},
     {"gather-scatter-f32", "gather_scatter_add",
      "gather-then-accumulate: out[dst[i]] += table[src[i]]",
      "table:f32:in:ntab;src:i32:in:n;dst:i32:in:n;out:f32:out:m;n:i32:param;ntab:i32:param;m:i32:param",
@@ -857,7 +1542,19 @@ static const Prog PROGS[] = {
      "    for (int i = 0; i < n; i++)\n"
      "        if (src[i] < ntab)\n"
      "            out[dst[i]] += table[src[i]];\n"
-     "}\n"},
+     "}\n",
+     ZERO_F32
+     "/* One thread per pair: out[dst[i]] += table[src[i]] atomically. */\n"
+     "extern \"C\" __global__ void gather_scatter_add(const float *table, const int *src, const int *dst, float *out, int n,\n"
+     "                                              int ntab)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i < n && src[i] < ntab)\n"
+     "        atomicAdd(&out[dst[i]], table[src[i]]);\n"
+     "}\n",
+     {{"zero_f32", "(m+255)/256", "256", NULL, "out,m"},
+      {"gather_scatter_add", "(n+255)/256", "256", NULL, "table,src,dst,out,n,ntab"}},
+     NULL, "block=256;mapping=one-element-per-thread-global-atomics"},
     {"scatter-dim1-f32", "scatter_add_dim1",
      "torch.scatter_add_ along dim 1 of a matrix: out[i][idx[i][j]] += src[i][j]",
      "out:f32:inout:r,m;idx:i32:in:r,n;src:f32:in:r,n;r:i32:param;n:i32:param;m:i32:param",
@@ -879,7 +1576,18 @@ static const Prog PROGS[] = {
      "        for (int j = 0; j < n; j++)\n"
      "            orow[irow[j]] += srow[j];\n"
      "    }\n"
-     "}\n"},
+     "}\n",
+     "/* One thread per element (i, j) of src: out[i][idx[i][j]] += src[i][j]. */\n"
+     "extern \"C\" __global__ void scatter_add_dim1(float *out, const int *idx, const float *src, int r, int n, int m)\n"
+     "{\n"
+     "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (e >= (long long)r * n)\n"
+     "        return;\n"
+     "    const long long i = e / n;\n"
+     "    atomicAdd(&out[i * m + idx[e]], src[e]);\n"
+     "}\n",
+     {{"scatter_add_dim1", "(r*n+255)/256", "256", NULL, "out,idx,src,r,n,m"}},
+     NULL, "block=256;mapping=one-element-per-thread-global-atomics"},
     {"scatter-dim0-f64", "scatter_add_dim0",
      "torch.scatter_add_ along dim 0: out[idx[i][j]][j] += src[i][j]",
      "out:f64:inout:m,c;idx:i32:in:r,c;src:f64:in:r,c;r:i32:param;c:i32:param;m:i32:param",
@@ -902,7 +1610,20 @@ static const Prog PROGS[] = {
      "            if (irow[j] < m)\n"
      "                out[(size_t)irow[j] * c + j] += srow[j];\n"
      "    }\n"
-     "}\n"},
+     "}\n",
+     "/* One thread per element (i, j) of src: out[idx[i][j]][j] += src[i][j];\n"
+     " * indices of m or more are skipped. */\n"
+     "extern \"C\" __global__ void scatter_add_dim0(double *out, const int *idx, const double *src, int r, int c, int m)\n"
+     "{\n"
+     "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (e >= (long long)r * c)\n"
+     "        return;\n"
+     "    const long long j = e % c;\n"
+     "    if (idx[e] < m)\n"
+     "        atomicAdd(&out[(long long)idx[e] * c + j], src[e]);\n"
+     "}\n",
+     {{"scatter_add_dim0", "(r*c+255)/256", "256", NULL, "out,idx,src,r,c,m"}},
+     NULL, "block=256;mapping=one-element-per-thread-global-atomics"},
     {"cic-deposit-1d-f32", "cic_deposit_1d",
      "cloud-in-cell deposit of particle charges onto a 1D grid",
      "pos:f32:in:n;q:f32:in:n;grid:f32:out:m;n:i32:param;m:i32:param",
@@ -934,7 +1655,28 @@ static const Prog PROGS[] = {
      "    for (int c = 0; c < m; c++)\n"
      "        grid[c] = (float)acc[c];\n"
      "    free(acc);\n"
-     "}\n"},
+     "}\n",
+     ZERO_F64
+     F64_TO_F32
+     "/* One thread per particle: u = pos * (m - 1) in float, cell c = (int)u and\n"
+     " * fraction f = u - c; q (1 - f) goes to acc[c] and q f to acc[c + 1]. */\n"
+     "extern \"C\" __global__ void cic_deposit_1d(const float *pos, const float *q, double *acc, int n, int m)\n"
+     "{\n"
+     "    const long long p = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (p >= n)\n"
+     "        return;\n"
+     "    const float u = pos[p] * (m - 1);\n"
+     "    if (u < 0.0f || u >= (float)(m - 1))\n"
+     "        return;\n"
+     "    const int c = (int)u;\n"
+     "    const double f = u - c;\n"
+     "    atomicAdd(&acc[c], q[p] * (1.0 - f));\n"
+     "    atomicAdd(&acc[c + 1], q[p] * f);\n"
+     "}\n",
+     {{"zero_f64", "(m+255)/256", "256", NULL, "acc,m"},
+      {"cic_deposit_1d", "(n+255)/256", "256", NULL, "pos,q,acc,n,m"},
+      {"f64_to_f32", "(m+255)/256", "256", NULL, "acc,grid,m"}},
+     "acc:f64:m", "block=256;mapping=one-particle-per-thread-global-atomics-f64"},
     {"ngp-deposit-2d-f64", "ngp_deposit_2d",
      "nearest-grid-point mass deposit of 2D particles onto an ny x nx grid",
      "x:f64:in:n;y:f64:in:n;mass:f64:in:n;grid:f64:out:ny,nx;n:i32:param;nx:i32:param;ny:i32:param",
@@ -961,7 +1703,27 @@ static const Prog PROGS[] = {
      "            j = nx - 1;\n"
      "        grid[(size_t)i * nx + j] += mass[p];\n"
      "    }\n"
-     "}\n"},
+     "}\n",
+     ZERO_F64
+     "/* One thread per particle: its mass goes to the cell ((int)(y ny), (int)(x nx)). */\n"
+     "extern \"C\" __global__ void ngp_deposit_2d(const double *x, const double *y, const double *mass, double *grid, int n,\n"
+     "                                          int nx, int ny)\n"
+     "{\n"
+     "    const long long p = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (p >= n)\n"
+     "        return;\n"
+     "    if (x[p] < 0.0 || x[p] >= 1.0 || y[p] < 0.0 || y[p] >= 1.0)\n"
+     "        return;\n"
+     "    int i = (int)(y[p] * ny), j = (int)(x[p] * nx);\n"
+     "    if (i > ny - 1)\n"
+     "        i = ny - 1;\n"
+     "    if (j > nx - 1)\n"
+     "        j = nx - 1;\n"
+     "    atomicAdd(&grid[(long long)i * nx + j], mass[p]);\n"
+     "}\n",
+     {{"zero_f64", "(nx*ny+255)/256", "256", NULL, "grid,nx*ny"},
+      {"ngp_deposit_2d", "(n+255)/256", "256", NULL, "x,y,mass,grid,n,nx,ny"}},
+     NULL, "block=256;mapping=one-particle-per-thread-global-atomics"},
     {"cic-deposit-2d-f32", "cic_deposit_2d",
      "bilinear (cloud-in-cell) deposit of 2D particles onto a grid",
      "x:f32:in:n;y:f32:in:n;q:f32:in:n;grid:f32:out:ny,nx;n:i32:param;nx:i32:param;ny:i32:param",
@@ -999,7 +1761,32 @@ static const Prog PROGS[] = {
      "    for (size_t k = 0; k < cells; k++)\n"
      "        grid[k] = (float)acc[k];\n"
      "    free(acc);\n"
-     "}\n"},
+     "}\n",
+     ZERO_F64
+     F64_TO_F32
+     "/* One thread per particle: (u, v) = (x (nx - 1), y (ny - 1)) in float, and q\n"
+     " * spread bilinearly over the four corners of its cell, in double. */\n"
+     "extern \"C\" __global__ void cic_deposit_2d(const float *x, const float *y, const float *q, double *acc, int n, int nx,\n"
+     "                                          int ny)\n"
+     "{\n"
+     "    const long long p = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (p >= n)\n"
+     "        return;\n"
+     "    const float u = x[p] * (nx - 1), v = y[p] * (ny - 1);\n"
+     "    if (u < 0.0f || u >= (float)(nx - 1) || v < 0.0f || v >= (float)(ny - 1))\n"
+     "        return;\n"
+     "    const int i = (int)v, j = (int)u;\n"
+     "    const double fy = v - i, fx = u - j;\n"
+     "    double *c = acc + (long long)i * nx + j;\n"
+     "    atomicAdd(&c[0], q[p] * (1 - fy) * (1 - fx));\n"
+     "    atomicAdd(&c[1], q[p] * (1 - fy) * fx);\n"
+     "    atomicAdd(&c[nx], q[p] * fy * (1 - fx));\n"
+     "    atomicAdd(&c[nx + 1], q[p] * fy * fx);\n"
+     "}\n",
+     {{"zero_f64", "(nx*ny+255)/256", "256", NULL, "acc,nx*ny"},
+      {"cic_deposit_2d", "(n+255)/256", "256", NULL, "x,y,q,acc,n,nx,ny"},
+      {"f64_to_f32", "(nx*ny+255)/256", "256", NULL, "acc,grid,nx*ny"}},
+     "acc:f64:nx*ny", "block=256;mapping=one-particle-per-thread-global-atomics-f64"},
     {"sparse-sgd-f32", "sparse_sgd_update",
      "sparse SGD step on embedding rows: table[idx[i], :] -= lr * grad[i, :]",
      "table:f32:inout:vocab,dim;idx:i32:in:n;grad:f32:in:n,dim;@lr;n:i32:param;dim:i32:param;vocab:i32:param",
@@ -1023,7 +1810,22 @@ static const Prog PROGS[] = {
      "        for (int j = 0; j < dim; j++)\n"
      "            row[j] -= lr * g[j];\n"
      "    }\n"
-     "}\n"},
+     "}\n",
+     "/* One thread per gradient element (i, j): table[idx[i]][j] -= lr * grad[i][j]\n"
+     " * atomically. */\n"
+     "extern \"C\" __global__ void sparse_sgd_update(float *table, const int *idx, const float *grad, float lr, int n,\n"
+     "                                             int dim, int vocab)\n"
+     "{\n"
+     "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (e >= (long long)n * dim)\n"
+     "        return;\n"
+     "    const long long i = e / dim, j = e % dim;\n"
+     "    const int v = idx[i];\n"
+     "    if (v >= 0 && v < vocab)\n"
+     "        atomicAdd(&table[(long long)v * dim + j], -(lr * grad[e]));\n"
+     "}\n",
+     {{"sparse_sgd_update", "(n*dim+255)/256", "256", NULL, "table,idx,grad,lr,n,dim,vocab"}},
+     NULL, "block=256;mapping=one-element-per-thread-global-atomics"},
     {"add-f32-idx64", "scatter_add_i64_index",
      "scatter-add with 64-bit indices",
      "src:f32:in:n;idx:i64:in:n;out:f32:out:m;n:i32:param;m:i32:param",
@@ -1042,7 +1844,18 @@ static const Prog PROGS[] = {
      "    memset(out, 0, (size_t)m * sizeof *out);\n"
      "    for (int i = 0; i < n; i++)\n"
      "        out[idx[i]] += src[i];\n"
-     "}\n"},
+     "}\n",
+     ZERO_F32
+     "/* One thread per source element: out[idx[i]] += src[i] (64-bit indices). */\n"
+     "extern \"C\" __global__ void scatter_add_i64_index(const float *src, const long long *idx, float *out, int n)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i < n)\n"
+     "        atomicAdd(&out[idx[i]], src[i]);\n"
+     "}\n",
+     {{"zero_f32", "(m+255)/256", "256", NULL, "out,m"},
+      {"scatter_add_i64_index", "(n+255)/256", "256", NULL, "src,idx,out,n"}},
+     NULL, "block=256;mapping=one-element-per-thread-global-atomics"},
     {"add-f64-negative-index", "scatter_add_wrap",
      "scatter-add with Python-style negative indices (-1 is the last slot)",
      "out:f64:inout:m;idx:i32:in:n;src:f64:in:n;n:i32:param;m:i32:param",
@@ -1060,7 +1873,18 @@ static const Prog PROGS[] = {
      "        int k = idx[i] < 0 ? m + idx[i] : idx[i];\n"
      "        out[k] += src[i];\n"
      "    }\n"
-     "}\n"},
+     "}\n",
+     "/* One thread per source element: negative indices count from the end. */\n"
+     "extern \"C\" __global__ void scatter_add_wrap(double *out, const int *idx, const double *src, int n, int m)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= n)\n"
+     "        return;\n"
+     "    const int k = idx[i] < 0 ? m + idx[i] : idx[i];\n"
+     "    atomicAdd(&out[k], src[i]);\n"
+     "}\n",
+     {{"scatter_add_wrap", "(n+255)/256", "256", NULL, "out,idx,src,n,m"}},
+     NULL, "block=256;mapping=one-element-per-thread-global-atomics"},
     {"kmeans-update-f32", "kmeans_update",
      "k-means update step: per-cluster sums and counts, then centroids",
      "x:f32:in:n,d;label:i32:in:n;centroids:f32:out:k,d;counts:i32:out:k;n:i32:param;d:i32:param;k:i32:param",
@@ -1094,7 +1918,37 @@ static const Prog PROGS[] = {
      "        for (int j = 0; j < d; j++)\n"
      "            centroids[(size_t)c * d + j] = counts[c] > 0 ? (float)(sum[(size_t)c * d + j] / counts[c]) : 0.0f;\n"
      "    free(sum);\n"
-     "}\n"},
+     "}\n",
+     ZERO_F64
+     ZERO_I32
+     "/* One thread per element (i, j) of x: sum[label[i]][j] += x[i][j] in double;\n"
+     " * the thread of column 0 also counts the point. */\n"
+     "extern \"C\" __global__ void cluster_sums(const float *x, const int *label, double *sum, int *counts, int n, int d)\n"
+     "{\n"
+     "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (e >= (long long)n * d)\n"
+     "        return;\n"
+     "    const long long i = e / d, j = e % d;\n"
+     "    const int c = label[i];\n"
+     "    atomicAdd(&sum[(long long)c * d + j], (double)x[e]);\n"
+     "    if (j == 0)\n"
+     "        atomicAdd(&counts[c], 1);\n"
+     "}\n"
+     "\n"
+     "/* One thread per centroid element: the mean, 0 for an empty cluster. */\n"
+     "extern \"C\" __global__ void kmeans_update(const double *sum, const int *counts, float *centroids, int d, int k)\n"
+     "{\n"
+     "    const long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (t >= (long long)k * d)\n"
+     "        return;\n"
+     "    const long long c = t / d;\n"
+     "    centroids[t] = counts[c] > 0 ? (float)(sum[t] / counts[c]) : 0.0f;\n"
+     "}\n",
+     {{"zero_f64", "(k*d+255)/256", "256", NULL, "sum,k*d"},
+      {"zero_i32", "(k+255)/256", "256", NULL, "counts,k"},
+      {"cluster_sums", "(n*d+255)/256", "256", NULL, "x,label,sum,counts,n,d"},
+      {"kmeans_update", "(k*d+255)/256", "256", NULL, "sum,counts,centroids,d,k"}},
+     "sum:f64:k*d", "block=256;mapping=one-element-per-thread-global-atomics-f64"},
     {"kmeans-update-f64-keep", "kmeans_update_keep_empty",
      "k-means update (f64) where empty clusters keep their old centroid",
      "x:f64:in:n,d;label:i32:in:n;centroids:f64:inout:k,d;n:i32:param;d:i32:param;k:i32:param",
@@ -1133,7 +1987,40 @@ static const Prog PROGS[] = {
      "    }\n"
      "    free(sum);\n"
      "    free(count);\n"
-     "}\n"},
+     "}\n",
+     ZERO_F64
+     ZERO_I32
+     "/* One thread per element (i, j) of x: sum[label[i]][j] += x[i][j]; the\n"
+     " * thread of column 0 also counts the point. */\n"
+     "extern \"C\" __global__ void cluster_sums(const double *x, const int *label, double *sum, int *count, int n, int d)\n"
+     "{\n"
+     "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (e >= (long long)n * d)\n"
+     "        return;\n"
+     "    const long long i = e / d, j = e % d;\n"
+     "    const int c = label[i];\n"
+     "    atomicAdd(&sum[(long long)c * d + j], x[e]);\n"
+     "    if (j == 0)\n"
+     "        atomicAdd(&count[c], 1);\n"
+     "}\n"
+     "\n"
+     "/* One thread per centroid element: the mean; an empty cluster keeps its\n"
+     " * centroid. */\n"
+     "extern \"C\" __global__ void kmeans_update_keep_empty(const double *sum, const int *count, double *centroids, int d,\n"
+     "                                                    int k)\n"
+     "{\n"
+     "    const long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (t >= (long long)k * d)\n"
+     "        return;\n"
+     "    const long long c = t / d;\n"
+     "    if (count[c] > 0)\n"
+     "        centroids[t] = sum[t] / count[c];\n"
+     "}\n",
+     {{"zero_f64", "(k*d+255)/256", "256", NULL, "sum,k*d"},
+      {"zero_i32", "(k+255)/256", "256", NULL, "count,k"},
+      {"cluster_sums", "(n*d+255)/256", "256", NULL, "x,label,sum,count,n,d"},
+      {"kmeans_update_keep_empty", "(k*d+255)/256", "256", NULL, "sum,count,centroids,d,k"}},
+     "sum:f64:k*d;count:i32:k", "block=256;mapping=one-element-per-thread-global-atomics"},
     {"masked-add-f32", "masked_scatter_add",
      "scatter-add of the elements selected by a mask",
      "src:f32:in:n;idx:i32:in:n;mask:u8:in:n;out:f32:out:m;n:i32:param;m:i32:param",
@@ -1153,7 +2040,19 @@ static const Prog PROGS[] = {
      "    for (int i = 0; i < n; i++)\n"
      "        if (mask[i])\n"
      "            out[idx[i]] += src[i];\n"
-     "}\n"},
+     "}\n",
+     ZERO_F32
+     "/* One thread per source element: selected elements add to out[idx[i]]. */\n"
+     "extern \"C\" __global__ void masked_scatter_add(const float *src, const int *idx, const unsigned char *mask, float *out,\n"
+     "                                              int n)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i < n && mask[i])\n"
+     "        atomicAdd(&out[idx[i]], src[i]);\n"
+     "}\n",
+     {{"zero_f32", "(m+255)/256", "256", NULL, "out,m"},
+      {"masked_scatter_add", "(n+255)/256", "256", NULL, "src,idx,mask,out,n"}},
+     NULL, "block=256;mapping=one-element-per-thread-global-atomics"},
     {"segment-softmax-f32", "segment_softmax",
      "softmax within segments (graph attention): scatter-max, scatter-add of exponentials, normalise",
      "x:f32:in:n;seg:i32:in:n;y:f32:out:n;n:i32:param;nseg:i32:param",
@@ -1190,7 +2089,47 @@ static const Prog PROGS[] = {
      "        y[i] = (float)(exp((double)x[i] - mx[seg[i]]) / den[seg[i]]);\n"
      "    free(mx);\n"
      "    free(den);\n"
-     "}\n"},
+     "}\n",
+     ATOMIC_MAX_F32
+     "/* mx[s] = -infinity, den[s] = 0. */\n"
+     "extern \"C\" __global__ void init_segments(float *mx, double *den, int nseg)\n"
+     "{\n"
+     "    const long long s = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (s >= nseg)\n"
+     "        return;\n"
+     "    mx[s] = __uint_as_float(0xff800000u);\n"
+     "    den[s] = 0.0;\n"
+     "}\n"
+     "\n"
+     "/* One thread per element: mx[seg[i]] = max(mx[seg[i]], x[i]). */\n"
+     "extern \"C\" __global__ void segment_max(const float *x, const int *seg, float *mx, int n)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i < n)\n"
+     "        atomic_max_f32(&mx[seg[i]], x[i]);\n"
+     "}\n"
+     "\n"
+     "/* One thread per element: den[s] += exp(x[i] - mx[s]) in double. */\n"
+     "extern \"C\" __global__ void segment_denominators(const float *x, const int *seg, const float *mx, double *den, int n)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i < n)\n"
+     "        atomicAdd(&den[seg[i]], exp((double)x[i] - mx[seg[i]]));\n"
+     "}\n"
+     "\n"
+     "/* One thread per element: y[i] = exp(x[i] - mx[s]) / den[s]. */\n"
+     "extern \"C\" __global__ void segment_softmax(const float *x, const int *seg, const float *mx, const double *den,\n"
+     "                                           float *y, int n)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i < n)\n"
+     "        y[i] = (float)(exp((double)x[i] - mx[seg[i]]) / den[seg[i]]);\n"
+     "}\n",
+     {{"init_segments", "(nseg+255)/256", "256", NULL, "mx,den,nseg"},
+      {"segment_max", "(n+255)/256", "256", NULL, "x,seg,mx,n"},
+      {"segment_denominators", "(n+255)/256", "256", NULL, "x,seg,mx,den,n"},
+      {"segment_softmax", "(n+255)/256", "256", NULL, "x,seg,mx,den,y,n"}},
+     "mx:f32:nseg;den:f64:nseg", "block=256;mapping=one-element-per-thread-global-atomics"},
     {"segment-logsumexp-f64", "segment_logsumexp",
      "log-sum-exp per segment over unsorted ids; empty segments give 0",
      "x:f64:in:n;seg:i32:in:n;out:f64:out:nseg;n:i32:param;nseg:i32:param",
@@ -1222,7 +2161,49 @@ static const Prog PROGS[] = {
      "    for (int s = 0; s < nseg; s++)\n"
      "        out[s] = mx[s] == -INFINITY ? 0.0 : mx[s] + log(out[s]);\n"
      "    free(mx);\n"
-     "}\n"},
+     "}\n",
+     ATOMIC_MAX_F64
+     "#define NEG_INF_BITS 0xfff0000000000000ULL\n"
+     "\n"
+     "/* mx[s] = -infinity, out[s] = 0. */\n"
+     "extern \"C\" __global__ void init_segments(double *mx, double *out, int nseg)\n"
+     "{\n"
+     "    const long long s = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (s >= nseg)\n"
+     "        return;\n"
+     "    mx[s] = __longlong_as_double((long long)NEG_INF_BITS);\n"
+     "    out[s] = 0.0;\n"
+     "}\n"
+     "\n"
+     "/* One thread per element: mx[seg[i]] = max(mx[seg[i]], x[i]). */\n"
+     "extern \"C\" __global__ void segment_max(const double *x, const int *seg, double *mx, int n)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i < n)\n"
+     "        atomic_max_f64(&mx[seg[i]], x[i]);\n"
+     "}\n"
+     "\n"
+     "/* One thread per element: out[s] += exp(x[i] - mx[s]) atomically. */\n"
+     "extern \"C\" __global__ void segment_exp_sums(const double *x, const int *seg, const double *mx, double *out, int n)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i < n)\n"
+     "        atomicAdd(&out[seg[i]], exp(x[i] - mx[seg[i]]));\n"
+     "}\n"
+     "\n"
+     "/* One thread per segment: out[s] = mx[s] + log(out[s]), 0 for an empty one. */\n"
+     "extern \"C\" __global__ void segment_logsumexp(const double *mx, double *out, int nseg)\n"
+     "{\n"
+     "    const long long s = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (s >= nseg)\n"
+     "        return;\n"
+     "    out[s] = (unsigned long long)__double_as_longlong(mx[s]) == NEG_INF_BITS ? 0.0 : mx[s] + log(out[s]);\n"
+     "}\n",
+     {{"init_segments", "(nseg+255)/256", "256", NULL, "mx,out,nseg"},
+      {"segment_max", "(n+255)/256", "256", NULL, "x,seg,mx,n"},
+      {"segment_exp_sums", "(n+255)/256", "256", NULL, "x,seg,mx,out,n"},
+      {"segment_logsumexp", "(nseg+255)/256", "256", NULL, "mx,out,nseg"}},
+     "mx:f64:nseg", "block=256;mapping=one-element-per-thread-global-atomics"},
     {"weighted-degree-f64", "weighted_degree",
      "weighted degree of each node of an undirected edge list",
      "src:i32:in:nedges;dst:i32:in:nedges;w:f64:in:nedges;deg:f64:out:nnodes;nedges:i32:param;nnodes:i32:param",
@@ -1243,7 +2224,20 @@ static const Prog PROGS[] = {
      "        deg[src[e]] += w[e];\n"
      "        deg[dst[e]] += w[e];\n"
      "    }\n"
-     "}\n"},
+     "}\n",
+     ZERO_F64
+     "/* One thread per edge: both endpoints gain its weight. */\n"
+     "extern \"C\" __global__ void weighted_degree(const int *src, const int *dst, const double *w, double *deg, int nedges)\n"
+     "{\n"
+     "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (e >= nedges)\n"
+     "        return;\n"
+     "    atomicAdd(&deg[src[e]], w[e]);\n"
+     "    atomicAdd(&deg[dst[e]], w[e]);\n"
+     "}\n",
+     {{"zero_f64", "(nnodes+255)/256", "256", NULL, "deg,nnodes"},
+      {"weighted_degree", "(nedges+255)/256", "256", NULL, "src,dst,w,deg,nedges"}},
+     NULL, "block=256;mapping=one-edge-per-thread-global-atomics"},
     {"in-degree-i32", "in_degree",
      "in-degree count of each node of a directed edge list",
      "dst:i32:in:nedges;deg:i32:out:nnodes;nedges:i32:param;nnodes:i32:param",
@@ -1260,7 +2254,18 @@ static const Prog PROGS[] = {
      "        deg[v] = 0;\n"
      "    for (int e = 0; e < nedges; e++)\n"
      "        deg[dst[e]]++;\n"
-     "}\n"},
+     "}\n",
+     ZERO_I32
+     "/* One thread per edge: deg[dst[e]] += 1. */\n"
+     "extern \"C\" __global__ void in_degree(const int *dst, int *deg, int nedges)\n"
+     "{\n"
+     "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (e < nedges)\n"
+     "        atomicAdd(&deg[dst[e]], 1);\n"
+     "}\n",
+     {{"zero_i32", "(nnodes+255)/256", "256", NULL, "deg,nnodes"},
+      {"in_degree", "(nedges+255)/256", "256", NULL, "dst,deg,nedges"}},
+     NULL, "block=256;mapping=one-edge-per-thread-global-atomics"},
     {"coo-to-dense-f32", "coo_to_dense",
      "sparse COO (with duplicates) to a dense row-major matrix: index_put with accumulate",
      "ri:i32:in:nnz;ci:i32:in:nnz;v:f32:in:nnz;dense:f32:out:rows,cols;nnz:i32:param;rows:i32:param;cols:i32:param",
@@ -1279,7 +2284,18 @@ static const Prog PROGS[] = {
      "    memset(dense, 0, (size_t)rows * cols * sizeof *dense);\n"
      "    for (int k = 0; k < nnz; k++)\n"
      "        dense[(size_t)ri[k] * cols + ci[k]] += v[k];\n"
-     "}\n"},
+     "}\n",
+     ZERO_F32
+     "/* One thread per entry: dense[ri][ci] += v atomically. */\n"
+     "extern \"C\" __global__ void coo_to_dense(const int *ri, const int *ci, const float *v, float *dense, int nnz, int cols)\n"
+     "{\n"
+     "    const long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (k < nnz)\n"
+     "        atomicAdd(&dense[(long long)ri[k] * cols + ci[k]], v[k]);\n"
+     "}\n",
+     {{"zero_f32", "(rows*cols+255)/256", "256", NULL, "dense,rows*cols"},
+      {"coo_to_dense", "(nnz+255)/256", "256", NULL, "ri,ci,v,dense,nnz,cols"}},
+     NULL, "block=256;mapping=one-nonzero-per-thread-global-atomics"},
     {"coo-to-dense-f64-i64", "coo_to_dense",
      "sparse COO with 64-bit coordinates to a dense f64 matrix, accumulating duplicates",
      "coords:i64:in:nnz,2;v:f64:in:nnz;dense:f64:inout:rows,cols;nnz:i32:param;rows:i32:param;cols:i32:param",
@@ -1300,7 +2316,22 @@ static const Prog PROGS[] = {
      "            continue;\n"
      "        dense[r * cols + c] += v[k];\n"
      "    }\n"
-     "}\n"},
+     "}\n",
+     "/* One thread per entry: dense[r][c] += v atomically; entries outside the\n"
+     " * matrix are skipped. */\n"
+     "extern \"C\" __global__ void coo_to_dense(const long long *coords, const double *v, double *dense, int nnz, int rows,\n"
+     "                                        int cols)\n"
+     "{\n"
+     "    const long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (k >= nnz)\n"
+     "        return;\n"
+     "    const long long r = coords[2 * k], c = coords[2 * k + 1];\n"
+     "    if (r < 0 || r >= rows || c < 0 || c >= cols)\n"
+     "        return;\n"
+     "    atomicAdd(&dense[r * cols + c], v[k]);\n"
+     "}\n",
+     {{"coo_to_dense", "(nnz+255)/256", "256", NULL, "coords,v,dense,nnz,rows,cols"}},
+     NULL, "block=256;mapping=one-nonzero-per-thread-global-atomics"},
     {"moe-combine-f32", "moe_combine",
      "mixture-of-experts combine: expert outputs scaled by their gates and scatter-added back to their tokens",
      "expert_out:f32:in:nassign,d;token:i32:in:nassign;gate:f32:in:nassign;out:f32:out:ntok,d;nassign:i32:param;ntok:i32:param;d:i32:param",
@@ -1326,7 +2357,22 @@ static const Prog PROGS[] = {
      "        for (int j = 0; j < d; j++)\n"
      "            o[j] += gate[a] * e[j];\n"
      "    }\n"
-     "}\n"},
+     "}\n",
+     ZERO_F32
+     "/* One thread per element (a, j) of expert_out: out[token[a]][j] += gate[a] *\n"
+     " * expert_out[a][j] atomically. */\n"
+     "extern \"C\" __global__ void moe_combine(const float *expert_out, const int *token, const float *gate, float *out,\n"
+     "                                       int nassign, int d)\n"
+     "{\n"
+     "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (e >= (long long)nassign * d)\n"
+     "        return;\n"
+     "    const long long a = e / d, j = e % d;\n"
+     "    atomicAdd(&out[(long long)token[a] * d + j], gate[a] * expert_out[e]);\n"
+     "}\n",
+     {{"zero_f32", "(ntok*d+255)/256", "256", NULL, "out,ntok*d"},
+      {"moe_combine", "(nassign*d+255)/256", "256", NULL, "expert_out,token,gate,out,nassign,d"}},
+     NULL, "block=256;mapping=one-element-per-thread-global-atomics"},
     {"global-add-pool-f64", "global_add_pool",
      "graph readout: node feature rows summed per graph of a batch given by a sorted batch vector",
      "x:f64:in:nnodes,d;batch:i32:in:nnodes;out:f64:out:ngraphs,d;nnodes:i32:param;d:i32:param;ngraphs:i32:param",
@@ -1350,7 +2396,20 @@ static const Prog PROGS[] = {
      "        for (int j = 0; j < d; j++)\n"
      "            o[j] += xv[j];\n"
      "    }\n"
-     "}\n"},
+     "}\n",
+     ZERO_F64
+     "/* One thread per element (v, j) of x: out[batch[v]][j] += x[v][j] atomically. */\n"
+     "extern \"C\" __global__ void global_add_pool(const double *x, const int *batch, double *out, int nnodes, int d)\n"
+     "{\n"
+     "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (e >= (long long)nnodes * d)\n"
+     "        return;\n"
+     "    const long long v = e / d, j = e % d;\n"
+     "    atomicAdd(&out[(long long)batch[v] * d + j], x[e]);\n"
+     "}\n",
+     {{"zero_f64", "(ngraphs*d+255)/256", "256", NULL, "out,ngraphs*d"},
+      {"global_add_pool", "(nnodes*d+255)/256", "256", NULL, "x,batch,out,nnodes,d"}},
+     NULL, "block=256;mapping=one-element-per-thread-global-atomics"},
 };
 #define NPROGS ((int)(sizeof PROGS / sizeof PROGS[0]))
 
