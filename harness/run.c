@@ -242,26 +242,30 @@ done_rc:
     goto done;
 }
 
-/* Why config c is not run by default, or NULL when the CPU reference can
- * afford it. */
-static const char *too_expensive(const Problem *p, const ProblemConfig *c, char *buf, size_t len)
+/* Why config c is not run by default, or NULL when the CPU can afford it:
+ * the C reference always runs there, and with the CPU backend the candidate
+ * too. */
+static const char *too_expensive(const Problem *p, const ProblemConfig *c, int cpu_backend, char *buf, size_t len)
 {
     int64_t flops = 0, bytes = 0;
     if (problem_eval(p, c, p->cost_flops, &flops, NULL) != 0 || problem_eval(p, c, p->cost_bytes, &bytes, NULL) != 0)
         return NULL;
-    if ((double)flops <= RUN_CPU_REFERENCE_FLOPS && (double)bytes <= RUN_CPU_REFERENCE_BYTES)
+    double max_flops = cpu_backend ? RUN_CPU_BACKEND_FLOPS : RUN_CPU_REFERENCE_FLOPS;
+    double max_bytes = cpu_backend ? RUN_CPU_BACKEND_BYTES : RUN_CPU_REFERENCE_BYTES;
+    if ((double)flops <= max_flops && (double)bytes <= max_bytes)
         return NULL;
     snprintf(buf, len,
-             "config '%s' costs %.3g GFLOP / %.3g GB: beyond what the CPU reference runs by default "
+             "config '%s' costs %.3g GFLOP / %.3g GB: beyond what %s runs by default "
              "(name it with --configs to run it anyway)",
-             c->name, (double)flops / 1e9, (double)bytes / 1e9);
+             c->name, (double)flops / 1e9, (double)bytes / 1e9,
+             cpu_backend ? "the CPU backend" : "the CPU reference");
     return buf;
 }
 
 /* Chooses the configs of p to evaluate; the rest get a `skipped` reason
  * (NULL for configs not asked for at all). */
-static int choose_configs(const Problem *p, const char *list, const ProblemConfig **chosen, int *n_chosen,
-                          char **skip_reason)
+static int choose_configs(const Problem *p, const char *list, int cpu_backend, const ProblemConfig **chosen,
+                          int *n_chosen, char **skip_reason)
 {
     *n_chosen = 0;
     for (int k = 0; k < p->n_configs; k++) {
@@ -278,7 +282,7 @@ static int choose_configs(const Problem *p, const char *list, const ProblemConfi
             continue;
         }
         char buf[512];
-        const char *why = too_expensive(p, c, buf, sizeof buf);
+        const char *why = too_expensive(p, c, cpu_backend, buf, sizeof buf);
         if (why)
             skip_reason[k] = xstrdup(why);
         else
@@ -455,7 +459,7 @@ static void worker_main(const WorkerCtx *w, const int64_t *kernels, int n, int f
         char **skip = xcalloc((size_t)lp.p->n_configs + 1, sizeof *skip);
         int n_chosen = 0, rc_eval = 0;
         double t_kernel = now_s();
-        choose_configs(lp.p, o->sel.configs, chosen, &n_chosen, skip);
+        choose_configs(lp.p, o->sel.configs, strcmp(o->backend, "cpu") == 0, chosen, &n_chosen, skip);
         Error pe;
         const char *plan_error = NULL;
         if (launch_parse(k.launch, "launch.json", lp.p, &plan, &pe) != 0) {

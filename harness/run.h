@@ -13,7 +13,8 @@
  *
  * Which configs: the named ones, or by default every config whose C
  * reference the CPU can afford (its cost model's flops and bytes under
- * RUN_CPU_REFERENCE_FLOPS / _BYTES); the others are recorded as skipped
+ * RUN_CPU_REFERENCE_FLOPS / _BYTES; RUN_CPU_BACKEND_* with the CPU backend);
+ * the others are recorded as skipped
  * with the reason, never silently left out. */
 #ifndef CUDAPERF_RUN_H
 #define CUDAPERF_RUN_H
@@ -27,6 +28,11 @@
 /* What the CPU reference may cost per config (a few seconds of one core). */
 #define RUN_CPU_REFERENCE_FLOPS 4e9
 #define RUN_CPU_REFERENCE_BYTES (2.0 * 1024 * 1024 * 1024)
+/* With --backend cpu the candidate itself runs on the CPU, each CUDA thread a
+ * fiber: roughly 100x the C reference's time, so the default stops at a
+ * smaller size (the small and edge configs of every family). */
+#define RUN_CPU_BACKEND_FLOPS 5e7
+#define RUN_CPU_BACKEND_BYTES (256.0 * 1024 * 1024)
 
 typedef enum KernelSelect { KSEL_REFERENCE, KSEL_VARIANTS, KSEL_ALL, KSEL_IDS } KernelSelect;
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
+#include <sqlite3.h>
 
 #include "common/strbuf.h"
 #include "tests/test.h"
@@ -33,6 +34,16 @@ static int make_folder(TestCtx *t)
                    "cp tests/data/kernels/axpy-$v/kernel.cu tests/data/kernels/axpy-$v/launch.json $d/variants/$v/; done; "
                    "printf '{\"defect\": \"skip-last\", \"block\": \"256\"}\\n' > $d/variants/skip-last/knobs.json",
                    t->tmpdir);
+}
+
+/* Runs SQL on the catalog directly (no sqlite3 command-line tool: the GPU
+ * machine has none). */
+static int sql_exec(const char *db_path, const char *sql)
+{
+    sqlite3 *db = NULL;
+    int rc = sqlite3_open(db_path, &db) == SQLITE_OK ? sqlite3_exec(db, sql, NULL, NULL, NULL) : SQLITE_ERROR;
+    sqlite3_close(db);
+    return rc == SQLITE_OK ? 0 : -1;
 }
 
 static cJSON *results_json(TestCtx *t, const char *bin, const char *db, const char *run)
@@ -108,9 +119,7 @@ TEST(run_fake_gpu_end_to_end)
 
     /* forget two kernels' results, as if the run had been killed: resume
      * evaluates exactly those again */
-    CHECK(test_sh(NULL, "sqlite3 %s \"DELETE FROM results WHERE kernel_id IN (1, 4); UPDATE runs SET status = "
-                        "'interrupted'\"",
-                  db) == 0);
+    CHECK(sql_exec(db, "DELETE FROM results WHERE kernel_id IN (1, 4); UPDATE runs SET status = 'interrupted'") == 0);
     st = test_sh(&out, "%s --catalog %s run --resume 1 --cache %s/cache --timing-runs 0 --jobs 0", harness, db,
                  t->tmpdir);
     CHECK_MSG(st == 0 && out && strstr(out, "4 kernels (2 done before), 2 evaluated"), "resume: %s", out ? out : "");

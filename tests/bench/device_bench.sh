@@ -31,6 +31,7 @@ H="$PWD/bin/harness"
 CAT="$OUT/catalog.db"
 [ -f "$CAT" ] || cp datasets/catalog.db "$CAT"
 SAMPLE=${SAMPLE:-120}
+SPLIT=${SPLIT-test}     # SPLIT= (empty) samples every split
 KB=${KB:-5}
 CORES=$(nproc)
 PY=${PYTHON:-python3}
@@ -54,7 +55,7 @@ phase_correctness() {
 
 phase_timed() {
     for k in 1 2; do
-        "$H" --catalog "$CAT" run --split test --kernels reference --limit "$SAMPLE" --cache "$OUT/cache" \
+        "$H" --catalog "$CAT" run ${SPLIT:+--split "$SPLIT"} --kernels reference --limit "$SAMPLE" --cache "$OUT/cache" \
             >"$OUT/timed$k.log" 2>&1
         echo "timed run $k: exit $?"
         tail -1 "$OUT/timed$k.log"

@@ -56,8 +56,8 @@ check_kernel() { # dir expected-status expected-text [extra eval options...]
     [ -n "$got" ] || got="(none, rc $rc)"
     note=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f s", b - a }')
     local t
-    t=$(sed -n 's/^small .* \([0-9.]* ms\)$/\1/p' "$out" | head -1)
-    [ -n "$t" ] && note="$note; small: $t (preliminary)"
+    t=$(awk '$1 == "small" && $2 == "pass" && $6 != "-" { printf "%s ms (IQR %s, n %s, CUPTI %s)", $6, $7, $8, $9; exit }' "$out")
+    [ -n "$t" ] && note="$note; small: $t"
     echo "---- $dir (expect $want)"
     cat "$out"
     if [ "$got" != "$want" ]; then
