@@ -154,6 +154,94 @@ static void large_dims(const Shape *sh, int matrices, double *rows, double *cols
         *rows = 8192, *cols = 15360;
 }
 
+/* ---- the pair ---- */
+
+/* Element (r, c) of matrix x in the CUDA source, with a 64-bit row or
+ * column offset (the large f64 configs come close to 2^31 bytes). */
+static const char *cuda_at(const Shape *sh, const char *x, const char *r, const char *c)
+{
+    static char pool[4][96];
+    static int k;
+    char *b = pool[k++ % 4];
+    if (sh->lay == COL)
+        snprintf(b, 96, "%s[%s + (long long)%s * %s]", x, r, c, sh->R);
+    else
+        snprintf(b, 96, "%s[(long long)%s * %s + %s]", x, r, sh->lay == PAD ? "lda" : sh->C, c);
+    return b;
+}
+
+/* The pair: one launch, each output row i accumulating A x and B x side by
+ * side.  Row-major A and B: a warp per row, lanes striding along the row
+ * and a shuffle reduction; column-major: a thread per row, so neighbouring
+ * threads read neighbouring elements of each column. */
+static void emit_cuda(GenProgram *p, const Shape *sh, int fused, int runtime, int f64, const char *al,
+                      const char *be)
+{
+    const char *ty = ctype(f64);
+    StrBuf *k = gen_cuda_src(p);
+    int warp = sh->lay != COL;
+    char params[300], args[96], head[64], grid[32];
+    int pl = snprintf(params, sizeof params,
+                      "const %s *__restrict__ A, const %s *__restrict__ B, const %s *__restrict__ x, "
+                      "%s *__restrict__ y",
+                      ty, ty, ty, ty);
+    int al_len = snprintf(args, sizeof args, "A,B,x,y");
+    if (!fused) {
+        pl += snprintf(params + pl, sizeof params - (size_t)pl, ", %s *__restrict__ tmp", ty);
+        al_len += snprintf(args + al_len, sizeof args - (size_t)al_len, ",tmp");
+    }
+    if (runtime) {
+        pl += snprintf(params + pl, sizeof params - (size_t)pl, ", %s alpha, %s beta", ty, ty);
+        al_len += snprintf(args + al_len, sizeof args - (size_t)al_len, ",alpha,beta");
+    }
+    snprintf(params + pl, sizeof params - (size_t)pl, "%s", size_params(sh));
+    snprintf(args + al_len, sizeof args - (size_t)al_len, "%s%s", sh->rect ? ",m,n" : ",n", sh->lay == PAD ? ",lda" : "");
+    snprintf(head, sizeof head, "extern \"C\" __global__ void gesummv");
+    sb_printf(k, "/* y[i] = %s * (A x)[i] + %s * (B x)[i]%s: one %s per row i%s. */\n", al, be,
+              fused ? "" : ", tmp[i] = (A x)[i]", warp ? "warp" : "thread", warp ? ", shuffle reduction" : "");
+    put_signature(k, head, params);
+    if (warp) {
+        sb_printf(k,
+                  "{\n"
+                  "    const int lane = threadIdx.x %% 32;\n"
+                  "    const int i = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;\n"
+                  "    if (i >= %s)\n        return;\n"
+                  "    %s ax = 0, bx = 0;\n"
+                  "    for (int j = lane; j < %s; j += 32) {\n"
+                  "        ax += %s * x[j];\n"
+                  "        bx += %s * x[j];\n"
+                  "    }\n"
+                  "    for (int off = 16; off > 0; off /= 2) {\n"
+                  "        ax += __shfl_down_sync(0xffffffffu, ax, off);\n"
+                  "        bx += __shfl_down_sync(0xffffffffu, bx, off);\n"
+                  "    }\n"
+                  "    if (lane == 0) {\n",
+                  sh->R, ty, sh->C, cuda_at(sh, "A", "i", "j"), cuda_at(sh, "B", "i", "j"));
+        if (!fused)
+            sb_append(k, "        tmp[i] = ax;\n");
+        sb_printf(k, "        y[i] = %s * ax + %s * bx;\n    }\n}\n", al, be);
+        snprintf(grid, sizeof grid, "(%s+7)/8", sh->R);
+    } else {
+        sb_printf(k,
+                  "{\n"
+                  "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                  "    if (i >= %s)\n        return;\n"
+                  "    %s ax = 0, bx = 0;\n"
+                  "    for (int j = 0; j < %s; j++) {\n"
+                  "        ax += %s * x[j];\n"
+                  "        bx += %s * x[j];\n"
+                  "    }\n",
+                  sh->R, ty, sh->C, cuda_at(sh, "A", "i", "j"), cuda_at(sh, "B", "i", "j"));
+        if (!fused)
+            sb_append(k, "    tmp[i] = ax;\n");
+        sb_printf(k, "    y[i] = %s * ax + %s * bx;\n}\n", al, be);
+        snprintf(grid, sizeof grid, "(%s+255)/256", sh->R);
+    }
+    gen_launch(p, "gesummv", grid, "256", NULL, args);
+    gen_knob(p, "block", "256");
+    gen_knob(p, "mapping", warp ? "warp-per-row-shuffle" : "thread-per-row");
+}
+
 static int generate(GenCtx *g)
 {
     for (int lay = 0; lay < 3; lay++)
@@ -256,6 +344,7 @@ static int generate(GenCtx *g)
                             sb_printf(s, "        y[i] = %s * tmp[i] + %s * y[i];\n}\n", al, be);
                         }
                     }
+                    emit_cuda(p, &sh, fused, runtime, f64, al, be);
                     if (gen_end(p) != 0)
                         return -1;
                 }
