@@ -36,7 +36,8 @@
     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n" \
     "    if (i < n)\n" \
     "        p[i] = 0;\n" \
-    "}\n"
+    "}\n" \
+    "\n"
 
 #define ZERO_I64 \
     "/* p[i] = 0 for i in [0, n): the outputs arrive poisoned. */\n" \
@@ -45,7 +46,8 @@
     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n" \
     "    if (i < n)\n" \
     "        p[i] = 0;\n" \
-    "}\n"
+    "}\n" \
+    "\n"
 
 #define ZERO_F64 \
     "/* p[i] = 0 for i in [0, n): scratch arrives poisoned. */\n" \
@@ -54,7 +56,8 @@
     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n" \
     "    if (i < n)\n" \
     "        p[i] = 0.0;\n" \
-    "}\n"
+    "}\n" \
+    "\n"
 
 #define F64_TO_F32 \
     "/* out[i] = (float)acc[i]: the double accumulators rounded once, as in C. */\n" \
@@ -63,7 +66,8 @@
     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n" \
     "    if (i < n)\n" \
     "        out[i] = (float)acc[i];\n" \
-    "}\n"
+    "}\n" \
+    "\n"
 
 static const Prog PROGS[] = {
     {"int-i32", "histogram",

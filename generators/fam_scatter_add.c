@@ -34,7 +34,8 @@
     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n" \
     "    if (i < n)\n" \
     "        p[i] = 0.0f;\n" \
-    "}\n"
+    "}\n" \
+    "\n"
 
 #define ZERO_F64 \
     "/* p[i] = 0 for i in [0, n): outputs and scratch arrive poisoned. */\n" \
@@ -43,7 +44,8 @@
     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n" \
     "    if (i < n)\n" \
     "        p[i] = 0.0;\n" \
-    "}\n"
+    "}\n" \
+    "\n"
 
 #define ZERO_I32 \
     "/* p[i] = 0 for i in [0, n): outputs and scratch arrive poisoned. */\n" \
@@ -52,7 +54,8 @@
     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n" \
     "    if (i < n)\n" \
     "        p[i] = 0;\n" \
-    "}\n"
+    "}\n" \
+    "\n"
 
 #define ZERO_I64 \
     "/* p[i] = 0 for i in [0, n): the outputs arrive poisoned. */\n" \
@@ -61,7 +64,8 @@
     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n" \
     "    if (i < n)\n" \
     "        p[i] = 0;\n" \
-    "}\n"
+    "}\n" \
+    "\n"
 
 #define F64_TO_F32 \
     "/* out[i] = (float)acc[i]: the double accumulators rounded once, as in C. */\n" \
@@ -70,7 +74,8 @@
     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n" \
     "    if (i < n)\n" \
     "        out[i] = (float)acc[i];\n" \
-    "}\n"
+    "}\n" \
+    "\n"
 
 #define ATOMIC_MAX_F32 \
     "/* Atomic float max through the integer orderings of IEEE bit patterns:\n" \
@@ -83,7 +88,8 @@
     "        atomicMax((int *)addr, __float_as_int(v));\n" \
     "    else\n" \
     "        atomicMin((unsigned int *)addr, __float_as_uint(v));\n" \
-    "}\n"
+    "}\n" \
+    "\n"
 
 #define ATOMIC_MAX_F64 \
     "/* Atomic double max through the integer orderings of IEEE bit patterns (see\n" \
@@ -95,7 +101,8 @@
     "        atomicMax((long long *)addr, bits);\n" \
     "    else\n" \
     "        atomicMin((unsigned long long *)addr, (unsigned long long)bits);\n" \
-    "}\n"
+    "}\n" \
+    "\n"
 
 static const Prog PROGS[] = {
     {"add-f32-inout", "index_add",
