@@ -23,7 +23,9 @@ static const char USAGE[] =
     "  --kernels K         reference (default), variants, all, or kernel ids 12,40,41\n"
     "  --configs a,b       config names (default: every config the CPU reference can afford;\n"
     "                      the others are stored as skipped, with the reason)\n"
+    "  --skip-configs a,b  config names never run (e.g. large)\n"
     "  --limit N           at most N kernels (in program order)\n"
+    "  --sample N          N kernels spread evenly over the selection (every family in turn)\n"
     "options:\n"
     "  --resume RUN        continue run RUN (its own selection) without redoing finished kernels\n"
     "  --backend gpu|cpu   where candidates run (default gpu; cpu: correctness only)\n"
@@ -128,6 +130,12 @@ int cmd_run(CliContext *cx, int argc, char **argv)
                 return cli_usage_error("run", "--kernels takes reference, variants, all or ids like 12,40");
         } else if (OPT("--configs")) {
             o.sel.configs = argv[++i];
+        } else if (OPT("--skip-configs")) {
+            o.sel.skip_configs = argv[++i];
+        } else if (OPT("--sample")) {
+            o.sel.sample = atoi(argv[++i]);
+            if (o.sel.sample < 1)
+                return cli_usage_error("run", "--sample must be at least 1");
         } else if (OPT("--limit")) {
             o.sel.limit = atoi(argv[++i]);
             if (o.sel.limit < 1)

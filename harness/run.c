@@ -48,8 +48,12 @@ static char *selection_json(const RunSelection *s)
     }
     if (s->configs)
         cJSON_AddStringToObject(j, "configs", s->configs);
+    if (s->skip_configs)
+        cJSON_AddStringToObject(j, "skip_configs", s->skip_configs);
     if (s->limit)
         cJSON_AddNumberToObject(j, "limit", s->limit);
+    if (s->sample)
+        cJSON_AddNumberToObject(j, "sample", s->sample);
     char *text = cJSON_PrintUnformatted(j);
     char *out = xstrdup(text);
     cJSON_free(text);
@@ -75,8 +79,12 @@ static int selection_parse(const char *text, RunSelection *s, cJSON **owner, int
         s->program = v->valuestring;
     if (cJSON_IsString(v = cJSON_GetObjectItemCaseSensitive(j, "configs")))
         s->configs = v->valuestring;
+    if (cJSON_IsString(v = cJSON_GetObjectItemCaseSensitive(j, "skip_configs")))
+        s->skip_configs = v->valuestring;
     if (cJSON_IsNumber(v = cJSON_GetObjectItemCaseSensitive(j, "limit")))
         s->limit = v->valueint;
+    if (cJSON_IsNumber(v = cJSON_GetObjectItemCaseSensitive(j, "sample")))
+        s->sample = v->valueint;
     v = cJSON_GetObjectItemCaseSensitive(j, "kernels");
     int k = -1;
     for (int i = 0; i < 4 && cJSON_IsString(v); i++)
@@ -144,6 +152,12 @@ static int select_kernels(Catalog *c, const RunSelection *s, int64_t **ids, int 
     if (r != SQLITE_DONE) {
         catalog_sql_error(c, e, "selecting kernels");
         goto done_rc;
+    }
+    if (s->sample > 0 && *n > s->sample) {
+        /* every (n/sample)-th kernel: a deterministic spread over families */
+        for (int k = 0; k < s->sample; k++)
+            (*ids)[k] = (*ids)[(int64_t)k * *n / s->sample];
+        *n = s->sample;
     }
 done:
     sqlite3_finalize(st);
@@ -264,20 +278,27 @@ static const char *too_expensive(const Problem *p, const ProblemConfig *c, int c
 
 /* Chooses the configs of p to evaluate; the rest get a `skipped` reason
  * (NULL for configs not asked for at all). */
-static int choose_configs(const Problem *p, const char *list, int cpu_backend, const ProblemConfig **chosen,
+static int in_name_list(const char *list, const char *name)
+{
+    int named = 0;
+    char *copy = xstrdup(list), *save = NULL;
+    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
+        named |= strcmp(t, name) == 0;
+    free(copy);
+    return named;
+}
+
+static int choose_configs(const Problem *p, const RunSelection *sel, int cpu_backend, const ProblemConfig **chosen,
                           int *n_chosen, char **skip_reason)
 {
     *n_chosen = 0;
     for (int k = 0; k < p->n_configs; k++) {
         const ProblemConfig *c = &p->configs[k];
         skip_reason[k] = NULL;
-        if (list) {
-            int named = 0;
-            char *copy = xstrdup(list), *save = NULL;
-            for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
-                named |= strcmp(t, c->name) == 0;
-            free(copy);
-            if (named)
+        if (sel->skip_configs && in_name_list(sel->skip_configs, c->name))
+            continue;
+        if (sel->configs) {
+            if (in_name_list(sel->configs, c->name))
                 chosen[(*n_chosen)++] = c;
             continue;
         }
@@ -459,7 +480,7 @@ static void worker_main(const WorkerCtx *w, const int64_t *kernels, int n, int f
         char **skip = xcalloc((size_t)lp.p->n_configs + 1, sizeof *skip);
         int n_chosen = 0, rc_eval = 0;
         double t_kernel = now_s();
-        choose_configs(lp.p, o->sel.configs, strcmp(o->backend, "cpu") == 0, chosen, &n_chosen, skip);
+        choose_configs(lp.p, &o->sel, strcmp(o->backend, "cpu") == 0, chosen, &n_chosen, skip);
         Error pe;
         const char *plan_error = NULL;
         if (launch_parse(k.launch, "launch.json", lp.p, &plan, &pe) != 0) {

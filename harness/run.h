@@ -44,7 +44,9 @@ typedef struct RunSelection {
     const int64_t *ids;   /* KSEL_IDS */
     int n_ids;
     const char *configs;  /* comma-separated names; NULL: the CPU-affordable ones */
+    const char *skip_configs; /* comma-separated names never run (e.g. "large"); NULL: none */
     int limit;            /* at most this many kernels (0: all) */
+    int sample;           /* this many kernels spread evenly over the selection (0: all) */
 } RunSelection;
 
 typedef struct RunOptions {

@@ -141,6 +141,26 @@ TEST(run_fake_gpu_end_to_end)
     CHECK_MSG(out && strstr(out, "outside tolerance") && strstr(out, "wrong_result"), "results: %s", out ? out : "");
     free(out);
 
+    /* --sample spreads a few kernels over the selection; --skip-configs
+     * never runs the named configs, and both survive into the stored run */
+    unsetenv("FAKE_CUDA_MODE");
+    st = test_sh(&out, "%s --catalog %s run --kernels all --sample 2 --skip-configs edge,large --cache %s/cache "
+                       "--timing-runs 0 --jobs 0", harness, db, t->tmpdir);
+    CHECK_MSG(st == 0 && out && strstr(out, "2 kernels (0 done before)"), "sample run: %s", out ? out : "");
+    free(out);
+    j = results_json(t, bin, db, "3");
+    if (j) {
+        const cJSON *r;
+        int edge = 0, n = 0;
+        cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(j, "results")) {
+            const char *cfg = cJSON_GetObjectItemCaseSensitive(r, "config")->valuestring;
+            n++;
+            edge += strcmp(cfg, "edge") == 0 || strcmp(cfg, "large") == 0;
+        }
+        CHECK_MSG(n >= 2 && edge == 0, "sampled results: %d, edge: %d", n, edge);
+        cJSON_Delete(j);
+    }
+
     /* without a GPU the run says so and points to the CPU backend */
     setenv("FAKE_CUDA_MODE", "nodevice", 1);
     st = test_sh(&out, "%s --catalog %s run --cache %s/cache", harness, db, t->tmpdir);
