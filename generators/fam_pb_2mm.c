@@ -84,6 +84,118 @@ static const char *at(const char *x, int colmajor, const char *r, const char *c,
     return b;
 }
 
+/* ---- the pair ---- */
+
+/* Appends one tiled matrix-product kernel: z (rows x cols, row-major) from
+ * x (rows x inner, row-major) and y (inner x cols; row-major, or stored
+ * transposed as cols x inner when ytrans).  A 16 x 16 block computes a
+ * 16 x 16 tile of z, staging 16 x 16 tiles of x and y through shared
+ * memory; a transposed y is read along its rows (coalesced) and stored
+ * transposed in the tile.  `scalars` is appended to the parameter list
+ * (", float alpha" ...); `store` writes the result acc to z[o]. */
+static void emit_matmul(GenProgram *p, const char *kname, const char *ty, int ytrans, const char *scalars,
+                        const char *comment, const char *store)
+{
+    StrBuf *k = gen_cuda_src(p);
+    char head[64], params[200];
+    snprintf(head, sizeof head, "extern \"C\" __global__ void %s", kname);
+    snprintf(params, sizeof params,
+             "const %s *__restrict__ x, const %s *__restrict__ y, %s *__restrict__ z%s, int rows, int inner, "
+             "int cols",
+             ty, ty, ty, scalars);
+    sb_printf(k, "/* %s\n * z is rows x cols, x rows x inner, y %s; all row-major. */\n", comment,
+              ytrans ? "stored transposed (cols x inner)" : "inner x cols");
+    put_signature(k, head, params);
+    sb_printf(k,
+              "{\n"
+              "    __shared__ %s xs[TILE][TILE];\n"
+              "    __shared__ %s ys[TILE][TILE + 1];\n"
+              "    const int tx = threadIdx.x, ty = threadIdx.y;\n"
+              "    const int r = blockIdx.y * TILE + ty, c = blockIdx.x * TILE + tx;\n"
+              "    %s acc = 0;\n"
+              "    for (int k0 = 0; k0 < inner; k0 += TILE) {\n"
+              "        xs[ty][tx] = r < rows && k0 + tx < inner ? x[(long long)r * inner + k0 + tx] : 0;\n",
+              ty, ty, ty);
+    if (ytrans)
+        sb_append(k, "        const int yc = blockIdx.x * TILE + ty;\n"
+                     "        ys[tx][ty] = k0 + tx < inner && yc < cols ? y[(long long)yc * inner + k0 + tx] : 0;\n");
+    else
+        sb_append(k, "        ys[ty][tx] = k0 + ty < inner && c < cols ? y[(long long)(k0 + ty) * cols + c] : 0;\n");
+    sb_printf(k,
+              "        __syncthreads();\n"
+              "        for (int kk = 0; kk < TILE; kk++)\n"
+              "            acc += xs[ty][kk] * ys[kk][tx];\n"
+              "        __syncthreads();\n"
+              "    }\n"
+              "    if (r < rows && c < cols) {\n"
+              "        const long long o = (long long)r * cols + c;\n"
+              "        %s;\n"
+              "    }\n"
+              "}\n",
+              store);
+}
+
+/* Launches kname for z = x y with z rows x cols and inner dimension inner
+ * (param names or expressions); `scalars` lists scalar args (",alpha"). */
+static void launch_matmul(GenProgram *p, const char *kname, const char *x, const char *y, const char *z,
+                          const char *scalars, const char *rows, const char *inner, const char *cols)
+{
+    char grid[64], args[96];
+    snprintf(grid, sizeof grid, "(%s+15)/16,(%s+15)/16", cols, rows);
+    snprintf(args, sizeof args, "%s,%s,%s%s,%s,%s,%s", x, y, z, scalars, rows, inner, cols);
+    gen_launch(p, kname, grid, "16,16", NULL, args);
+}
+
+/* The pair: two launches of one tiled matrix-product pattern, tmp = A B
+ * then D = tmp C + beta D, alpha applied where the program applies it.
+ * Column-major matrices are the row-major transposes of their matrices, so
+ * those programs compute tmp^T = B^T A^T and D^T = C^T tmp^T with the same
+ * kernels; B and C stored transposed (bt) are read as transposed factors. */
+static void emit_cuda(GenProgram *p, int lay, int late, int runtime, int f64, const char *I, const char *K,
+                      const char *J, const char *L, const char *al, const char *be)
+{
+    const char *ty = ctype(f64);
+    StrBuf *k = gen_cuda_src(p);
+    sb_printf(k, "/* 2mm in two launches: tmp = %sA B, then D = %stmp C + beta D.\n", late ? "" : "alpha ",
+              late ? "alpha " : "");
+    if (lay == COL)
+        sb_append(k, " * The matrices are column-major, i.e. row-major transposes, so the launches\n"
+                     " * compute tmp^T = B^T A^T and D^T = C^T tmp^T. */\n");
+    else if (lay == BT)
+        sb_append(k, " * B and C are stored transposed. */\n");
+    else
+        sb_append(k, " * All matrices are row-major. */\n");
+    sb_append(k, "#define TILE 16\n\n");
+    char sc1[48] = "", sc2[64] = "", st1[64], st2[96];
+    if (runtime && !late)
+        snprintf(sc1, sizeof sc1, ", %s alpha", ty);
+    if (runtime)
+        snprintf(sc2, sizeof sc2, late ? ", %s alpha, %s beta" : ", %s beta", ty, ty);
+    if (late) {
+        snprintf(st1, sizeof st1, "z[o] = acc");
+        snprintf(st2, sizeof st2, "z[o] = %s * acc + %s * z[o]", al, be);
+    } else {
+        snprintf(st1, sizeof st1, "z[o] = %s * acc", al);
+        snprintf(st2, sizeof st2, "z[o] = acc + %s * z[o]", be);
+    }
+    emit_matmul(p, "two_mm_tmp", ty, lay == BT, sc1, late ? "z = x y (tmp = A B)." : "z = alpha x y (tmp = alpha A B).",
+                st1);
+    sb_append(k, "\n");
+    emit_matmul(p, "two_mm_d", ty, lay == BT, sc2,
+                late ? "z = alpha x y + beta z (D = alpha tmp C + beta D)." : "z = x y + beta z (D = tmp C + beta D).",
+                st2);
+    const char *a1 = runtime && !late ? ",alpha" : "", *a2 = !runtime ? "" : late ? ",alpha,beta" : ",beta";
+    if (lay == COL) {
+        launch_matmul(p, "two_mm_tmp", "B", "A", "tmp", a1, J, K, I);
+        launch_matmul(p, "two_mm_d", "C", "tmp", "D", a2, L, J, I);
+    } else {
+        launch_matmul(p, "two_mm_tmp", "A", "B", "tmp", a1, I, K, J);
+        launch_matmul(p, "two_mm_d", "tmp", "C", "D", a2, I, J, L);
+    }
+    gen_knob(p, "block", "16x16");
+    gen_knob(p, "mapping", "tiled-16x16-shared, two launches");
+}
+
 static int generate(GenCtx *g)
 {
     for (int lay = 0; lay < 3; lay++)
@@ -246,6 +358,7 @@ static int generate(GenCtx *g)
                                       at("D", 0, "i", "l", I, L));
                         sb_append(s, "        }\n    }\n}\n");
                     }
+                    emit_cuda(p, lay, late, runtime, f64, I, K, J, L, al, be);
                     if (gen_end(p) != 0)
                         return -1;
                 }
