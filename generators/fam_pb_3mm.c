@@ -81,6 +81,105 @@ static void emit_nest(StrBuf *s, const char *ty, const char *z, const char *x, c
     sb_printf(s, "            %s = acc;\n        }\n    }\n", at(z, cz, "i", "j", R, C));
 }
 
+/* ---- the pair ---- */
+
+/* Appends one tiled matrix-product kernel: z (rows x cols, row-major) from
+ * x (rows x inner, row-major) and y (inner x cols; row-major, or stored
+ * transposed as cols x inner when ytrans).  A 16 x 16 block computes a
+ * 16 x 16 tile of z, staging 16 x 16 tiles of x and y through shared
+ * memory; a transposed y is read along its rows (coalesced) and stored
+ * transposed in the tile.  `scalars` is appended to the parameter list
+ * (", float alpha" ...); `store` writes the result acc to z[o]. */
+static void emit_matmul(GenProgram *p, const char *kname, const char *ty, int ytrans, const char *scalars,
+                        const char *comment, const char *store)
+{
+    StrBuf *k = gen_cuda_src(p);
+    char head[64], params[200];
+    snprintf(head, sizeof head, "extern \"C\" __global__ void %s", kname);
+    snprintf(params, sizeof params,
+             "const %s *__restrict__ x, const %s *__restrict__ y, %s *__restrict__ z%s, int rows, int inner, "
+             "int cols",
+             ty, ty, ty, scalars);
+    sb_printf(k, "/* %s\n * z is rows x cols, x rows x inner, y %s; all row-major. */\n", comment,
+              ytrans ? "stored transposed (cols x inner)" : "inner x cols");
+    put_signature(k, head, params);
+    sb_printf(k,
+              "{\n"
+              "    __shared__ %s xs[TILE][TILE];\n"
+              "    __shared__ %s ys[TILE][TILE + 1];\n"
+              "    const int tx = threadIdx.x, ty = threadIdx.y;\n"
+              "    const int r = blockIdx.y * TILE + ty, c = blockIdx.x * TILE + tx;\n"
+              "    %s acc = 0;\n"
+              "    for (int k0 = 0; k0 < inner; k0 += TILE) {\n"
+              "        xs[ty][tx] = r < rows && k0 + tx < inner ? x[(long long)r * inner + k0 + tx] : 0;\n",
+              ty, ty, ty);
+    if (ytrans)
+        sb_append(k, "        const int yc = blockIdx.x * TILE + ty;\n"
+                     "        ys[tx][ty] = k0 + tx < inner && yc < cols ? y[(long long)yc * inner + k0 + tx] : 0;\n");
+    else
+        sb_append(k, "        ys[ty][tx] = k0 + ty < inner && c < cols ? y[(long long)(k0 + ty) * cols + c] : 0;\n");
+    sb_printf(k,
+              "        __syncthreads();\n"
+              "        for (int kk = 0; kk < TILE; kk++)\n"
+              "            acc += xs[ty][kk] * ys[kk][tx];\n"
+              "        __syncthreads();\n"
+              "    }\n"
+              "    if (r < rows && c < cols) {\n"
+              "        const long long o = (long long)r * cols + c;\n"
+              "        %s;\n"
+              "    }\n"
+              "}\n",
+              store);
+}
+
+/* Launches kname for z = x y with z rows x cols and inner dimension inner
+ * (param names or expressions); `scalars` lists scalar args (",alpha"). */
+static void launch_matmul(GenProgram *p, const char *kname, const char *x, const char *y, const char *z,
+                          const char *scalars, const char *rows, const char *inner, const char *cols)
+{
+    char grid[64], args[96];
+    snprintf(grid, sizeof grid, "(%s+15)/16,(%s+15)/16", cols, rows);
+    snprintf(args, sizeof args, "%s,%s,%s%s,%s,%s,%s", x, y, z, scalars, rows, inner, cols);
+    gen_launch(p, kname, grid, "16,16", NULL, args);
+}
+
+/* The pair: one tiled matrix-product kernel launched three times, E = A B,
+ * F = C D, G = E F.  Column-major matrices are the row-major transposes of
+ * their matrices, so those products run as E^T = B^T A^T and so on; in the
+ * rt layout every right-hand factor (B, D, F, and C in F^T = D^T C^T) is
+ * read as a transposed factor. */
+static void emit_cuda(GenProgram *p, int lay, int f64, const char *I, const char *K, const char *J, const char *M,
+                      const char *L)
+{
+    StrBuf *k = gen_cuda_src(p);
+    sb_append(k, "/* 3mm in three launches of one matrix product: E = A B, F = C D, G = E F.\n");
+    if (lay == COL)
+        sb_append(k, " * The matrices are column-major, i.e. row-major transposes, so the launches\n"
+                     " * compute E^T = B^T A^T, F^T = D^T C^T and G^T = F^T E^T. */\n");
+    else if (lay == RT)
+        sb_append(k, " * B, D and F are column-major (row-major transposes): E and G read their right\n"
+                     " * factor transposed, and F is computed as F^T = D^T C^T with C read transposed. */\n");
+    else
+        sb_append(k, " * All matrices are row-major. */\n");
+    sb_append(k, "#define TILE 16\n\n");
+    emit_matmul(p, "matmul", ctype(f64), lay == RT, "", "z = x y.", "z[o] = acc");
+    if (lay == COL) {
+        launch_matmul(p, "matmul", "B", "A", "E", "", J, K, I);
+        launch_matmul(p, "matmul", "D", "C", "F", "", L, M, J);
+        launch_matmul(p, "matmul", "F", "E", "G", "", L, J, I);
+    } else if (lay == RT) {
+        launch_matmul(p, "matmul", "A", "B", "E", "", I, K, J);
+        launch_matmul(p, "matmul", "D", "C", "F", "", L, M, J);
+        launch_matmul(p, "matmul", "E", "F", "G", "", I, J, L);
+    } else {
+        launch_matmul(p, "matmul", "A", "B", "E", "", I, K, J);
+        launch_matmul(p, "matmul", "C", "D", "F", "", J, M, L);
+        launch_matmul(p, "matmul", "E", "F", "G", "", I, J, L);
+    }
+    gen_knob(p, "block", "16x16");
+    gen_knob(p, "mapping", "tiled-16x16-shared, three launches");
+}
+
 static int generate(GenCtx *g)
 {
     for (int lay = 0; lay < 3; lay++)
@@ -212,6 +311,7 @@ static int generate(GenCtx *g)
                         emit_nest(s, ty, "G", "E", "F", I, J, L, cl, cr, cl);
                         sb_append(s, "}\n");
                     }
+                    emit_cuda(p, lay, f64, I, K, J, M, L);
                     if (gen_end(p) != 0)
                         return -1;
                 }
