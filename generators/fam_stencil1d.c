@@ -54,19 +54,21 @@ static void emit_load(StrBuf *s, int border, const char *arr, int d)
         sb_printf(s, "%s[wrap(%s, n)]", arr, o);
 }
 
-static void emit_border_helpers(StrBuf *s, int border, const char *ty)
+/* The border rule's index helpers; cuda: as __device__ functions for kernel.cu. */
+static void emit_border_helpers(StrBuf *s, int border, const char *ty, int cuda)
 {
+    const char *q = cuda ? "static __device__ " : "static ";
     if (border == CLAMP)
-        sb_append(s, "static int clampi(int i, int n)\n{\n"
-                     "    return i < 0 ? 0 : (i >= n ? n - 1 : i);\n}\n\n");
+        sb_printf(s, "%sint clampi(int i, int n)\n{\n"
+                     "    return i < 0 ? 0 : (i >= n ? n - 1 : i);\n}\n\n", q);
     else if (border == ZERO)
         sb_printf(s,
-                  "static %s at(const %s *a, int n, int i)\n{\n"
+                  "%s%s at(const %s *a, int n, int i)\n{\n"
                   "    return i < 0 || i >= n ? 0 : a[i];\n}\n\n",
-                  ty, ty);
+                  q, ty, ty);
     else if (border == PERIODIC)
-        sb_append(s, "/* i modulo n, in [0, n). */\nstatic int wrap(int i, int n)\n{\n"
-                     "    i %= n;\n    return i < 0 ? i + n : i;\n}\n\n");
+        sb_printf(s, "/* i modulo n, in [0, n). */\n%sint wrap(int i, int n)\n{\n"
+                     "    i %%= n;\n    return i < 0 ? i + n : i;\n}\n\n", q);
 }
 
 /* sum_k w[k] * arr[i + k - r], one term per line; unit weights are left bare. */
@@ -106,7 +108,7 @@ static const char *dtname(int f32) { return f32 ? "f32" : "f64"; }
 static void emit_sweep(StrBuf *s, int border, const double *w, int r, int f32)
 {
     const char *ty = tyname(f32);
-    emit_border_helpers(s, border, ty);
+    emit_border_helpers(s, border, ty, 0);
     sb_printf(s, "static void sweep(const %s *in, %s *out, int n)\n{\n", ty, ty);
     sb_append(s, "    for (int i = 0; i < n; i++) {\n");
     if (border == COPY)
@@ -128,6 +130,121 @@ static void draw_weights(GenCtx *g, double *w, int r, int symmetric)
     }
     for (int k = 0; k <= 2 * r; k++)
         w[k] = (double)(int)(w[k] / sum * 1e6 + 0.5) / 1e6;
+}
+
+/* ---- the pair ---- */
+
+/* Time steps the heat programs' launch plans unroll (one launch each): the
+ * largest `steps` of their configs.  Any further steps run in one block. */
+#define HEAT_LAUNCHES 32
+
+/* Opens kernel `name` with one thread per point: i, and the return of the
+ * threads past n (the parameters must include n). */
+static void cuda_open(StrBuf *k, const char *name, const char *params)
+{
+    sb_printf(k,
+              "extern \"C\" __global__ void %s(%s)\n{\n"
+              "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+              "    if (i >= n)\n        return;\n",
+              name, params);
+}
+
+/* The weighted sweep as a kernel, one thread per point, launched once per
+ * sweep (the second through tmp). */
+static void cuda_weighted(GenProgram *p, int border, const double *w, int r, int f32, int sweeps)
+{
+    StrBuf *k = gen_cuda_src(p);
+    const char *ty = tyname(f32);
+    char params[96];
+    emit_border_helpers(k, border, ty, 1);
+    snprintf(params, sizeof params, "const %s *__restrict__ in, %s *__restrict__ out, int n", ty, ty);
+    sb_append(k, "/* One sweep in -> out: one thread per point. */\n");
+    cuda_open(k, "sweep", params);
+    if (border == COPY)
+        sb_printf(k, "    if (i < %d || i >= n - %d) {\n        out[i] = in[i];\n        return;\n    }\n", r, r);
+    sb_append(k, "    out[i] = ");
+    emit_terms(k, border, "in", w, r, f32, "           ");
+    sb_append(k, ";\n}\n");
+    if (sweeps == 1) {
+        gen_launch(p, "sweep", "(n+255)/256", "256", NULL, "in,out,n");
+    } else {
+        gen_launch(p, "sweep", "(n+255)/256", "256", NULL, "in,tmp,n");
+        gen_launch(p, "sweep", "(n+255)/256", "256", NULL, "tmp,out,n");
+    }
+    gen_knob(p, "block", "256");
+    gen_knob(p, "mapping", sweeps == 1 ? "one-element-per-thread" : "one-element-per-thread, one launch per sweep");
+}
+
+/* The heat equation: time step t reads one of u, tmp and writes the other
+ * (ping-pong), one launch per step for the first HEAT_LAUNCHES steps (a
+ * launch past `steps` returns at once); heat_tail runs any further steps in
+ * one block with a barrier between steps; heat_final copies the last state
+ * into the buffer the last step did not write, since the program leaves it
+ * in both. */
+static void cuda_heat(GenProgram *p, int order, int border, int f32)
+{
+    StrBuf *k = gen_cuda_src(p);
+    const char *ty = tyname(f32);
+    int r = order == 2 ? 1 : 2;
+    char b[48];
+    emit_border_helpers(k, border, ty, 1);
+    sb_printf(k, "/* Point i of the state after one step from u. */\n"
+                 "static __device__ %s heat_point(const %s *u, int n, %s alpha, int i)\n{\n", ty, ty, ty);
+    if (border == COPY)
+        sb_printf(k, "    if (i < %d || i >= n - %d)\n        return u[i];\n", r, r);
+    if (order == 2) {
+        double w[3] = {1, -2, 1};
+        sb_append(k, "    return u[i] + alpha * (");
+        emit_terms(k, border, "u", w, 1, f32, "                           ");
+        sb_append(k, ");\n}\n\n");
+    } else {
+        double w[5] = {-1, 16, -30, 16, -1};
+        sb_printf(k, "    %s lap = ", ty);
+        emit_terms(k, border, "u", w, 2, f32, f32 ? "                " : "                 ");
+        sb_printf(k, ";\n    return u[i] + alpha * lap / %s;\n}\n\n", lit(b, 12, f32));
+    }
+    char params[128];
+    snprintf(params, sizeof params,
+             "const %s *__restrict__ src, %s *__restrict__ dst, int n, %s alpha, int t, int steps", ty, ty, ty);
+    sb_append(k, "/* Time step t: src -> dst, one thread per point. */\n");
+    sb_printf(k,
+              "extern \"C\" __global__ void heat_step(%s)\n{\n"
+              "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+              "    if (t >= steps || i >= n)\n        return;\n"
+              "    dst[i] = heat_point(src, n, alpha, i);\n}\n\n",
+              params);
+    sb_printf(k,
+              "/* Steps first..steps-1 in one block: even steps go u -> tmp, odd ones tmp -> u. */\n"
+              "extern \"C\" __global__ void heat_tail(%s *u, %s *tmp, int n, %s alpha, int first, int steps)\n{\n"
+              "    for (int t = first; t < steps; t++) {\n"
+              "        const %s *src = t %% 2 == 0 ? u : tmp;\n"
+              "        %s *dst = t %% 2 == 0 ? tmp : u;\n"
+              "        for (int i = threadIdx.x; i < n; i += blockDim.x)\n"
+              "            dst[i] = heat_point(src, n, alpha, i);\n"
+              "        __syncthreads();\n"
+              "    }\n}\n\n",
+              ty, ty, ty, ty, ty);
+    sb_printf(k,
+              "/* Both buffers end with the final state: copy it from the one the last step wrote. */\n"
+              "extern \"C\" __global__ void heat_final(%s *u, %s *tmp, int n, int steps)\n{\n"
+              "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+              "    if (steps <= 0 || i >= n)\n        return;\n"
+              "    if (steps %% 2 == 1)\n        u[i] = tmp[i];\n    else\n        tmp[i] = u[i];\n}\n",
+              ty, ty);
+    for (int t = 0; t < HEAT_LAUNCHES; t++) {
+        char args[64];
+        snprintf(args, sizeof args, "%s,n,alpha,%d,steps", t % 2 == 0 ? "u,tmp" : "tmp,u", t);
+        gen_launch(p, "heat_step", "(n+255)/256", "256", NULL, args);
+    }
+    char tail[64];
+    snprintf(tail, sizeof tail, "u,tmp,n,alpha,%d,steps", HEAT_LAUNCHES);
+    gen_launch(p, "heat_tail", "1", "1024", NULL, tail);
+    gen_launch(p, "heat_final", "(n+255)/256", "256", NULL, "u,tmp,n,steps");
+    char steps[16];
+    snprintf(steps, sizeof steps, "%d", HEAT_LAUNCHES);
+    gen_knob(p, "block", "256");
+    gen_knob(p, "mapping", "one-element-per-thread, one launch per time step (ping-pong), one-block tail");
+    gen_knob(p, "unrolled_steps", steps);
 }
 
 /* A: one weighted sweep; B: two sweeps through tmp. */
@@ -165,6 +282,7 @@ static int gen_weighted(GenCtx *g, int r, int border, int f32, int sweeps)
                   "void stencil(const %s *in, %s *out, %s *tmp, int n)\n{\n"
                   "    sweep(in, tmp, n);\n    sweep(tmp, out, n);\n}\n",
                   ty, ty, ty);
+    cuda_weighted(p, border, w, r, f32, sweeps);
     return gen_end(p);
 }
 
@@ -209,7 +327,7 @@ static int gen_heat(GenCtx *g, int order, int border, int f32)
                   " * state (and the final one). */\n",
                   BORDER_TEXT[border]);
     sb_append(s, "#include <string.h>\n\n");
-    emit_border_helpers(s, border, ty);
+    emit_border_helpers(s, border, ty, 0);
     sb_printf(s, "void heat(%s *u, %s *tmp, int n, int steps, %s alpha)\n{\n", ty, ty, ty);
     sb_append(s, "    for (int t = 0; t < steps; t++) {\n        for (int i = 0; i < n; i++) {\n");
     if (border == COPY)
@@ -229,24 +347,72 @@ static int gen_heat(GenCtx *g, int order, int border, int f32)
         sb_printf(s, ";\n            tmp[i] = u[i] + alpha * lap / %s;\n", lit(b, 12, f32));
     }
     sb_append(s, "        }\n        memcpy(u, tmp, (size_t)n * sizeof *u);\n    }\n}\n");
+    cuda_heat(p, order, border, f32);
     return gen_end(p);
+}
+
+/* Coefficients c_1..c_r of the standard central-difference formulas. */
+static const double D1[4][4] = {{1.0 / 2},
+                                {2.0 / 3, -1.0 / 12},
+                                {3.0 / 4, -3.0 / 20, 1.0 / 60},
+                                {4.0 / 5, -1.0 / 5, 4.0 / 105, -1.0 / 280}};
+static const double D2[4][5] = {{-2.0, 1.0},
+                                {-5.0 / 2, 4.0 / 3, -1.0 / 12},
+                                {-49.0 / 18, 3.0 / 2, -3.0 / 20, 1.0 / 90},
+                                {-205.0 / 72, 8.0 / 5, -1.0 / 5, 8.0 / 315, -1.0 / 560}};
+
+/* The central-difference sum d at point i (before the 1/h or 1/h^2 factor),
+ * one term per line, continuation lines indented by ind. */
+static void emit_deriv_sum(StrBuf *s, int deriv, int r, int border, int f32, const char *ind)
+{
+    char b[48];
+    if (deriv == 2)
+        sb_printf(s, "%s%s * u[i]", D2[r - 1][0] < 0 ? "-" : "", lit(b, D2[r - 1][0] < 0 ? -D2[r - 1][0] : D2[r - 1][0], f32));
+    for (int k = 1; k <= r; k++) {
+        double c = deriv == 1 ? D1[r - 1][k - 1] : D2[r - 1][k];
+        double a = c < 0 ? -c : c;
+        if (k > 1 || deriv == 2)
+            sb_printf(s, "\n%s%c ", ind, c < 0 ? '-' : '+');
+        else if (c < 0)
+            sb_append(s, "-");
+        if (a != 1.0)
+            sb_printf(s, "%s * ", lit(b, a, f32));
+        sb_append(s, "(");
+        emit_load(s, border, "u", k);
+        sb_append(s, deriv == 1 ? " - " : " + ");
+        emit_load(s, border, "u", -k);
+        sb_append(s, ")");
+    }
+}
+
+/* The derivative as a kernel: one thread per point. */
+static void cuda_deriv(GenProgram *p, int deriv, int r, int border, int f32)
+{
+    StrBuf *k = gen_cuda_src(p);
+    const char *ty = tyname(f32), *name = deriv == 1 ? "ddx" : "d2dx2", *h = deriv == 1 ? "inv_h" : "inv_h2";
+    char params[96];
+    emit_border_helpers(k, border, ty, 1);
+    snprintf(params, sizeof params, "const %s *__restrict__ u, %s *__restrict__ du, int n, %s %s", ty, ty, ty, h);
+    sb_append(k, "/* One thread per point. */\n");
+    cuda_open(k, name, params);
+    if (border == COPY)
+        sb_printf(k, "    if (i < %d || i >= n - %d) {\n        du[i] = 0;\n        return;\n    }\n", r, r);
+    sb_printf(k, "    %s d = ", ty);
+    emit_deriv_sum(k, deriv, r, border, f32, f32 ? "            " : "             ");
+    sb_printf(k, ";\n    du[i] = %s * d;\n}\n", h);
+    char args[32];
+    snprintf(args, sizeof args, "u,du,n,%s", h);
+    gen_launch(p, name, "(n+255)/256", "256", NULL, args);
+    gen_knob(p, "block", "256");
+    gen_knob(p, "mapping", "one-element-per-thread");
 }
 
 /* E: central differences of the first (deriv 1) or second (deriv 2) derivative. */
 static int gen_deriv(GenCtx *g, int deriv, int order, int border, int f32)
 {
-    /* Coefficients c_1..c_r of the standard central-difference formulas. */
-    static const double D1[4][4] = {{1.0 / 2},
-                                    {2.0 / 3, -1.0 / 12},
-                                    {3.0 / 4, -3.0 / 20, 1.0 / 60},
-                                    {4.0 / 5, -1.0 / 5, 4.0 / 105, -1.0 / 280}};
-    static const double D2[4][5] = {{-2.0, 1.0},
-                                    {-5.0 / 2, 4.0 / 3, -1.0 / 12},
-                                    {-49.0 / 18, 3.0 / 2, -3.0 / 20, 1.0 / 90},
-                                    {-205.0 / 72, 8.0 / 5, -1.0 / 5, 8.0 / 315, -1.0 / 560}};
     int r = order / 2;
     const char *btext = border == COPY ? "zero at the border points" : BORDER_TEXT[border];
-    char variant[64], flops[32], bytes[32], b[48];
+    char variant[64], flops[32], bytes[32];
     snprintf(variant, sizeof variant, "%s-o%d-%s-%s", deriv == 1 ? "ddx" : "d2dx2", order, BORDER[border],
              dtname(f32));
     GenProgram *p = gen_begin(g, variant, deriv == 1 ? "ddx" : "d2dx2");
@@ -277,7 +443,7 @@ static int gen_deriv(GenCtx *g, int deriv, int order, int border, int f32)
                   " * %s. */\n",
                   order, r, btext);
     sb_append(s, "\n");
-    emit_border_helpers(s, border, ty);
+    emit_border_helpers(s, border, ty, 0);
     sb_printf(s, "void %s(const %s *u, %s *du, int n, %s %s)\n{\n", deriv == 1 ? "ddx" : "d2dx2", ty, ty, ty,
               deriv == 1 ? "inv_h" : "inv_h2");
     sb_append(s, "    for (int i = 0; i < n; i++) {\n");
@@ -287,26 +453,68 @@ static int gen_deriv(GenCtx *g, int deriv, int order, int border, int f32)
                   "            continue;\n        }\n",
                   r, r);
     sb_printf(s, "        %s d = ", ty);
-    const char *ind = f32 ? "                " : "                 ";
-    if (deriv == 2)
-        sb_printf(s, "%s%s * u[i]", D2[r - 1][0] < 0 ? "-" : "", lit(b, D2[r - 1][0] < 0 ? -D2[r - 1][0] : D2[r - 1][0], f32));
-    for (int k = 1; k <= r; k++) {
-        double c = deriv == 1 ? D1[r - 1][k - 1] : D2[r - 1][k];
-        double a = c < 0 ? -c : c;
-        if (k > 1 || deriv == 2)
-            sb_printf(s, "\n%s%c ", ind, c < 0 ? '-' : '+');
-        else if (c < 0)
-            sb_append(s, "-");
-        if (a != 1.0)
-            sb_printf(s, "%s * ", lit(b, a, f32));
-        sb_append(s, "(");
-        emit_load(s, border, "u", k);
-        sb_append(s, deriv == 1 ? " - " : " + ");
-        emit_load(s, border, "u", -k);
-        sb_append(s, ")");
-    }
+    emit_deriv_sum(s, deriv, r, border, f32, f32 ? "                " : "                 ");
     sb_printf(s, ";\n        du[i] = %s * d;\n    }\n}\n", deriv == 1 ? "inv_h" : "inv_h2");
+    cuda_deriv(p, deriv, r, border, f32);
     return gen_end(p);
+}
+
+/* y = T x as a kernel: one thread per row. */
+static void cuda_tridiag(GenProgram *p, int border, int f32)
+{
+    StrBuf *k = gen_cuda_src(p);
+    const char *ty = tyname(f32);
+    char params[320];
+    snprintf(params, sizeof params,
+             "const %s *__restrict__ lower, const %s *__restrict__ diag,\n"
+             "                                         const %s *__restrict__ upper, const %s *__restrict__ x,\n"
+             "                                         %s *__restrict__ y, int n",
+             ty, ty, ty, ty, ty);
+    sb_append(k, "/* One thread per row of T. */\n");
+    cuda_open(k, "tridiag_apply", params);
+    if (border == ZERO)
+        sb_printf(k, "    %s v = diag[i] * x[i];\n"
+                     "    if (i > 0)\n        v += lower[i] * x[i - 1];\n"
+                     "    if (i < n - 1)\n        v += upper[i] * x[i + 1];\n"
+                     "    y[i] = v;\n}\n", ty);
+    else
+        sb_append(k, "    const int left = i == 0 ? n - 1 : i - 1;\n"
+                     "    const int right = i == n - 1 ? 0 : i + 1;\n"
+                     "    y[i] = lower[i] * x[left] + diag[i] * x[i] + upper[i] * x[right];\n}\n");
+    gen_launch(p, "tridiag_apply", "(n+255)/256", "256", NULL, "lower,diag,upper,x,y,n");
+    gen_knob(p, "block", "256");
+    gen_knob(p, "mapping", "one-element-per-thread");
+}
+
+/* The Poisson residual or weighted-Jacobi sweep as a kernel: one thread per point. */
+static void cuda_poisson(GenProgram *p, int jacobi)
+{
+    StrBuf *k = gen_cuda_src(p);
+    const char *ty = tyname(!jacobi);
+    char params[320];
+    sb_append(k, "/* One thread per point. */\n");
+    if (!jacobi) {
+        snprintf(params, sizeof params,
+                 "const %s *__restrict__ u, const %s *__restrict__ f, %s *__restrict__ r, int n, %s inv_h2", ty, ty,
+                 ty, ty);
+        cuda_open(k, "residual", params);
+        sb_printf(k, "    const %s left = i > 0 ? u[i - 1] : 0;\n"
+                     "    const %s right = i < n - 1 ? u[i + 1] : 0;\n"
+                     "    r[i] = f[i] - inv_h2 * (2 * u[i] - left - right);\n}\n", ty, ty);
+        gen_launch(p, "residual", "(n+255)/256", "256", NULL, "u,f,r,n,inv_h2");
+    } else {
+        snprintf(params, sizeof params,
+                 "const %s *__restrict__ u, const %s *__restrict__ f, %s *__restrict__ u_new, int n,\n"
+                 "                                        %s inv_h2, %s omega", ty, ty, ty, ty, ty);
+        cuda_open(k, "jacobi_sweep", params);
+        sb_printf(k, "    const %s left = i > 0 ? u[i - 1] : 0;\n"
+                     "    const %s right = i < n - 1 ? u[i + 1] : 0;\n"
+                     "    const %s jac = 0.5 * (f[i] / inv_h2 + left + right);\n"
+                     "    u_new[i] = (1 - omega) * u[i] + omega * jac;\n}\n", ty, ty, ty);
+        gen_launch(p, "jacobi_sweep", "(n+255)/256", "256", NULL, "u,f,u_new,n,inv_h2,omega");
+    }
+    gen_knob(p, "block", "256");
+    gen_knob(p, "mapping", "one-element-per-thread");
 }
 
 /* F: out[i] = a[i] in[i-1] + b[i] in[i] + c[i] in[i+1]. */
@@ -349,6 +557,7 @@ static int gen_tridiag(GenCtx *g, int border, int f32)
                      "        y[i] = lower[i] * x[left] + diag[i] * x[i] + upper[i] * x[right];\n"
                      "    }\n}\n");
     }
+    cuda_tridiag(p, border, f32);
     return gen_end(p);
 }
 
@@ -393,6 +602,7 @@ static int gen_poisson(GenCtx *g, int jacobi)
                      "        %s jac = 0.5 * (f[i] / inv_h2 + left + right);\n"
                      "        u_new[i] = (1 - omega) * u[i] + omega * jac;\n    }\n}\n", ty, ty, ty);
     }
+    cuda_poisson(p, jacobi);
     return gen_end(p);
 }
 
