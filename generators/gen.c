@@ -1,4 +1,5 @@
 #include "gen.h"
+#include "gen_variants.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -398,13 +399,13 @@ void gen_knob(GenProgram *p, const char *key, const char *value)
     cJSON_AddStringToObject(p->knobs, key, value);
 }
 
-/* launch.json text of the plan (from malloc()). */
-static char *launch_json(GenProgram *p)
+/* launch.json text of the plan with these launches (from malloc()). */
+static char *launch_json(GenProgram *p, const cJSON *launches)
 {
     cJSON *j = cJSON_CreateObject();
     if (p->scratch)
         cJSON_AddItemReferenceToObject(j, "scratch", p->scratch);
-    cJSON_AddItemReferenceToObject(j, "launches", p->launches);
+    cJSON_AddItemReferenceToObject(j, "launches", (cJSON *)launches);
     char *text = cJSON_Print(j);
     cJSON_Delete(j);
     char *out = xasprintf("%s\n", text);
@@ -412,40 +413,53 @@ static char *launch_json(GenProgram *p)
     return out;
 }
 
-/* The pair must parse and fit the sm_90 limits on every config: a knob
- * setting that does not (a block over 1024 threads, shared memory over
- * 227 KiB) is refused here, never emitted. */
+/* Why a kernel's launch plan does not fit the problem (it must parse and
+ * every launch's geometry must fit the sm_90 limits on every config, its
+ * kernels named in the source): 0 when it fits, else -1 with the reason in
+ * why. */
+static int plan_fits(const Problem *pr, const char *source, const char *launch_text, char *why, size_t len)
+{
+    Error e;
+    LaunchPlan *lp = NULL;
+    if (launch_parse(launch_text, "launch.json", pr, &lp, &e) != 0) {
+        snprintf(why, len, "%s", e.msg);
+        return -1;
+    }
+    int rc = 0;
+    for (int c = 0; c < pr->n_configs && rc == 0; c++) {
+        for (int k = 0; k < lp->n_launches && rc == 0; k++) {
+            LaunchGeometry geo;
+            if (launch_geometry(lp, k, pr, &pr->configs[c], &geo, &e) != 0) {
+                snprintf(why, len, "launch.json: %s", e.msg);
+                rc = -1;
+            } else if (!strstr(source, lp->launches[k].kernel)) {
+                snprintf(why, len, "launch.json: kernel '%s' does not appear in kernel.cu", lp->launches[k].kernel);
+                rc = -1;
+            }
+        }
+        for (int s = 0; s < lp->n_scratch && rc == 0; s++) {
+            int64_t n;
+            if (launch_scratch_count(lp, s, pr, &pr->configs[c], &n, &e) != 0) {
+                snprintf(why, len, "launch.json: %s", e.msg);
+                rc = -1;
+            }
+        }
+    }
+    launch_free(lp);
+    return rc;
+}
+
+/* The pair must fit: a knob setting that does not (a block over 1024
+ * threads, shared memory over 227 KiB) is refused here, never emitted. */
 static void check_pair(GenProgram *p, const char *launch_text)
 {
     if (p->cuda.len == 0 || !p->launches) {
         gen_fail(p, "a CUDA pair needs both kernel source (gen_cuda) and a launch (gen_launch)");
         return;
     }
-    Error e;
-    LaunchPlan *lp = NULL;
-    if (launch_parse(launch_text, "launch.json", p->p, &lp, &e) != 0) {
-        gen_fail(p, "%s", e.msg);
-        return;
-    }
-    for (int c = 0; c < p->p->n_configs && !p->g->failed; c++) {
-        for (int k = 0; k < lp->n_launches; k++) {
-            LaunchGeometry geo;
-            if (launch_geometry(lp, k, p->p, &p->p->configs[c], &geo, &e) != 0) {
-                gen_fail(p, "launch.json: %s", e.msg);
-                break;
-            }
-            if (!strstr(p->cuda.data, lp->launches[k].kernel)) {
-                gen_fail(p, "launch.json: kernel '%s' does not appear in kernel.cu", lp->launches[k].kernel);
-                break;
-            }
-        }
-        for (int s = 0; s < lp->n_scratch && !p->g->failed; s++) {
-            int64_t n;
-            if (launch_scratch_count(lp, s, p->p, &p->p->configs[c], &n, &e) != 0)
-                gen_fail(p, "launch.json: %s", e.msg);
-        }
-    }
-    launch_free(lp);
+    char why[512];
+    if (plan_fits(p->p, p->cuda.data, launch_text, why, sizeof why) != 0)
+        gen_fail(p, "%s", why);
 }
 
 /* The loosest default tolerance among the outputs' dtypes. */
@@ -476,18 +490,49 @@ static int write_file(GenProgram *p, const char *dir, const char *name, const ch
     return rc;
 }
 
-static int write_pair(GenProgram *p, const char *dir, const char *launch_text)
+/* kernel.cu, launch.json and knobs.json (when knobs is not NULL) in dir. */
+static int write_kernel(GenProgram *p, const char *dir, const char *source, const char *launch_text,
+                        const cJSON *knobs)
 {
-    int rc = write_file(p, dir, "kernel.cu", p->cuda.data, p->cuda.len);
+    int rc = write_file(p, dir, "kernel.cu", source, strlen(source));
     if (rc == 0)
         rc = write_file(p, dir, "launch.json", launch_text, strlen(launch_text));
-    if (rc == 0 && p->knobs) {
-        char *k = cJSON_Print(p->knobs);
+    if (rc == 0 && knobs) {
+        char *k = cJSON_Print(knobs);
         char *text = xasprintf("%s\n", k);
         rc = write_file(p, dir, "knobs.json", text, strlen(text));
         free(text);
         cJSON_free(k);
     }
+    return rc;
+}
+
+/* The reference pair, then its derived variants in variants/<name>/; a
+ * variant whose plan does not fit the problem is refused (counted), never
+ * written. */
+static int write_pair(GenProgram *p, const char *dir, const char *launch_text)
+{
+    GenCtx *g = p->g;
+    int rc = write_kernel(p, dir, p->cuda.data, launch_text, p->knobs);
+    GenVariant *v = NULL;
+    int n = rc == 0 ? variants_derive(p->cuda.data, p->launches, p->knobs, &v) : 0;
+    for (int i = 0; i < n && rc == 0; i++) {
+        char *text = launch_json(p, v[i].launches), why[512];
+        if (plan_fits(p->p, v[i].source, text, why, sizeof why) != 0) {
+            if (g->stats)
+                g->stats->refused++;
+        } else {
+            char *vdir = xasprintf("%s/variants/%s", dir, v[i].name);
+            rc = file_mkdirs(vdir, &g->err) == 0 ? write_kernel(p, vdir, v[i].source, text, v[i].knobs) : -1;
+            if (rc != 0)
+                g->failed = 1;
+            if (g->stats)
+                g->stats->variants++;
+            free(vdir);
+        }
+        free(text);
+    }
+    variants_free(v, n);
     return rc;
 }
 
@@ -543,7 +588,7 @@ int gen_end(GenProgram *p)
     }
     char *launch_text = NULL;
     if (!g->failed && (p->cuda.len || p->launches)) {
-        launch_text = p->launches ? launch_json(p) : xstrdup("");
+        launch_text = p->launches ? launch_json(p, p->launches) : xstrdup("");
         check_pair(p, launch_text);
     }
     if (!g->failed && write_program(p, launch_text) == 0) {

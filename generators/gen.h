@@ -100,6 +100,8 @@ extern const int gen_family_count;
 typedef struct GenStats {
     int programs;      /* emitted */
     int written;       /* files whose content changed */
+    int variants;      /* candidate variants emitted beside the pairs */
+    int refused;       /* variants refused: their launch plan does not fit */
 } GenStats;
 
 /* Runs one family into out_dir.  Returns 0, or -1 with the message in err

@@ -76,7 +76,8 @@ int main(int argc, char **argv)
             failures++;
         }
     }
-    printf("cudaperf-gen: %d programs from %d families into %s (%d files changed)\n", stats.programs,
-           n_only ? n_only : gen_family_count, out, stats.written);
+    printf("cudaperf-gen: %d programs from %d families into %s (%d files changed); %d variants derived "
+           "(%d refused: launch plan does not fit)\n",
+           stats.programs, n_only ? n_only : gen_family_count, out, stats.written, stats.variants, stats.refused);
     return failures ? 1 : 0;
 }

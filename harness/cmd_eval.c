@@ -27,7 +27,7 @@ static const char USAGE[] =
     "  --trials N         fresh-seed trials per config (default 3)\n"
     "  --seed N           seed of the first trial (default 20261202)\n"
     "  --arch sm_XX       NVRTC target (default: the GPU's own)\n"
-    "  --timeout S        deadline per execution of the launch plan (default 5)\n"
+    "  --timeout S        deadline per execution of the launch plan (default 5; 60 with --backend cpu)\n"
     "  --timing-runs N    least number of timing samples (default 10; 0: no timing)\n"
     "  --precise          nvbench-grade timing: median known to 0.5%, at least 0.5 s of samples\n"
     "  --cache DIR        cache root (default: next to the catalog, cache/{nvrtc,cref,cpu})\n"
@@ -303,7 +303,7 @@ int cmd_eval(CliContext *cx, int argc, char **argv)
 {
     EvalOptions o = eval_default_options();
     const char *pos[3] = {NULL, NULL, NULL}, *configs = NULL, *cache = NULL;
-    int n_pos = 0, json = 0;
+    int n_pos = 0, json = 0, timeout_given = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int more = i + 1 < argc;
@@ -321,6 +321,7 @@ int cmd_eval(CliContext *cx, int argc, char **argv)
         } else if (strcmp(a, "--arch") == 0 && more) {
             o.arch = argv[++i];
         } else if (strcmp(a, "--timeout") == 0 && more) {
+            timeout_given = 1;
             o.deadline_s = atof(argv[++i]);
             if (!(o.deadline_s > 0 && o.deadline_s < 3600))
                 return cli_usage_error("eval", "--timeout must be between 0 and 3600 seconds");
@@ -349,6 +350,8 @@ int cmd_eval(CliContext *cx, int argc, char **argv)
             return cli_usage_error("eval", "unexpected argument '%s'", a);
         }
     }
+    if (o.backend == BACKEND_CPU && !timeout_given)
+        o.deadline_s = EVAL_CPU_BACKEND_DEADLINE_S;
     char *dir_kernel = NULL, *dir_launch = NULL;
     if (n_pos == 1 && file_is_dir(pos[0])) {
         pos[1] = dir_kernel = xasprintf("%s/kernel.cu", pos[0]);

@@ -39,7 +39,7 @@ EvalOptions eval_default_options(void)
     memset(&o, 0, sizeof o);
     o.trials = 3;
     o.seed = 20261202;
-    o.deadline_s = 5.0;
+    o.deadline_s = EVAL_DEADLINE_S;
     o.warmup_runs = 3;
     o.timing_runs = 10;
     o.nvrtc_cache = "datasets/cache/nvrtc";

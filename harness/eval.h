@@ -41,6 +41,12 @@ typedef enum EvalStatus {
  * "reference_error", "not_run". */
 const char *eval_status_name(EvalStatus s);
 
+/* The default deadline per execution of the launch plan: on the GPU, and
+ * with the CPU backend, where every CUDA thread is a fiber and a plan takes
+ * 100 to 1000 times as long (more on a loaded machine). */
+#define EVAL_DEADLINE_S 5.0
+#define EVAL_CPU_BACKEND_DEADLINE_S 60.0
+
 typedef struct EvalOptions {
     const char *arch;        /* NULL: the device's own (sm_90 on an H200) */
     int trials;              /* fresh-seed trials per config (at least 1; default 3) */

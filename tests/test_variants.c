@@ -1,0 +1,159 @@
+/* test_variants.c — the candidate variants derived from reference pairs
+ * (generators/gen_variants): which rewrites apply to which kernels, what
+ * they change, what they record; and, end to end on the CPU backend, that a
+ * correct variant passes and a planted out-of-bounds defect is caught. */
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "common/strbuf.h"
+#include "generators/gen_variants.h"
+#include "tests/test.h"
+
+static const char *ELEMENTWISE =
+    "extern \"C\" __global__ void scale(const float *__restrict__ x, float *__restrict__ y, int n)\n"
+    "{\n"
+    "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (i >= n)\n"
+    "        return;\n"
+    "    y[i] = 2.0f * x[i];\n"
+    "}\n";
+
+static const char *HISTOGRAM =
+    "#define BLOCK 256\n"
+    "extern \"C\" __global__ void hist(const int *v, int *counts, int n)\n"
+    "{\n"
+    "    __shared__ int local[BLOCK];\n"
+    "    local[threadIdx.x] = 0;\n"
+    "    __syncthreads();\n"
+    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (i < n) {\n"
+    "        atomicAdd(&counts[v[i] & 255], 1);\n"
+    "    }\n"
+    "}\n";
+
+static cJSON *plan(const char *grid, const char *block, const char *smem)
+{
+    cJSON *a = cJSON_CreateArray(), *l = cJSON_CreateObject();
+    const char *g[] = {grid}, *b[] = {block}, *args[] = {"x", "y", "n"};
+    cJSON_AddStringToObject(l, "kernel", "k");
+    cJSON_AddItemToObject(l, "grid", cJSON_CreateStringArray(g, 1));
+    cJSON_AddItemToObject(l, "block", cJSON_CreateStringArray(b, 1));
+    cJSON_AddStringToObject(l, "smem", smem);
+    cJSON_AddItemToObject(l, "args", cJSON_CreateStringArray(args, 3));
+    cJSON_AddItemToArray(a, l);
+    return a;
+}
+
+static const GenVariant *find(const GenVariant *v, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(v[i].name, name) == 0)
+            return &v[i];
+    return NULL;
+}
+
+static const char *knob(const GenVariant *v, const char *key)
+{
+    const cJSON *k = v ? cJSON_GetObjectItemCaseSensitive(v->knobs, key) : NULL;
+    return cJSON_IsString(k) ? k->valuestring : "";
+}
+
+TEST(variants_rewrites)
+{
+    cJSON *launches = plan("(n+255)/256", "256", "0");
+    cJSON *knobs = cJSON_CreateObject();
+    cJSON_AddStringToObject(knobs, "block", "256");
+    GenVariant *v = NULL;
+    int n = variants_derive(ELEMENTWISE, launches, knobs, &v);
+    CHECK_MSG(n == 8, "elementwise: %d variants", n);
+    const GenVariant *b = find(v, n, "block-128");
+    CHECK(b && strcmp(knob(b, "block"), "128") == 0 && strcmp(knob(b, "expect"), "pass") == 0);
+    if (b) {
+        const cJSON *l = cJSON_GetArrayItem(b->launches, 0);
+        CHECK(strcmp(cJSON_GetObjectItemCaseSensitive(l, "grid")->child->valuestring, "(n+127)/128") == 0);
+        CHECK(strcmp(cJSON_GetObjectItemCaseSensitive(l, "block")->child->valuestring, "128") == 0);
+    }
+    CHECK(find(v, n, "block-64") && find(v, n, "block-512") && find(v, n, "block-1024") && !find(v, n, "block-256"));
+    const GenVariant *u = find(v, n, "uncoalesced");
+    CHECK(u && strstr(u->source, "threadIdx.x * gridDim.x + blockIdx.x") && strcmp(knob(u, "expect"), "slower") == 0);
+    const GenVariant *r = find(v, n, "no-restrict");
+    CHECK(r && !strstr(r->source, "__restrict__"));
+    const GenVariant *m = find(v, n, "missing-bounds-check");
+    CHECK(m && !strstr(m->source, "if (") && !strstr(m->source, "return;") &&
+          strcmp(knob(m, "defect"), "missing-bounds-check") == 0 && strcmp(knob(m, "expect"), "fail") == 0);
+    const GenVariant *o = find(v, n, "off-by-one");
+    CHECK(o && strstr(o->source, "if (i > n)") && strcmp(knob(o, "defect"), "off-by-one") == 0);
+    /* the reference's knobs are kept, the derivation recorded */
+    CHECK(o && strcmp(knob(o, "block"), "256") == 0 && strcmp(knob(o, "derived"), "off-by-one") == 0);
+    variants_free(v, n);
+    cJSON_Delete(launches);
+
+    /* a kernel that names its block size (a shared array) gets no
+     * block-size variants, nor an uncoalesced one (threads cooperate) */
+    launches = plan("(n+255)/256", "256", "0");
+    n = variants_derive(HISTOGRAM, launches, NULL, &v);
+    CHECK(!find(v, n, "block-128") && !find(v, n, "uncoalesced"));
+    const GenVariant *s = find(v, n, "missing-syncthreads");
+    CHECK(s && !strstr(s->source, "__syncthreads") && strcmp(knob(s, "expect"), "race") == 0);
+    const GenVariant *a = find(v, n, "non-atomic-accumulation");
+    CHECK_MSG(a && strstr(a->source, "counts[v[i] & 255] += 1;") && !strstr(a->source, "atomicAdd"), "%s",
+              a ? a->source : "(none)");
+    m = find(v, n, "missing-bounds-check");
+    CHECK_MSG(m && !strstr(m->source, "if (i < n)") && strstr(m->source, "    {\n        atomicAdd"), "%s",
+              m ? m->source : "(none)");
+    o = find(v, n, "off-by-one");
+    CHECK(o && strstr(o->source, "if (i <= n) {"));
+    variants_free(v, n);
+    cJSON_Delete(launches);
+
+    /* dynamic shared memory sized by the block: no block-size variants */
+    launches = plan("(n+255)/256", "256", "256*4");
+    n = variants_derive(ELEMENTWISE, launches, NULL, &v);
+    CHECK(!find(v, n, "block-128"));
+    variants_free(v, n);
+    cJSON_Delete(launches);
+    cJSON_Delete(knobs);
+    return 0;
+}
+
+static char *bin_dir(void)
+{
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return NULL;
+    self[n] = '\0';
+    return xstrdup(dirname(self));
+}
+
+/* Generated variants of a real program, on the CPU backend: a block-size
+ * variant passes, the planted off-by-one bound is caught. */
+TEST(variants_generated_and_judged)
+{
+    char *bin = bin_dir(), *out = NULL;
+    if (!bin)
+        SKIP("cannot find the binaries' folder");
+    int st = test_sh(&out, "cd %s && %s/cudaperf-gen --out g --family ew_unary", t->tmpdir, bin);
+    CHECK_MSG(st == 0 && out && strstr(out, "variants derived"), "%s", out ? out : "");
+    free(out);
+    const char *d = "g/c/ew_unary/abs-f64";
+    st = test_sh(&out, "cd %s && cat %s/variants/off-by-one/knobs.json", t->tmpdir, d);
+    CHECK_MSG(st == 0 && out && strstr(out, "\"defect\":\t\"off-by-one\""), "%s", out ? out : "");
+    free(out);
+    static const char *const cases[][2] = {{"block-128", "pass"}, {"off-by-one", "runtime_error"}};
+    for (int i = 0; i < 2; i++) {
+        st = test_sh(&out, "cd %s && %s/harness eval %s %s/variants/%s/kernel.cu %s/variants/%s/launch.json "
+                           "--backend cpu --configs edge-prime --trials 1 --cache c", t->tmpdir, bin, d, d,
+                     cases[i][0], d, cases[i][0]);
+        char want[64];
+        snprintf(want, sizeof want, "verdict: %s", cases[i][1]);
+        CHECK_MSG(out && strstr(out, want), "%s: %s", cases[i][0], out ? out : "");
+        free(out);
+    }
+    free(bin);
+    return 0;
+}
