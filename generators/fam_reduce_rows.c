@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "gen_tmpl.h"
 
 typedef struct Spec {
     const char *op;
@@ -357,6 +358,289 @@ static void emit_includes(StrBuf *dst, const char *body)
     sb_append(dst, "\n");
 }
 
+/* ---- the pair ----
+ * Row-major layouts: one block per row; each thread folds a strided slice
+ * of the row into an accumulator (an Acc struct), a shared-memory tree
+ * combines the block's accumulators, and the block writes the row's result
+ * (thread 0) or its normalised row (all threads).  Column-major: one thread
+ * per row, walking the columns (neighbouring threads read neighbouring
+ * elements), in the C program's order.  The variances merge Chan's way (one
+ * pass instead of the C program's two or Welford's updates: the same value
+ * within the tolerance), logsumexp by rescaling its running sum. */
+
+static const char *cuda_type(const char *dt)
+{
+    if (is(dt, "f32"))
+        return "float";
+    if (is(dt, "f64"))
+        return "double";
+    return is(dt, "i32") ? "int" : "long long";
+}
+
+/* The Acc struct and its identity, acc_of (one element) and acc_merge;
+ * returns sizeof(Acc). */
+static int emit_acc(StrBuf *k, const Spec *sp, TmplSubs *ts)
+{
+    const char *op = sp->op;
+    int fl = is_float(sp->dt), d64 = is(sp->dt, "f64"), esz = d64 ? 8 : 4;
+    if (is(op, "max") || is(op, "min")) {
+        const char *id;
+        if (is(op, "max"))
+            id = !fl ? "(-2147483647 - 1)" : d64 ? "-__longlong_as_double(0x7ff0000000000000LL)"
+                                                : "-__int_as_float(0x7f800000)";
+        else
+            id = !fl ? "2147483647" : d64 ? "__longlong_as_double(0x7ff0000000000000LL)"
+                                          : "__int_as_float(0x7f800000)";
+        tmpl_set(ts, "ID", id);
+        tmpl_set(ts, "CMP", is(op, "max") ? ">" : "<");
+        tmpl_expand(k, ts, "struct Acc {\n    @T m;\n};\n\n"
+                           "__device__ Acc acc_identity() { return Acc{@ID}; }\n"
+                           "__device__ Acc acc_of(@T v) { return Acc{v}; }\n"
+                           "__device__ Acc acc_merge(Acc a, Acc b) { return b.m @CMP a.m ? b : a; }\n");
+        return esz;
+    }
+    if (is(op, "range")) {
+        tmpl_expand(k, ts, "struct Acc {\n    @T lo, hi;\n};\n\n"
+                           "__device__ Acc acc_identity()\n{\n"
+                           "    const @T inf = __longlong_as_double(0x7ff0000000000000LL);\n"
+                           "    return Acc{inf, -inf};\n}\n"
+                           "__device__ Acc acc_of(@T v) { return Acc{v, v}; }\n"
+                           "__device__ Acc acc_merge(Acc a, Acc b)\n{\n"
+                           "    return Acc{b.lo < a.lo ? b.lo : a.lo, b.hi > a.hi ? b.hi : a.hi};\n}\n");
+        return 2 * esz;
+    }
+    if (is(op, "var") || is(op, "welford")) {
+        tmpl_expand(k, ts, "/* count, mean and sum of squared deviations of a set of elements */\n"
+                           "struct Acc {\n    double n, mean, m2;\n};\n\n"
+                           "__device__ Acc acc_identity() { return Acc{0.0, 0.0, 0.0}; }\n"
+                           "__device__ Acc acc_of(@T v) { return Acc{1.0, (double)v, 0.0}; }\n"
+                           "/* Chan et al.: the statistics of the union of two sets. */\n"
+                           "__device__ Acc acc_merge(Acc a, Acc b)\n{\n"
+                           "    if (b.n == 0.0)\n        return a;\n"
+                           "    if (a.n == 0.0)\n        return b;\n"
+                           "    const double n = a.n + b.n, d = b.mean - a.mean;\n"
+                           "    return Acc{n, a.mean + d * (b.n / n), a.m2 + b.m2 + d * d * (a.n * b.n / n)};\n}\n");
+        return 24;
+    }
+    if (is(op, "lse")) {
+        tmpl_expand(k, ts, "/* sum of exp(x_j) = s * exp(m); s == 0: no element yet */\n"
+                           "struct Acc {\n    double m, s;\n};\n\n"
+                           "__device__ Acc acc_identity() { return Acc{0.0, 0.0}; }\n"
+                           "__device__ Acc acc_of(@T v) { return Acc{(double)v, 1.0}; }\n"
+                           "__device__ Acc acc_merge(Acc a, Acc b)\n{\n"
+                           "    if (b.s == 0.0)\n        return a;\n"
+                           "    if (a.s == 0.0)\n        return b;\n"
+                           "    const double m = fmax(a.m, b.m);\n"
+                           "    return Acc{m, a.s * exp(a.m - m) + b.s * exp(b.m - m)};\n}\n");
+        return 16;
+    }
+    if (is(op, "amax")) {
+        tmpl_expand(k, ts, "struct Acc {\n    double m;\n};\n\n"
+                           "__device__ Acc acc_identity() { return Acc{0.0}; }\n"
+                           "__device__ Acc acc_of(@T v) { return Acc{fabs((double)v)}; }\n"
+                           "__device__ Acc acc_merge(Acc a, Acc b) { return Acc{fmax(a.m, b.m)}; }\n");
+        return 8;
+    }
+    if (is(op, "count-gt")) {
+        tmpl_expand(k, ts, "struct Acc {\n    long long c;\n};\n\n"
+                           "__device__ Acc acc_identity() { return Acc{0}; }\n"
+                           "__device__ Acc acc_of(@T v, @T thresh) { return Acc{v > thresh ? 1LL : 0LL}; }\n"
+                           "__device__ Acc acc_merge(Acc a, Acc b) { return Acc{a.c + b.c}; }\n");
+        return 8;
+    }
+    if (is(op, "prod")) {
+        tmpl_expand(k, ts, "struct Acc {\n    double s;\n};\n\n"
+                           "__device__ Acc acc_identity() { return Acc{1.0}; }\n"
+                           "__device__ Acc acc_of(@T v) { return Acc{(double)v}; }\n"
+                           "__device__ Acc acc_merge(Acc a, Acc b) { return Acc{a.s * b.s}; }\n");
+        return 8;
+    }
+    /* sums: sum, mean, sumsq, l2, rms, l1 */
+    const char *of;
+    if (is(op, "l1"))
+        of = fl ? "fabs((double)v)" : "v < 0 ? -(long long)v : (long long)v";
+    else if (is(op, "sumsq") || is(op, "l2") || is(op, "rms"))
+        of = fl ? "(double)v * v" : "(long long)v * v";
+    else
+        of = fl ? "(double)v" : "(long long)v";
+    tmpl_set(ts, "OF", of);
+    tmpl_set(ts, "A", fl ? "double" : "long long");
+    tmpl_expand(k, ts, "struct Acc {\n    @A s;\n};\n\n"
+                       "__device__ Acc acc_identity() { return Acc{0}; }\n"
+                       "__device__ Acc acc_of(@T v) { return Acc{@OF}; }\n"
+                       "__device__ Acc acc_merge(Acc a, Acc b) { return Acc{a.s + b.s}; }\n");
+    return 8;
+}
+
+/* The row statistic as an expression of the combined accumulator a. */
+static const char *stat_of(const Spec *sp)
+{
+    const char *op = sp->op;
+    if (is(op, "mean")) return is_float(sp->dt) ? "a.s / c" : "(double)a.s / c";
+    if (is(op, "l2")) return "sqrt(a.s)";
+    if (is(op, "rms")) return "sqrt(a.s / c)";
+    if (is(op, "max") || is(op, "min") || is(op, "amax")) return "a.m";
+    if (is(op, "count-gt")) return "a.c";
+    if (is(op, "var") || is(op, "welford")) return "a.m2 / c";
+    if (is(op, "lse")) return "a.m + log(a.s)";
+    return "a.s";
+}
+
+/* The statements that write row i's result: `ind` indents them, `y_at(j)`
+ * spelled by yfmt addresses element j of the output row, `v` names the
+ * input element (for the normalising epilogues, in a loop over j given by
+ * loop). */
+static void emit_epilogue(StrBuf *k, const Spec *sp, TmplSubs *ts, const char *ind, const char *loop,
+                          const char *y_at, const char *x_at)
+{
+    const char *op = sp->op, *e = sp->epi;
+    if (is(op, "welford") && !e[0]) {
+        sb_printf(k, "%smean_out[i] = a.mean;\n%svar_out[i] = a.m2 / c;\n", ind, ind);
+        return;
+    }
+    if (!norm(sp)) {
+        char expr[128];
+        const char *v = stat_of(sp);
+        if (is(e, "scale"))
+            snprintf(expr, sizeof expr, "alpha * %s", v);
+        else if (is(e, "sqrt"))
+            snprintf(expr, sizeof expr, "sqrt(%s)", v);
+        else if (is(e, "bias"))
+            snprintf(expr, sizeof expr, "%s + bias[i]", v);
+        else if (is(e, "acc"))
+            snprintf(expr, sizeof expr, "beta * out[i] + %s", v);
+        else
+            snprintf(expr, sizeof expr, "%s", v);
+        int cast = is(out_dtype(sp), "f32") && !is(op, "max") && !is(op, "min");
+        sb_printf(k, "%sout[i] = %s%s%s;\n", ind, cast ? "(float)(" : "", expr, cast ? ")" : "");
+        return;
+    }
+    const char *pre, *elem;
+    if (is(op, "sum")) pre = "const double inv = 1.0 / a.s;", elem = "@cast(@X * inv)";
+    else if (is(op, "mean")) pre = "const double mean = a.s / c;", elem = "@X - mean";
+    else if (is(op, "l2")) pre = "const double inv = 1.0 / fmax(sqrt(a.s), (double)eps);", elem = "@cast(@X * inv)";
+    else if (is(op, "l1")) pre = "const double inv = 1.0 / fmax(a.s, (double)eps);", elem = "@cast(@X * inv)";
+    else if (is(op, "rms")) pre = "const double inv = 1.0 / sqrt(a.s / c + eps);", elem = "@cast(@X * inv)";
+    else if (is(op, "amax")) pre = "const double inv = a.m > 0.0 ? 1.0 / a.m : 0.0;", elem = "@cast(@X * inv)";
+    else if (is(op, "var")) pre = "const double inv = 1.0 / sqrt(a.m2 / c + eps);", elem = "@cast((@X - a.mean) * inv)";
+    else if (is(op, "lse")) pre = "const double lse = a.m + log(a.s);", elem = "@cast(@X - lse)";
+    else pre = "const @T span = a.hi - a.lo;", elem = "span > 0 ? (@X - a.lo) / span : 0";
+    tmpl_set(ts, "X", x_at);
+    sb_printf(k, "%s", ind);
+    tmpl_expand(k, ts, pre);
+    sb_printf(k, "\n%s%s\n%s    %s = ", ind, loop, ind, y_at);
+    tmpl_expand(k, ts, elem);
+    sb_append(k, ";\n");
+}
+
+static void emit_cuda(GenProgram *p, const Spec *sp, const char *entry)
+{
+    StrBuf *k = gen_cuda_src(p);
+    TmplSubs ts;
+    tmpl_init(&ts, 1);
+    const char *T = cuda_type(sp->dt), *OT = cuda_type(out_dtype(sp));
+    tmpl_set(&ts, "T", T);
+    tmpl_set(&ts, "cast", is(sp->dt, "f32") ? "(float)" : "");
+    int colmajor = sp->layout == 'c', ld = sp->layout == 'l';
+    int welford2 = is(sp->op, "welford") && !sp->epi[0];
+
+    /* The parameter list, in the C function's order, and the launch args. */
+    char params[256], args[128];
+    int np = 0, na = 0;
+    np += snprintf(params + np, sizeof params - np, "const %s *__restrict__ x, ", T);
+    na += snprintf(args + na, sizeof args - na, "x,");
+    if (norm(sp) || is(sp->op, "range")) {
+        np += snprintf(params + np, sizeof params - np, "%s *__restrict__ y", T);
+        na += snprintf(args + na, sizeof args - na, "y");
+    } else if (welford2) {
+        np += snprintf(params + np, sizeof params - np, "%s *__restrict__ mean_out, %s *__restrict__ var_out", OT, OT);
+        na += snprintf(args + na, sizeof args - na, "mean_out,var_out");
+    } else {
+        np += snprintf(params + np, sizeof params - np, "%s *%sout", OT, is(sp->epi, "acc") ? "" : "__restrict__ ");
+        na += snprintf(args + na, sizeof args - na, "out");
+    }
+    if (is(sp->epi, "bias")) {
+        np += snprintf(params + np, sizeof params - np, ", const %s *__restrict__ bias", OT);
+        na += snprintf(args + na, sizeof args - na, ",bias");
+    }
+    const char *scalar = is(sp->epi, "scale") ? "alpha" : is(sp->epi, "acc") ? "beta"
+                         : is(sp->op, "count-gt") ? "thresh" : NULL;
+    if (!scalar && norm(sp) && !is(sp->op, "sum") && !is(sp->op, "mean") && !is(sp->op, "lse") &&
+        !is(sp->op, "amax") && !is(sp->op, "range"))
+        scalar = "eps";
+    if (scalar) {
+        np += snprintf(params + np, sizeof params - np, ", %s %s",
+                       is(scalar, "alpha") || is(scalar, "beta") ? OT : T, scalar);
+        na += snprintf(args + na, sizeof args - na, ",%s", scalar);
+    }
+    snprintf(params + np, sizeof params - np, ", int r, int c%s", ld ? ", int ld" : "");
+    snprintf(args + na, sizeof args - na, ",r,c%s", ld ? ",ld" : "");
+    tmpl_set(&ts, "THA", is(sp->op, "count-gt") ? ", thresh" : "");
+
+    sb_printf(k, "/* Per row i of an r x c matrix stored %s:\n *   %s,\n *   %s.\n",
+              colmajor ? "column-major" : ld ? "row-major with leading dimension ld" : "row-major",
+              math_of(sp), epi_math(sp));
+    sb_append(k, colmajor ? " * One thread per row, walking the columns. */\n"
+                          : " * One block per row: strided partial results, then a shared-memory tree. */\n");
+    int acc_bytes = emit_acc(k, sp, &ts);
+    char decl[400];
+    snprintf(decl, sizeof decl, "extern \"C\" __global__ void %s(%s)", entry, params);
+    sb_append(k, "\n");
+    if (colmajor) {
+        tmpl_put_wrapped(k, decl);
+        sb_append(k, "\n");
+        tmpl_expand(k, &ts, "{\n"
+                            "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                            "    if (i >= r)\n        return;\n"
+                            "    Acc a = acc_identity();\n"
+                            "    for (int j = 0; j < c; j++)\n"
+                            "        a = acc_merge(a, acc_of(x[(long long)j * r + i]@THA));\n");
+        emit_epilogue(k, sp, &ts, "    ", "for (int j = 0; j < c; j++)", "y[(long long)j * r + i]",
+                      "x[(long long)j * r + i]");
+        sb_append(k, "}\n");
+        gen_launch(p, entry, "(r+255)/256", "256", NULL, args);
+        gen_knob(p, "mapping", "one-row-per-thread");
+    } else {
+        tmpl_set(&ts, "LD", ld ? "ld" : "c");
+        tmpl_expand(k, &ts,
+                    "/* Combines sh[0 .. blockDim.x) into sh[0]; blockDim.x is a power of two. */\n"
+                    "__device__ void block_reduce(Acc *sh)\n{\n"
+                    "    for (int s = blockDim.x / 2; s > 0; s >>= 1) {\n"
+                    "        __syncthreads();\n"
+                    "        if (threadIdx.x < s)\n"
+                    "            sh[threadIdx.x] = acc_merge(sh[threadIdx.x], sh[threadIdx.x + s]);\n"
+                    "    }\n"
+                    "    __syncthreads();\n}\n\n");
+        tmpl_put_wrapped(k, decl);
+        sb_append(k, "\n");
+        tmpl_expand(k, &ts, "{\n"
+                            "    extern __shared__ Acc sh[];\n"
+                            "    const int i = blockIdx.x;\n"
+                            "    const @T *row = x + (long long)i * @LD;\n"
+                            "    Acc a = acc_identity();\n"
+                            "    for (int j = threadIdx.x; j < c; j += blockDim.x)\n"
+                            "        a = acc_merge(a, acc_of(row[j]@THA));\n"
+                            "    sh[threadIdx.x] = a;\n"
+                            "    block_reduce(sh);\n"
+                            "    a = sh[0];\n");
+        if (norm(sp) || is(sp->op, "range")) {
+            tmpl_expand(k, &ts, "    @T *yrow = y + (long long)i * c;\n");
+            emit_epilogue(k, sp, &ts, "    ", "for (int j = threadIdx.x; j < c; j += blockDim.x)", "yrow[j]",
+                          "row[j]");
+        } else {
+            sb_append(k, "    if (threadIdx.x == 0) {\n");
+            emit_epilogue(k, sp, &ts, "        ", NULL, NULL, NULL);
+            sb_append(k, "    }\n");
+        }
+        sb_append(k, "}\n");
+        char smem[32];
+        snprintf(smem, sizeof smem, "256*%d", acc_bytes);
+        gen_launch(p, entry, "r", "256", smem, args);
+        gen_knob(p, "mapping", "one-row-per-block-reduction-shared");
+    }
+    gen_knob(p, "block", "256");
+}
+
 /* Large shapes, cycled through: square-ish, wide, tall, very tall and narrow. */
 static const char *const LARGE32[] = {"r=16384,c=8192", "r=2048,c=65536", "r=131072,c=1024",
                                       "r=2097152,c=64"};
@@ -493,6 +777,7 @@ static int generate(GenCtx *g)
         emit_includes(gen_src(p), sb_str(s));
         sb_append(gen_src(p), sb_str(s));
         sb_release(s);
+        emit_cuda(p, sp, entry);
         if (gen_end(p) != 0)
             return -1;
     }
