@@ -20,6 +20,50 @@
 #define EDGE_NZ "small:m=96,n=80,k=64|edge:m=7,n=11,k=1|edge-col:m=23,n=1,k=2|edge-prime:m=37,n=29,k=31"
 #define INT_CFG SMALL_EDGE "|large:m=4096,n=4096,k=4096"
 
+/* The pairs: one thread per element of C in 16 x 16 tiles, the tiles of A
+ * and B staged through shared memory, k in steps of TILE.  Each thread
+ * sums its products in the C program's order (the padding past k adds
+ * zeros), in double or the exact integer type, and STORE applies the
+ * epilogue.  A_AT(i, p) and B_AT(p, j) are the expressions of op(A) and
+ * op(B); TA and TB the element types kept in shared memory.  All arguments
+ * are string literals, or "%s" to make a printf format of the template
+ * for the variants built at run time. */
+#define TILED(DOC, ENTRY, PARAMS, TA, TB, ACC, K, A_AT, B_AT, STORE)                                       \
+    "/* " DOC ": one thread per element of C in\n"                                                      \
+    " * 16 x 16 tiles, the tiles of A and B staged through shared memory. */\n"                         \
+    "#define TILE 16\n"                                                                                 \
+    "#define A_AT(i, p) (" A_AT ")\n"                                                                   \
+    "#define B_AT(p, j) (" B_AT ")\n\n"                                                                \
+    "extern \"C\" __global__ void " ENTRY "(" PARAMS ")\n{\n"                                            \
+    "    __shared__ " TA " as[TILE][TILE];\n"                                                          \
+    "    __shared__ " TB " bs[TILE][TILE];\n"                                                          \
+    "    const int ty = threadIdx.y, tx = threadIdx.x;\n"                                               \
+    "    const int i = blockIdx.y * TILE + ty, j = blockIdx.x * TILE + tx;\n"                           \
+    "    " ACC " acc = 0;\n"                                                                             \
+    "    for (int p0 = 0; p0 < " K "; p0 += TILE) {\n"                                                   \
+    "        as[ty][tx] = i < m && p0 + tx < " K " ? A_AT(i, p0 + tx) : 0;\n"                             \
+    "        bs[ty][tx] = p0 + ty < " K " && j < n ? B_AT(p0 + ty, j) : 0;\n"                             \
+    "        __syncthreads();\n"                                                                        \
+    "        for (int p = 0; p < TILE; p++)\n"                                                          \
+    "            acc += as[ty][p] * bs[p][tx];\n"                                                       \
+    "        __syncthreads();\n"                                                                        \
+    "    }\n"                                                                                           \
+    "    if (i < m && j < n) {\n"                                                                       \
+    "        " STORE ";\n"                                                                              \
+    "    }\n}\n"
+#define TILED_LAUNCH(ENTRY, ARGS) ENTRY "|(n+15)/16,(m+15)/16|16,16||" ARGS
+#define TILED_KNOBS "block=16x16;mapping=tiled-16x16-shared,one-element-per-thread"
+
+/* op(A) and op(B) in CUDA, by [colmajor][transposed], with 64-bit offsets. */
+static const char *const CU_A[2][2] = {
+    {"a[(long long)(i) * k + (p)]", "a[(long long)(p) * m + (i)]"},
+    {"a[(long long)(p) * m + (i)]", "a[(long long)(i) * k + (p)]"},
+};
+static const char *const CU_B[2][2] = {
+    {"b[(long long)(p) * n + (j)]", "b[(long long)(j) * k + (p)]"},
+    {"b[(long long)(j) * k + (p)]", "b[(long long)(p) * n + (j)]"},
+};
+
 static const char *const LARGE[] = {
     "m=4096,n=4096,k=4096", "m=8192,n=2048,k=4096", "m=2048,n=8192,k=2048", "m=1024,n=1024,k=32768",
 };
@@ -62,8 +106,14 @@ static int emit_ops(GenCtx *g, int colmajor, int ta, int tb, const char *dtypes,
              "        }\n    }\n}\n",
              colmajor ? "column-major storage (element (i, j)\n * of a matrix with r rows at [j * r + i])" : "all matrices row-major", da, db, ia,
              ib, ic, ic);
+    static char cuda[4096];
+    const char *cc = colmajor ? "c[(long long)j * m + i]" : "c[(long long)i * n + j]";
+    snprintf(cuda, sizeof cuda,
+             TILED("%s", "gemm", "const $T *a, const $T *b, $T *c, $T alpha, $T beta, int m, int n, int k", "$T",
+                   "$T", "double", "k", "%s", "%s", "%s = alpha * acc + beta * %s"),
+             "C = alpha * op(A) * op(B) + beta * C", CU_A[colmajor][ta], CU_B[colmajor][tb], cc, cc);
     Spec sp = {dtypes, name, "gemm", "C = alpha*op(A)*op(B) + beta*C ($D)", args, NULL, cfg, GEMM_COST,
-               1e-2, 1e-3, 0, 0, src};
+               1e-2, 1e-3, 0, 0, src, cuda, TILED_LAUNCH("gemm", "a,b,c,alpha,beta,m,n,k"), NULL, TILED_KNOBS};
     char desc[96];
     snprintf(desc, sizeof desc, "C = alpha*%s*%s + beta*C, %s ($D)", ta ? "A^T" : "A", tb ? "B^T" : "B",
              colmajor ? "column-major" : "row-major");
@@ -116,8 +166,16 @@ static int emit_epi(GenCtx *g, const Epi *e, int shape)
              "        }\n    }\n}\n",
              needs_math ? "#include <math.h>\n\n" : "", e->desc, e->math, e->bias_row ? "row" : "column",
              e->bias_row ? "i" : "j", e->expr);
+    static char cuda[4096], store[256];
+    snprintf(store, sizeof store, "const double v = bias[%s] + acc;\n        c[(long long)i * n + j] = %s",
+             e->bias_row ? "i" : "j", e->expr);
+    snprintf(cuda, sizeof cuda,
+             TILED("%s", "matmul_epilogue", "const $T *a, const $T *b, const $T *bias, $T *c, int m, int n, int k",
+                   "$T", "$T", "double", "k", "%s", "%s", "%s"),
+             "C = f(A * B + bias)", CU_A[0][0], CU_B[0][0], store);
     Spec sp = {e->dtypes, name, "matmul_epilogue", desc, args, NULL, cfg, "2*m*n*k+4*m*n",
-               "$S*(m*k+k*n+m*n+n)", 1e-2, 1e-3, 0, 0, src};
+               "$S*(m*k+k*n+m*n+n)", 1e-2, 1e-3, 0, 0, src, cuda,
+               TILED_LAUNCH("matmul_epilogue", "a,b,bias,c,m,n,k"), NULL, TILED_KNOBS};
     return spec_emit_all(g, &sp, 1);
 }
 
@@ -132,7 +190,11 @@ static const Spec SPECS[] = {
      "            for (int p = 0; p < k; p++)\n"
      "                acc += a[i * k + p] * b[p * n + j];\n"
      "            c[i * n + j] = acc;\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     TILED("C = A * B", "matmul", "const $T *a, const $T *b, $T *c, int m, int n, int k", "$T", "$T", "double", "k",
+           "a[(long long)(i) * k + (p)]", "b[(long long)(p) * n + (j)]", "c[(long long)i * n + j] = acc"),
+     "matmul|(n+15)/16,(m+15)/16|16,16||a,b,c,m,n,k", NULL,
+     "block=16x16;mapping=tiled-16x16-shared,one-element-per-thread"},
     {"f32", "matmul-colmajor-bias-relu", "matmul_bias_relu", "C = relu(A*B + bias), column-major ($D)",
      "a:in:k,m;b:in:n,k;bias:in:m;c:out:n,m;m:param;n:param;k:param", NULL,
      EDGE_NZ "|large:m=4096,n=4096,k=4096", "2*m*n*k+2*m*n", "$S*(m*k+k*n+m*n+m)", 1e-2, 1e-3, 0, 0,
@@ -146,7 +208,13 @@ static const Spec SPECS[] = {
      "            for (int p = 0; p < k; p++)\n"
      "                v += a[p * m + i] * b[j * k + p];\n"
      "            c[j * m + i] = v > 0.0 ? v : 0.0;\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     TILED("C = max(A * B + bias, 0), column-major", "matmul_bias_relu",
+           "const float *a, const float *b, const float *bias, float *c, int m, int n, int k", "float", "float",
+           "double", "k", "a[(long long)(p) * m + (i)]", "b[(long long)(j) * k + (p)]",
+           "const double v = bias[i] + acc;\n        c[(long long)j * m + i] = v > 0.0 ? v : 0.0"),
+     "matmul_bias_relu|(n+15)/16,(m+15)/16|16,16||a,b,bias,c,m,n,k", NULL,
+     "block=16x16;mapping=tiled-16x16-shared,one-element-per-thread"},
     {"f32", "residual-add", "matmul_residual", "D = A*B + C ($D)",
      "a:in:m,k;b:in:k,n;c:in:m,n;d:out:m,n;m:param;n:param;k:param", NULL,
      SMALL_EDGE "|large:m=2048,n=8192,k=2048", "2*m*n*k+m*n", "$S*(m*k+k*n+2*m*n)", 1e-2, 1e-3, 0, 0,
@@ -159,7 +227,13 @@ static const Spec SPECS[] = {
      "            for (int p = 0; p < k; p++)\n"
      "                acc += a[i * k + p] * b[p * n + j];\n"
      "            d[i * n + j] = acc;\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     TILED("D = A * B + C", "matmul_residual",
+           "const float *a, const float *b, const float *c, float *d, int m, int n, int k", "float", "float",
+           "double", "k", "a[(long long)(i) * k + (p)]", "b[(long long)(p) * n + (j)]",
+           "d[(long long)i * n + j] = c[(long long)i * n + j] + acc"),
+     "matmul_residual|(n+15)/16,(m+15)/16|16,16||a,b,c,d,m,n,k", NULL,
+     "block=16x16;mapping=tiled-16x16-shared,one-element-per-thread"},
     {"i8", "int8-nn", "gemm_i8", "C = A*B, int8 inputs, int32 results",
      "a:in:m,k;b:in:k,n;c:out:m,n:i32;m:param;n:param;k:param", "a:i:-128:128;b:i:-128:128", INT_CFG,
      "2*m*n*k", "m*k+k*n+4*m*n", 0, 0, 0, 0,
@@ -173,7 +247,12 @@ static const Spec SPECS[] = {
      "            for (int p = 0; p < k; p++)\n"
      "                acc += a[i * k + p] * b[p * n + j];\n"
      "            c[i * n + j] = acc;\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     TILED("C = A * B, int8 in, exact int32 sums", "gemm_i8",
+           "const signed char *a, const signed char *b, int *c, int m, int n, int k", "signed char", "signed char",
+           "int", "k", "a[(long long)(i) * k + (p)]", "b[(long long)(p) * n + (j)]", "c[(long long)i * n + j] = acc"),
+     "gemm_i8|(n+15)/16,(m+15)/16|16,16||a,b,c,m,n,k", NULL,
+     "block=16x16;mapping=tiled-16x16-shared,one-element-per-thread"},
     {"i8", "int8-nt", "gemm_i8_nt", "C = A*B^T, int8 inputs, int32 results",
      "a:in:m,k;b:in:n,k;c:out:m,n:i32;m:param;n:param;k:param", "a:i:-128:128;b:i:-128:128", INT_CFG,
      "2*m*n*k", "m*k+k*n+4*m*n", 0, 0, 0, 0,
@@ -188,7 +267,12 @@ static const Spec SPECS[] = {
      "            for (int p = 0; p < k; p++)\n"
      "                acc += x[p] * y[p];\n"
      "            c[i * n + j] = acc;\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     TILED("C = A * B^T, int8 in, exact int32 sums", "gemm_i8_nt",
+           "const signed char *a, const signed char *b, int *c, int m, int n, int k", "signed char", "signed char",
+           "int", "k", "a[(long long)(i) * k + (p)]", "b[(long long)(j) * k + (p)]", "c[(long long)i * n + j] = acc"),
+     "gemm_i8_nt|(n+15)/16,(m+15)/16|16,16||a,b,c,m,n,k", NULL,
+     "block=16x16;mapping=tiled-16x16-shared,one-element-per-thread"},
     {"i8", "int8-tn-accumulate", "gemm_i8_tn", "C += A^T*B, int8 inputs, int32 accumulator",
      "a:in:k,m;b:in:k,n;c:inout:m,n:i32;m:param;n:param;k:param",
      "a:i:-128:128;b:i:-128:128;c:i:-100000:100000", INT_CFG, "2*m*n*k", "m*k+k*n+8*m*n", 0, 0, 0, 0,
@@ -202,7 +286,12 @@ static const Spec SPECS[] = {
      "            for (int p = 0; p < k; p++)\n"
      "                acc += a[p * m + i] * b[p * n + j];\n"
      "            c[i * n + j] = acc;\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     TILED("C += A^T * B, int8 in, int32 accumulator", "gemm_i8_tn",
+           "const signed char *a, const signed char *b, int *c, int m, int n, int k", "signed char", "signed char",
+           "int", "k", "a[(long long)(p) * m + (i)]", "b[(long long)(p) * n + (j)]", "c[(long long)i * n + j] += acc"),
+     "gemm_i8_tn|(n+15)/16,(m+15)/16|16,16||a,b,c,m,n,k", NULL,
+     "block=16x16;mapping=tiled-16x16-shared,one-element-per-thread"},
     {"i8", "int8-bias-relu", "gemm_i8_bias_relu", "C = max(A*B + bias, 0), int8 inputs, int32 bias and results",
      "a:in:m,k;b:in:k,n;bias:in:n:i32;c:out:m,n:i32;m:param;n:param;k:param",
      "a:i:-128:128;b:i:-128:128;bias:i:-50000:50000", INT_CFG, "2*m*n*k+2*m*n", "m*k+k*n+4*n+4*m*n", 0, 0, 0,
@@ -218,7 +307,13 @@ static const Spec SPECS[] = {
      "            for (int p = 0; p < k; p++)\n"
      "                acc += a[i * k + p] * b[p * n + j];\n"
      "            c[i * n + j] = acc > 0 ? acc : 0;\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     TILED("C = max(A * B + bias, 0), int8 in, int32 out", "gemm_i8_bias_relu",
+           "const signed char *a, const signed char *b, const int *bias, int *c, int m, int n, int k", "signed char",
+           "signed char", "int", "k", "a[(long long)(i) * k + (p)]", "b[(long long)(p) * n + (j)]",
+           "const int v = bias[j] + acc;\n        c[(long long)i * n + j] = v > 0 ? v : 0"),
+     "gemm_i8_bias_relu|(n+15)/16,(m+15)/16|16,16||a,b,bias,c,m,n,k", NULL,
+     "block=16x16;mapping=tiled-16x16-shared,one-element-per-thread"},
     {"u8", "u8-by-i8", "gemm_u8i8", "C = A*B, unsigned 8-bit A, signed 8-bit B, int32 results",
      "a:in:m,k;b:in:k,n:i8;c:out:m,n:i32;m:param;n:param;k:param", "a:i:0:256;b:i:-128:128", INT_CFG,
      "2*m*n*k", "m*k+k*n+4*m*n", 0, 0, 0, 0,
@@ -232,7 +327,13 @@ static const Spec SPECS[] = {
      "            for (int p = 0; p < k; p++)\n"
      "                acc += a[i * k + p] * b[p * n + j];\n"
      "            c[i * n + j] = acc;\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     TILED("C = A * B, uint8 A, int8 B, exact int32 sums", "gemm_u8i8",
+           "const unsigned char *a, const signed char *b, int *c, int m, int n, int k", "unsigned char",
+           "signed char", "int", "k", "a[(long long)(i) * k + (p)]", "b[(long long)(p) * n + (j)]",
+           "c[(long long)i * n + j] = acc"),
+     "gemm_u8i8|(n+15)/16,(m+15)/16|16,16||a,b,c,m,n,k", NULL,
+     "block=16x16;mapping=tiled-16x16-shared,one-element-per-thread"},
     {"i8", "int8-requantize", "gemm_i8_requant", "C = saturate(round(scale * A*B)), int8 in and out",
      "a:in:m,k;b:in:k,n;c:out:m,n;scale:scalar:0.0001:f32;m:param;n:param;k:param",
      "a:i:-128:128;b:i:-128:128",
@@ -251,7 +352,14 @@ static const Spec SPECS[] = {
      "                acc += a[i * k + p] * b[p * n + j];\n"
      "            float v = roundf((float)acc * scale);\n"
      "            c[i * n + j] = (int8_t)(v > 127.0f ? 127.0f : (v < -128.0f ? -128.0f : v));\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     TILED("C = saturate(round(scale * A * B)), int8 in and out", "gemm_i8_requant",
+           "const signed char *a, const signed char *b, signed char *c, float scale, int m, int n, int k",
+           "signed char", "signed char", "int", "k", "a[(long long)(i) * k + (p)]", "b[(long long)(p) * n + (j)]",
+           "const float v = roundf((float)acc * scale);\n"
+           "        c[(long long)i * n + j] = (signed char)(v > 127.0f ? 127.0f : (v < -128.0f ? -128.0f : v))"),
+     "gemm_i8_requant|(n+15)/16,(m+15)/16|16,16||a,b,c,scale,m,n,k", NULL,
+     "block=16x16;mapping=tiled-16x16-shared,one-element-per-thread"},
     {"i8", "int8-dequantize", "gemm_i8_dequant", "C = sa[i]*sb[j]*(A*B), int8 inputs, f32 results",
      "a:in:m,k;b:in:k,n;sa:in:m:f32;sb:in:n:f32;c:out:m,n:f32;m:param;n:param;k:param",
      "a:i:-128:128;b:i:-128:128;sa:u:0.001:0.01;sb:u:0.001:0.01", INT_CFG, "2*m*n*k+2*m*n",
@@ -268,7 +376,14 @@ static const Spec SPECS[] = {
      "            for (int p = 0; p < k; p++)\n"
      "                acc += a[i * k + p] * b[p * n + j];\n"
      "            c[i * n + j] = (double)sa[i] * sb[j] * acc;\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     TILED("C = sa[i] * sb[j] * (A * B), int8 in, float out", "gemm_i8_dequant",
+           "const signed char *a, const signed char *b, const float *sa, const float *sb, float *c, int m, "
+           "int n, int k",
+           "signed char", "signed char", "int", "k", "a[(long long)(i) * k + (p)]", "b[(long long)(p) * n + (j)]",
+           "c[(long long)i * n + j] = (double)sa[i] * sb[j] * acc"),
+     "gemm_i8_dequant|(n+15)/16,(m+15)/16|16,16||a,b,sa,sb,c,m,n,k", NULL,
+     "block=16x16;mapping=tiled-16x16-shared,one-element-per-thread"},
     {"i32", "int32", "gemm_i32", "C = A*B + C for int32 matrices",
      "a:in:m,k;b:in:k,n;c:inout:m,n;m:param;n:param;k:param", "a:i:-100:100;b:i:-100:100;c:i:-1000:1000",
      SMALL_EDGE "|large:m=4096,n=2048,k=4096", "2*m*n*k", "4*(m*k+k*n+2*m*n)", 0, 0, 0, 0,
@@ -282,7 +397,11 @@ static const Spec SPECS[] = {
      "            for (int p = 0; p < k; p++)\n"
      "                acc += a[i * k + p] * b[p * n + j];\n"
      "            c[i * n + j] = acc;\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     TILED("C += A * B, int32", "gemm_i32", "const int *a, const int *b, int *c, int m, int n, int k", "int", "int",
+           "int", "k", "a[(long long)(i) * k + (p)]", "b[(long long)(p) * n + (j)]", "c[(long long)i * n + j] += acc"),
+     "gemm_i32|(n+15)/16,(m+15)/16|16,16||a,b,c,m,n,k", NULL,
+     "block=16x16;mapping=tiled-16x16-shared,one-element-per-thread"},
     {"f32 f64", "rowmajor-ld", "gemm_ld", "C = alpha*A*B + beta*C with leading dimensions ($D)",
      "a:in:m,lda;b:in:k,ldb;c:inout:m,ldc;alpha:scalar:~0.5~2;beta:scalar:~-1~1;m:param;n:param;k:param;"
      "lda:param;ldb:param;ldc:param",
@@ -301,7 +420,13 @@ static const Spec SPECS[] = {
      "            for (int p = 0; p < k; p++)\n"
      "                acc += a[i * lda + p] * b[p * ldb + j];\n"
      "            c[i * ldc + j] = alpha * acc + beta * c[i * ldc + j];\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     TILED("C = alpha * A * B + beta * C, leading dimensions", "gemm_ld",
+           "const $T *a, const $T *b, $T *c, $T alpha, $T beta, int m, int n, int k, int lda, int ldb, int ldc", "$T",
+           "$T", "double", "k", "a[(long long)(i) * lda + (p)]", "b[(long long)(p) * ldb + (j)]",
+           "c[(long long)i * ldc + j] = alpha * acc + beta * c[(long long)i * ldc + j]"),
+     "gemm_ld|(n+15)/16,(m+15)/16|16,16||a,b,c,alpha,beta,m,n,k,lda,ldb,ldc", NULL,
+     "block=16x16;mapping=tiled-16x16-shared,one-element-per-thread"},
     {"f32", "colmajor-ld-tn", "gemm_tn_ld", "C = A^T*B + C, column-major with leading dimensions ($D)",
      "a:in:m,lda;b:in:n,ldb;c:inout:n,ldc;m:param;n:param;k:param;lda:param;ldb:param;ldc:param", NULL,
      "small:m=96,n=80,k=64,lda=72,ldb=64,ldc=100|edge:m=1,n=1,k=1,lda=1,ldb=1,ldc=1|"
@@ -317,7 +442,13 @@ static const Spec SPECS[] = {
      "            for (int p = 0; p < k; p++)\n"
      "                acc += a[i * lda + p] * b[j * ldb + p];\n"
      "            c[j * ldc + i] = acc;\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     TILED("C += A^T * B, column-major, leading dimensions", "gemm_tn_ld",
+           "const float *a, const float *b, float *c, int m, int n, int k, int lda, int ldb, int ldc", "float",
+           "float", "double", "k", "a[(long long)(i) * lda + (p)]", "b[(long long)(j) * ldb + (p)]",
+           "c[(long long)j * ldc + i] = c[(long long)j * ldc + i] + acc"),
+     "gemm_tn_ld|(n+15)/16,(m+15)/16|16,16||a,b,c,m,n,k,lda,ldb,ldc", NULL,
+     "block=16x16;mapping=tiled-16x16-shared,one-element-per-thread"},
     {"f32 f64", "complex", "zgemm", "complex C = A*B + C, interleaved (re, im) ($D)",
      "a:in:m,k,2;b:in:k,n,2;c:inout:m,n,2;m:param;n:param;k:param", NULL,
      SMALL_EDGE "|large:m=2048,n=2048,k=4096", "8*m*n*k", "$S*2*(m*k+k*n+2*m*n)", 1e-2, 1e-3, 0, 0,
@@ -335,7 +466,40 @@ static const Spec SPECS[] = {
      "            }\n"
      "            c[2 * (i * n + j)] = re;\n"
      "            c[2 * (i * n + j) + 1] = im;\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     "/* Complex C = A * B + C: one thread per element of C in 16 x 16 tiles,\n"
+     " * the real and imaginary parts of the tiles of A and B staged through\n"
+     " * shared memory. */\n"
+     "#define TILE 16\n"
+     "\n"
+     "extern \"C\" __global__ void zgemm(const $T *a, const $T *b, $T *c, int m, int n, int k)\n"
+     "{\n"
+     "    __shared__ $T ar[TILE][TILE], ai[TILE][TILE], br[TILE][TILE], bi[TILE][TILE];\n"
+     "    const int ty = threadIdx.y, tx = threadIdx.x;\n"
+     "    const int i = blockIdx.y * TILE + ty, j = blockIdx.x * TILE + tx;\n"
+     "    double re = 0.0, im = 0.0;\n"
+     "    for (int p0 = 0; p0 < k; p0 += TILE) {\n"
+     "        const bool a_in = i < m && p0 + tx < k, b_in = p0 + ty < k && j < n;\n"
+     "        const long long ao = 2 * ((long long)i * k + p0 + tx), bo = 2 * ((long long)(p0 + ty) * n + j);\n"
+     "        ar[ty][tx] = a_in ? a[ao] : 0;\n"
+     "        ai[ty][tx] = a_in ? a[ao + 1] : 0;\n"
+     "        br[ty][tx] = b_in ? b[bo] : 0;\n"
+     "        bi[ty][tx] = b_in ? b[bo + 1] : 0;\n"
+     "        __syncthreads();\n"
+     "        for (int p = 0; p < TILE; p++) {\n"
+     "            re += (double)ar[ty][p] * br[p][tx] - (double)ai[ty][p] * bi[p][tx];\n"
+     "            im += (double)ar[ty][p] * bi[p][tx] + (double)ai[ty][p] * br[p][tx];\n"
+     "        }\n"
+     "        __syncthreads();\n"
+     "    }\n"
+     "    if (i < m && j < n) {\n"
+     "        const long long o = 2 * ((long long)i * n + j);\n"
+     "        c[o] = c[o] + re;\n"
+     "        c[o + 1] = c[o + 1] + im;\n"
+     "    }\n"
+     "}\n",
+     "zgemm|(n+15)/16,(m+15)/16|16,16||a,b,c,m,n,k", NULL,
+     "block=16x16;mapping=tiled-16x16-shared,one-element-per-thread"},
     {"f32 f64", "symm-lower", "symm", "C = alpha*A*B + beta*C with A symmetric, lower triangle stored ($D)",
      "a:in:m,m;b:in:m,n;c:inout:m,n;alpha:scalar:~0.5~2;beta:scalar:~-1~1;m:param;n:param", NULL,
      "small:m=96,n=80|edge:m=1,n=1|edge-prime:m=37,n=29|large:m=4096,n=4096", "2*m*m*n",
@@ -351,7 +515,13 @@ static const Spec SPECS[] = {
      "                acc += aip * b[p * n + j];\n"
      "            }\n"
      "            c[i * n + j] = alpha * acc + beta * c[i * n + j];\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     TILED("C = alpha * A * B + beta * C, A symmetric from its lower triangle", "symm",
+           "const $T *a, const $T *b, $T *c, $T alpha, $T beta, int m, int n", "$T", "$T", "double", "m",
+           "(p) <= (i) ? a[(long long)(i) * m + (p)] : a[(long long)(p) * m + (i)]", "b[(long long)(p) * n + (j)]",
+           "c[(long long)i * n + j] = alpha * acc + beta * c[(long long)i * n + j]"),
+     "symm|(n+15)/16,(m+15)/16|16,16||a,b,c,alpha,beta,m,n", NULL,
+     "block=16x16;mapping=tiled-16x16-shared,one-element-per-thread"},
     {"f32", "trmm-lower", "trmm", "C = alpha*L*B with L the lower triangle of A ($D)",
      "a:in:m,m;b:in:m,n;c:out:m,n;alpha:scalar:~0.5~2;m:param;n:param", NULL,
      "small:m=96,n=80|edge:m=1,n=1|edge-prime:m=37,n=29|large:m=4096,n=4096", "m*m*n", "$S*(m*(m+1)/2+2*m*n)",
@@ -365,7 +535,13 @@ static const Spec SPECS[] = {
      "            for (int p = 0; p <= i; p++)\n"
      "                acc += a[i * m + p] * b[p * n + j];\n"
      "            c[i * n + j] = alpha * acc;\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     TILED("C = alpha * L * B, L the lower triangle of A", "trmm",
+           "const float *a, const float *b, float *c, float alpha, int m, int n", "float", "float", "double", "m",
+           "(p) <= (i) ? a[(long long)(i) * m + (p)] : 0.0f", "b[(long long)(p) * n + (j)]",
+           "c[(long long)i * n + j] = alpha * acc"),
+     "trmm|(n+15)/16,(m+15)/16|16,16||a,b,c,alpha,m,n", NULL,
+     "block=16x16;mapping=tiled-16x16-shared,one-element-per-thread"},
     {"f32", "trmm-upper-right", "trmm_right", "C = B*U with U the upper triangle of A ($D)",
      "b:in:m,n;a:in:n,n;c:out:m,n;m:param;n:param", NULL,
      "small:m=96,n=80|edge:m=1,n=1|edge-prime:m=37,n=29|large:m=4096,n=4096", "m*n*n", "$S*(n*(n+1)/2+2*m*n)",
@@ -379,7 +555,13 @@ static const Spec SPECS[] = {
      "            for (int p = 0; p <= j; p++)\n"
      "                acc += b[i * n + p] * a[p * n + j];\n"
      "            c[i * n + j] = acc;\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     TILED("C = B * U, U the upper triangle of A", "trmm_right",
+           "const float *b, const float *a, float *c, int m, int n", "float", "float", "double", "n",
+           "b[(long long)(i) * n + (p)]", "(p) <= (j) ? a[(long long)(p) * n + (j)] : 0.0f",
+           "c[(long long)i * n + j] = acc"),
+     "trmm_right|(n+15)/16,(m+15)/16|16,16||b,a,c,m,n", NULL,
+     "block=16x16;mapping=tiled-16x16-shared,one-element-per-thread"},
     {"f32", "diag-scaled", "matmul_diag", "C = A*diag(d)*B ($D)",
      "a:in:m,k;d:in:k;b:in:k,n;c:out:m,n;m:param;n:param;k:param", NULL, SMALL_EDGE "|large:m=4096,n=4096,k=4096",
      "3*m*n*k", "$S*(m*k+k+k*n+m*n)", 1e-2, 1e-3, 0, 0,
@@ -392,7 +574,13 @@ static const Spec SPECS[] = {
      "            for (int p = 0; p < k; p++)\n"
      "                acc += a[i * k + p] * d[p] * b[p * n + j];\n"
      "            c[i * n + j] = acc;\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     TILED("C = A * diag(d) * B", "matmul_diag",
+           "const float *a, const float *d, const float *b, float *c, int m, int n, int k", "float", "float",
+           "double", "k", "a[(long long)(i) * k + (p)] * d[p]", "b[(long long)(p) * n + (j)]",
+           "c[(long long)i * n + j] = acc"),
+     "matmul_diag|(n+15)/16,(m+15)/16|16,16||a,d,b,c,m,n,k", NULL,
+     "block=16x16;mapping=tiled-16x16-shared,one-element-per-thread"},
     {"f32", "two-products", "matmul2_sum", "C = A*B + D*E ($D)",
      "a:in:m,k;b:in:k,n;d:in:m,k;e:in:k,n;c:out:m,n;m:param;n:param;k:param", NULL,
      SMALL_EDGE "|large:m=4096,n=4096,k=2048", "4*m*n*k", "$S*(2*m*k+2*k*n+m*n)", 1e-2, 1e-3, 0, 0,
@@ -406,7 +594,35 @@ static const Spec SPECS[] = {
      "            for (int p = 0; p < k; p++)\n"
      "                acc += a[i * k + p] * b[p * n + j] + d[i * k + p] * e[p * n + j];\n"
      "            c[i * n + j] = acc;\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     "/* C = A * B + D * E: one thread per element of C in 16 x 16 tiles, the\n"
+     " * tiles of all four matrices staged through shared memory. */\n"
+     "#define TILE 16\n"
+     "\n"
+     "extern \"C\" __global__ void matmul2_sum(const float *a, const float *b, const float *d,\n"
+     "                                       const float *e, float *c, int m, int n, int k)\n"
+     "{\n"
+     "    __shared__ float as[TILE][TILE], bs[TILE][TILE], ds[TILE][TILE], es[TILE][TILE];\n"
+     "    const int ty = threadIdx.y, tx = threadIdx.x;\n"
+     "    const int i = blockIdx.y * TILE + ty, j = blockIdx.x * TILE + tx;\n"
+     "    double acc = 0.0;\n"
+     "    for (int p0 = 0; p0 < k; p0 += TILE) {\n"
+     "        const bool a_in = i < m && p0 + tx < k, b_in = p0 + ty < k && j < n;\n"
+     "        const long long ao = (long long)i * k + p0 + tx, bo = (long long)(p0 + ty) * n + j;\n"
+     "        as[ty][tx] = a_in ? a[ao] : 0.0f;\n"
+     "        ds[ty][tx] = a_in ? d[ao] : 0.0f;\n"
+     "        bs[ty][tx] = b_in ? b[bo] : 0.0f;\n"
+     "        es[ty][tx] = b_in ? e[bo] : 0.0f;\n"
+     "        __syncthreads();\n"
+     "        for (int p = 0; p < TILE; p++)\n"
+     "            acc += as[ty][p] * bs[p][tx] + ds[ty][p] * es[p][tx];\n"
+     "        __syncthreads();\n"
+     "    }\n"
+     "    if (i < m && j < n)\n"
+     "        c[(long long)i * n + j] = acc;\n"
+     "}\n",
+     "matmul2_sum|(n+15)/16,(m+15)/16|16,16||a,b,d,e,c,m,n,k", NULL,
+     "block=16x16;mapping=tiled-16x16-shared,one-element-per-thread"},
     {"f32 f64", "chain3", "matmul_chain", "E = (A*B)*C through a temporary ($D)",
      "a:in:m,k;b:in:k,n;c:in:n,q;tmp:out:m,n;e:out:m,q;m:param;n:param;k:param;q:param", NULL,
      "small:m=64,n=48,k=40,q=56|edge:m=1,n=1,k=1,q=1|edge-prime:m=37,n=29,k=31,q=23|"
@@ -428,7 +644,12 @@ static const Spec SPECS[] = {
      "            for (int p = 0; p < n; p++)\n"
      "                acc += tmp[i * n + p] * c[p * q + j];\n"
      "            e[i * q + j] = acc;\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     TILED("C = A * B, launched twice: tmp = A * B, then E = tmp * C", "matmul",
+           "const $T *a, const $T *b, $T *c, int m, int n, int k", "$T", "$T", "double", "k",
+           "a[(long long)(i) * k + (p)]", "b[(long long)(p) * n + (j)]", "c[(long long)i * n + j] = acc"),
+     "matmul|(n+15)/16,(m+15)/16|16,16||a,b,tmp,m,n,k;matmul|(q+15)/16,(m+15)/16|16,16||tmp,c,e,m,q,n", NULL,
+     "block=16x16;mapping=two-launches,tiled-16x16-shared,one-element-per-thread"},
     {"f32", "mixed-f64-out", "matmul_mixed", "C (f64) = A*B for f32 A and B",
      "a:in:m,k;b:in:k,n;c:out:m,n:f64;m:param;n:param;k:param", NULL, SMALL_EDGE "|large:m=4096,n=4096,k=4096",
      "2*m*n*k", "4*(m*k+k*n)+8*m*n", 1e-8, 1e-7, 0, 0,
@@ -441,7 +662,12 @@ static const Spec SPECS[] = {
      "            for (int p = 0; p < k; p++)\n"
      "                acc += (double)a[i * k + p] * b[p * n + j];\n"
      "            c[i * n + j] = acc;\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     TILED("C (double) = A * B (float), tiles kept in double", "matmul_mixed",
+           "const float *a, const float *b, double *c, int m, int n, int k", "double", "double", "double", "k",
+           "a[(long long)(i) * k + (p)]", "b[(long long)(p) * n + (j)]", "c[(long long)i * n + j] = acc"),
+     "matmul_mixed|(n+15)/16,(m+15)/16|16,16||a,b,c,m,n,k", NULL,
+     "block=16x16;mapping=tiled-16x16-shared,one-element-per-thread"},
     {"f32", "transposed-output", "matmul_ct", "C^T = A*B: the product written transposed ($D)",
      "a:in:m,k;b:in:k,n;ct:out:n,m;m:param;n:param;k:param", NULL, SMALL_EDGE "|large:m=8192,n=2048,k=4096",
      GEMM_COST, 1e-2, 1e-3, 0, 0,
@@ -454,7 +680,12 @@ static const Spec SPECS[] = {
      "            for (int p = 0; p < k; p++)\n"
      "                acc += a[i * k + p] * b[p * n + j];\n"
      "            ct[j * m + i] = acc;\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     TILED("C^T = A * B", "matmul_ct", "const float *a, const float *b, float *ct, int m, int n, int k", "float",
+           "float", "double", "k", "a[(long long)(i) * k + (p)]", "b[(long long)(p) * n + (j)]",
+           "ct[(long long)j * m + i] = acc"),
+     "matmul_ct|(n+15)/16,(m+15)/16|16,16||a,b,ct,m,n,k", NULL,
+     "block=16x16;mapping=tiled-16x16-shared,one-element-per-thread"},
     {"f32", "rowmax", "matmul_rowmax", "C = A*B and rowmax[i] = max_j C[i][j] ($D)",
      "a:in:m,k;b:in:k,n;c:out:m,n;rowmax:out:m;m:param;n:param;k:param", NULL,
      SMALL_EDGE "|large:m=4096,n=4096,k=4096", "2*m*n*k+m*n", "$S*(m*k+k*n+m*n+m)", 1e-2, 1e-3, 0, 0,
@@ -473,7 +704,27 @@ static const Spec SPECS[] = {
      "                best = c[i * n + j];\n"
      "        }\n"
      "        rowmax[i] = best;\n"
-     "    }\n}\n"},
+     "    }\n}\n",
+     TILED("First launch, C = A * B", "matmul_rowmax",
+           "const float *a, const float *b, float *c, int m, int n, int k", "float", "float", "double", "k",
+           "a[(long long)(i) * k + (p)]", "b[(long long)(p) * n + (j)]", "c[(long long)i * n + j] = acc")
+     "\n"
+     "/* Second launch: the maximum of each row of C (as stored), one thread per\n"
+     " * row; -3.402823466e+38f is -FLT_MAX. */\n"
+     "extern \"C\" __global__ void row_max(const float *c, float *rowmax, int m, int n)\n"
+     "{\n"
+     "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= m)\n"
+     "        return;\n"
+     "    const float *row = c + (long long)i * n;\n"
+     "    float best = -3.402823466e+38f;\n"
+     "    for (int j = 0; j < n; j++)\n"
+     "        if (row[j] > best)\n"
+     "            best = row[j];\n"
+     "    rowmax[i] = best;\n"
+     "}\n",
+     "matmul_rowmax|(n+15)/16,(m+15)/16|16,16||a,b,c,m,n,k;row_max|(m+255)/256|256||c,rowmax,m,n", NULL,
+     "block=16x16;mapping=two-launches,tiled-16x16-shared+one-row-per-thread"},
     {"f64", "scaled-nt", "matmul_nt_scaled", "C = alpha*A*B^T ($D)",
      "a:in:m,k;b:in:n,k;c:out:m,n;alpha:scalar:~0.1~1;m:param;n:param;k:param", NULL,
      SMALL_EDGE "|large:m=4096,n=4096,k=1024", "2*m*n*k", "$S*(m*k+k*n+m*n)", 0, 0, 0, 0,
@@ -486,7 +737,13 @@ static const Spec SPECS[] = {
      "            for (int p = 0; p < k; p++)\n"
      "                acc += a[i * k + p] * b[j * k + p];\n"
      "            c[i * n + j] = alpha * acc;\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     TILED("C = alpha * A * B^T", "matmul_nt_scaled",
+           "const double *a, const double *b, double *c, double alpha, int m, int n, int k", "double", "double",
+           "double", "k", "a[(long long)(i) * k + (p)]", "b[(long long)(j) * k + (p)]",
+           "c[(long long)i * n + j] = alpha * acc"),
+     "matmul_nt_scaled|(n+15)/16,(m+15)/16|16,16||a,b,c,alpha,m,n,k", NULL,
+     "block=16x16;mapping=tiled-16x16-shared,one-element-per-thread"},
 };
 
 static int generate(GenCtx *g)
