@@ -5,7 +5,8 @@
   timed RUN1.json RUN2.json          per-candidate cost, rank agreement of two timed runs
   export CATALOG DIR N               N test-split programs as folders (program + reference pair)
   kernelbench KB.json HARNESS DIR... harness eval vs KernelBench's flow on the same folders
-  ncu RUN.json CATALOG DIR HARNESS   harness medians against ncu's gpu__time_duration.sum
+  agreement GPU.json CPU.json         verdicts of both backends on the same (kernel, config) pairs
+  ncu CATALOG DIR HARNESS            harness medians against ncu's gpu__time_duration.sum
 
 Only the standard library (the device machine has no extra packages we rely on).
 """
@@ -88,6 +89,17 @@ def timed(p1, p2):
         if r.get("cupti_ms"):
             ratios.append(r["cupti_ms"] / r["time_median_ms"])
     print("timed (kernel, config) pairs in both runs: %d; Spearman of the medians: %.4f" % (len(xs), spearman(xs, ys)))
+    for cfg in ("small", "edge-prime"):
+        px, py = [], []
+        for r in a["results"]:
+            s = tb.get(key(r))
+            if r["config"] == cfg and s and r["status"] == s["status"] == "pass" and r["time_median_ms"] and \
+                    s["time_median_ms"]:
+                px.append(r["time_median_ms"])
+                py.append(s["time_median_ms"])
+        if px:
+            print("  config %s only: %d kernels, Spearman %.4f, medians %.4f..%.4f ms" % (
+                cfg, len(px), spearman(px, py), min(px), max(px)))
     rel = sorted(abs(x - y) / x for x, y in zip(xs, ys) if x > 0)
     if rel:
         print("run-to-run |difference| of medians: median %.2f%%, p90 %.2f%%" % (
@@ -159,50 +171,106 @@ def kernelbench(kb_json, harness, folders):
             statistics.median(ours), statistics.median(theirs), statistics.median(theirs) / statistics.median(ours)))
 
 
-def ncu(run_json, catalog, out, harness, want=20):
+def ncu(catalog, out, harness, want=20):
+    """Harness medians against ncu's gpu__time_duration.sum on the large
+    config of single-launch references (one per family, at least ~20 us:
+    >= 100 MB moved by the cost model) whose C reference the CPU affords."""
     db = sqlite3.connect(catalog)
-    j = load(run_json)
-    cands = []
-    for r in j["results"]:
-        if r["status"] != "pass" or not r["time_median_ms"] or r["time_median_ms"] < 0.02:
+    rows = db.execute("SELECT p.name, p.meta, k.id, k.launch FROM programs p JOIN kernels k ON k.program_id = p.id"
+                      " WHERE k.origin = 'reference' ORDER BY p.name").fetchall()
+    picked, families = [], set()
+    for name, meta, kid, launch in rows:
+        fam = name.split("/")[1]
+        if fam in families or len(json.loads(launch)["launches"]) != 1:
             continue
-        launch = json.loads(db.execute("SELECT launch FROM kernels WHERE id = ?", (r["kernel"],)).fetchone()[0])
-        if len(launch["launches"]) != 1:
+        m = json.loads(meta)
+        cfg = [c for c in m["configs"] if c["name"] == "large"]
+        if not cfg:
             continue
-        cands.append((r, launch["launches"][0]["kernel"]))
-    cands.sort(key=lambda c: c[0]["time_median_ms"])
-    step = max(1, len(cands) // want)
-    rows = []
-    for r, entry in cands[::step][:want]:
-        d = export_folder(db, r["program"], r["kernel"], out)
+        env = {k: v for k, v in cfg[0].items() if k != "name"}
+        env.update({"min": min, "max": max})
+        try:
+            flops = eval(m["cost"]["flops"], {}, env)
+            nbytes = eval(m["cost"]["bytes"], {}, env)
+        except Exception:
+            continue
+        if nbytes < 1e8 or flops > 4e9 or nbytes > 2e9:
+            continue
+        families.add(fam)
+        picked.append((name, kid))
+    picked = picked[:want]
+    results = []
+    for name, kid in picked:
+        d = export_folder(db, name, kid, out)
+        p = subprocess.run([harness, "eval", d, "--configs", "large", "--trials", "1", "--cache", out + "/hcache",
+                            "--json"], capture_output=True, text=True)
+        try:
+            c = json.loads(p.stdout)["configs"][0]
+            h, cu = c["median_ms"], c.get("cupti_ms")
+        except Exception:
+            print("%s: harness gave no time (%s)" % (name, (p.stderr or p.stdout)[-300:]))
+            continue
+        entry = json.loads(db.execute("SELECT launch FROM kernels WHERE id = ?", (kid,)).fetchone()[0])
+        entry = entry["launches"][0]["kernel"]
         cmd = ["ncu", "--clock-control", "none", "--metrics", "gpu__time_duration.sum", "-k", "regex:^%s$" % entry,
-               "-c", "1", "--csv", harness, "eval", d, "--configs", r["config"], "--trials", "1", "--timing-runs", "0",
-               "--cache", d + "/hcache"]
+               "-c", "1", "--csv", harness, "eval", d, "--configs", "large", "--trials", "1", "--timing-runs", "0",
+               "--cache", out + "/hcache"]
         p = subprocess.run(cmd, capture_output=True, text=True)
         ns = None
         for line in p.stdout.splitlines():
             if "gpu__time_duration.sum" in line:
-                cells = [c.strip('"') for c in line.split('","')]
+                cells = [x.strip('"') for x in line.split('","')]
                 unit, val = cells[-2], cells[-1].replace(",", "")
                 try:
-                    v = float(val)
+                    ns = float(val) * {"nsecond": 1, "usecond": 1e3, "msecond": 1e6, "second": 1e9}.get(unit, 1)
                 except ValueError:
-                    continue
-                ns = v * {"nsecond": 1, "usecond": 1e3, "msecond": 1e6, "second": 1e9}.get(unit, 1)
-        if ns is None:
-            print("%s %s: ncu gave no time (%s)" % (r["program"], r["config"], (p.stderr or p.stdout)[-300:]))
+                    pass
+        if ns is None or not h:
+            print("%s: ncu gave no time (%s)" % (name, (p.stderr or p.stdout)[-300:]))
             continue
-        ms = ns / 1e6
-        rows.append((r["program"], r["config"], r["time_median_ms"], ms, r.get("cupti_ms")))
-    print("%-44s %-11s %12s %12s %12s %8s" % ("program", "config", "harness ms", "ncu ms", "CUPTI ms", "diff"))
+        results.append((name, h, ns / 1e6, cu))
+    print("%-44s %12s %12s %12s %8s" % ("program (config large)", "harness ms", "ncu ms", "CUPTI ms", "diff"))
     diffs = []
-    for prog, cfg, h, n, c in rows:
+    for prog, h, n, c in results:
         diffs.append(abs(h - n) / n)
-        print("%-44s %-11s %12.5f %12.5f %12s %7.2f%%" % (prog[-44:], cfg, h, n, "%.5f" % c if c else "-",
-                                                          100 * (h - n) / n))
+        print("%-44s %12.5f %12.5f %12s %7.2f%%" % (prog[-44:], h, n, "%.5f" % c if c else "-", 100 * (h - n) / n))
     if diffs:
         print("%d kernels: median |harness - ncu| / ncu = %.2f%%, max %.2f%%, within 2%%: %d" % (
             len(diffs), 100 * statistics.median(diffs), 100 * max(diffs), sum(d <= 0.02 for d in diffs)))
+
+
+def verdict_class(status):
+    return {"pass": "pass", "wrong_result": "wrong", "runtime_error": "crash", "timeout": "crash"}.get(status, status)
+
+
+def agreement(gpu_json, cpu_json):
+    """Verdicts of the same (kernel, config) pairs on the GPU and on the CPU
+    backend: pass / wrong result / crash (runtime error or timeout)."""
+    g, c = load(gpu_json), load(cpu_json)
+    key = lambda r: (r["kernel"], r["config"])
+    cpu = {key(r): r for r in c["results"] if r["status"] != "skipped"}
+    same, diff = 0, []
+    for r in g["results"]:
+        o = cpu.get(key(r))
+        if r["status"] == "skipped" or not o:
+            continue
+        if verdict_class(r["status"]) == verdict_class(o["status"]):
+            same += 1
+        else:
+            diff.append((r, o))
+    n = same + len(diff)
+    print("(kernel, config) pairs judged by both backends: %d; same verdict: %d (%.2f%%)" % (
+        n, same, 100.0 * same / n if n else 0))
+    causes = {}
+    for r, o in diff:
+        k = "%s: GPU %s, CPU %s" % (r.get("defect") or r.get("origin"), r["status"], o["status"])
+        causes[k] = causes.get(k, 0) + 1
+    for k, v in sorted(causes.items(), key=lambda kv: -kv[1]):
+        print("  %4d  %s" % (v, k))
+    for r, o in diff[:40]:
+        print("  %s kernel %s (%s) %s: GPU %s [%s] / CPU %s [%s]" % (
+            r["program"], r["kernel"], r.get("defect") or r.get("origin"), r["config"], r["status"],
+            (r.get("error") or "")[:80], o["status"], (o.get("error") or "")[:80]))
 
 
 def main():
@@ -215,6 +283,8 @@ def main():
         export(args[0], args[1], int(args[2]))
     elif cmd == "kernelbench":
         kernelbench(args[0], args[1], args[2:])
+    elif cmd == "agreement":
+        agreement(*args)
     elif cmd == "ncu":
         ncu(*args)
     else:

@@ -8,13 +8,17 @@
 #
 # Phases (each prints a short table last; full logs under DIR):
 #   checks      the fixture and adversarial candidates (tests/gpu/run_device_checks.sh)
-#   correctness every reference kernel of the catalog on every affordable config,
-#               correctness only, 3 trials (the "every reference passes" figure)
-#   timed       SAMPLE test-split references timed twice (per-candidate cost, and
-#               the Spearman rank correlation of the two runs' medians)
+#   correctness every reference kernel of the catalog on every config but CORR_SKIP
+#               (default: large), correctness only, 3 trials ("every reference passes")
+#   agreement   AGREE kernels (references and variants) on their small config, for the
+#               CPU backend's agreement figure (compare with the same run --backend cpu)
+#   timed       SAMPLE test-split references (spread over the families) timed twice on
+#               three configs (small, edge, edge-prime): per-candidate cost, and the
+#               Spearman rank correlation of the two runs' medians
 #   kernelbench the same KB kernels through KernelBench's load_inline flow
 #               (tests/bench/kernelbench_flow.py) and through `harness eval`
-#   ncu         harness medians against ncu's gpu__time_duration.sum (20 kernels)
+#   ncu         harness medians against ncu's gpu__time_duration.sum (20 kernels, large
+#               configs of single-launch references, one per family)
 set -u
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-/tmp/cudaperf-bench}
@@ -33,6 +37,8 @@ CAT="$OUT/catalog.db"
 SAMPLE=${SAMPLE:-120}
 SPLIT=${SPLIT-test}     # SPLIT= (empty) samples every split
 KB=${KB:-5}
+AGREE=${AGREE:-600}
+CORR_SKIP=${CORR_SKIP-large}   # configs the correctness phase leaves out (CPU reference cost)
 CORES=$(nproc)
 PY=${PYTHON:-python3}
 
@@ -44,8 +50,8 @@ phase_checks() {
 
 phase_correctness() {
     local t0=$(date +%s.%N)
-    "$H" --catalog "$CAT" run --kernels reference --timing-runs 0 --per-gpu $((CORES - 2)) --jobs 2 \
-        --cache "$OUT/cache" >"$OUT/correctness.log" 2>&1
+    "$H" --catalog "$CAT" run --kernels reference ${CORR_SKIP:+--skip-configs "$CORR_SKIP"} --timing-runs 0 \
+        --per-gpu $((CORES - 2)) --jobs 2 --cache "$OUT/cache" >"$OUT/correctness.log" 2>&1
     echo "correctness run: exit $?, $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.0f", b-a}') s"
     tail -2 "$OUT/correctness.log"
     "$H" --catalog "$CAT" results --summary | tail -3
@@ -53,9 +59,20 @@ phase_correctness() {
     "$PY" tests/bench/device_analysis.py failures "$OUT/correctness.json" | tail -40
 }
 
+phase_agreement() {
+    # the GPU side of the CPU-backend agreement figure: AGREE kernels (references
+    # and variants, spread over the catalog) on their small config
+    "$H" --catalog "$CAT" run --kernels all --sample "$AGREE" --configs small --timing-runs 0 \
+        --per-gpu $((CORES - 2)) --jobs 2 --cache "$OUT/cache" >"$OUT/agreement.log" 2>&1
+    echo "agreement run (GPU side): exit $?"
+    tail -1 "$OUT/agreement.log"
+    "$H" --catalog "$CAT" results --json >"$OUT/agreement-gpu.json"
+}
+
 phase_timed() {
     for k in 1 2; do
-        "$H" --catalog "$CAT" run ${SPLIT:+--split "$SPLIT"} --kernels reference --limit "$SAMPLE" --cache "$OUT/cache" \
+        "$H" --catalog "$CAT" run ${SPLIT:+--split "$SPLIT"} --kernels reference --sample "$SAMPLE" \
+            --configs small,edge,edge-prime --cache "$OUT/cache" \
             >"$OUT/timed$k.log" 2>&1
         echo "timed run $k: exit $?"
         tail -1 "$OUT/timed$k.log"
@@ -75,7 +92,7 @@ phase_kernelbench() {
 }
 
 phase_ncu() {
-    "$PY" tests/bench/device_analysis.py ncu "$OUT/timed1.json" "$CAT" "$OUT/ncu" "$H"
+    "$PY" tests/bench/device_analysis.py ncu "$CAT" "$OUT/ncu" "$H"
 }
 
 for p in "${PHASES[@]}"; do
