@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "gen_tmpl.h"
 
 /* Template text: "$T" is the element type, "$F" the float suffix ("f" or
  * ""), used both for literals (1.0$F) and math functions (sqrt$F). */
@@ -101,6 +102,423 @@ static void coo_params(GenProgram *p)
     gen_config(p, "edge", "rows=1,cols=1,nnz=1");
     gen_config(p, "edge-prime", "rows=37,cols=53,nnz=211");
     gen_config(p, "large", "rows=4194304,cols=4194304,nnz=67108864");
+}
+
+/* ---- the pair ---- */
+
+/* Expands a CUDA template: $T and $F as in put(), and $R for
+ * "*__restrict__" (so "const $T $R x" declares a read-only array). */
+static void put_cuda(StrBuf *k, const Sub *t, const char *tmpl)
+{
+    for (const char *c = tmpl; *c; c++) {
+        if (c[0] == '$' && c[1] == 'R') {
+            sb_append(k, "*__restrict__");
+            c++;
+        } else if (c[0] == '$' && (c[1] == 'T' || c[1] == 'F')) {
+            sb_append(k, c[1] == 'T' ? t->T : t->F);
+            c++;
+        } else {
+            sb_putc(k, *c);
+        }
+    }
+}
+
+/* Appends `extern "C" __global__ void name(params)` and the opening brace,
+ * the parameter list broken after a comma past 100 columns. */
+static void put_kernel_head(StrBuf *k, const Sub *t, const char *name, const char *params)
+{
+    StrBuf line = STRBUF_INIT, ps = STRBUF_INIT;
+    put_cuda(&ps, t, params);
+    sb_printf(&line, "extern \"C\" __global__ void %s(%s)", name, ps.data);
+    tmpl_put_wrapped(k, line.data);
+    sb_append(k, "\n{\n");
+    sb_release(&line);
+    sb_release(&ps);
+}
+
+/* A warp-wide reduction (sum, max or min) by shuffles: lane 0 ends with the
+ * result over the 32 lanes. */
+static void put_warp_reduce(StrBuf *k, const Sub *t, const char *what, const char *name, const char *combine)
+{
+    StrBuf b = STRBUF_INIT;
+    sb_printf(&b,
+              "/* The %s over the 32 lanes of a warp, by shuffles: lane 0 gets the result. */\n"
+              "__device__ __forceinline__ $T %s($T v)\n{\n"
+              "    for (int o = 16; o > 0; o >>= 1) {\n"
+              "        const $T u = __shfl_down_sync(0xffffffffu, v, o);\n"
+              "        %s;\n"
+              "    }\n"
+              "    return v;\n}\n\n",
+              what, name, combine);
+    put_cuda(k, t, b.data);
+    sb_release(&b);
+}
+
+/* One CSR kernel with a warp per row (the "vector CSR" mapping): the lanes
+ * stride through the row's entries (coalesced reads of col_idx and vals),
+ * `init` declares the lane's accumulators, `elem` folds entry k into them,
+ * `reduce` combines the lanes, and lane 0 runs `store`.  The row count is
+ * `rows`; blockDim.x must be a multiple of 32.  Snippets are indented for
+ * their place (4 spaces; elem 8) and end in a newline. */
+static void put_warp_row_kernel(StrBuf *k, const Sub *t, const char *comment, const char *name,
+                                const char *params, const char *rows, const char *kty, const char *init,
+                                const char *elem, const char *reduce, const char *store)
+{
+    put_cuda(k, t, comment);
+    put_kernel_head(k, t, name, params);
+    StrBuf b = STRBUF_INIT;
+    sb_printf(&b,
+              "    const long long row = ((long long)blockIdx.x * blockDim.x + threadIdx.x) / 32;\n"
+              "    const int lane = threadIdx.x %% 32;\n"
+              "    if (row >= %s)\n        return; /* the whole warp: rows are warp-uniform */\n"
+              "    const int i = (int)row;\n"
+              "%s"
+              "    for (%s k = row_ptr[i] + lane; k < row_ptr[i + 1]; k += 32) {\n%s    }\n"
+              "%s"
+              "    if (lane == 0) {\n%s    }\n}\n",
+              rows, init, kty, elem, reduce, store);
+    put_cuda(k, t, b.data);
+    sb_release(&b);
+}
+
+/* A one-thread-per-element kernel over n elements: `body` (indented 4)
+ * runs with the 64-bit index i < n. */
+static void put_map_kernel(StrBuf *k, const Sub *t, const char *comment, const char *name, const char *params,
+                           const char *n, const char *body)
+{
+    put_cuda(k, t, comment);
+    put_kernel_head(k, t, name, params);
+    StrBuf b = STRBUF_INIT;
+    sb_printf(&b,
+              "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+              "    if (i >= %s)\n        return;\n%s}\n",
+              n, body);
+    put_cuda(k, t, b.data);
+    sb_release(&b);
+}
+
+#define CSR_PARAMS "const int $R row_ptr, const int $R col_idx, const $T $R vals, "
+#define SUM_INIT "    $T sum = 0;\n"
+#define SUM_ELEM "        sum += vals[k] * x[col_idx[k]];\n"
+#define SUM_REDUCE "    sum = warp_sum(sum);\n"
+
+/* The pair.  CSR programs: a warp per row and a shuffle reduction (the
+ * power step adds a block reduction of ||Ax||^2 into a scratch double and
+ * a scaling launch); the transposed products zero (or scale) y, then
+ * scatter each row's entries with atomicAdd.  ELL: a thread per row
+ * (column-major slots read coalesced).  COO: y zeroed (or scaled), a
+ * thread per triple with atomicAdd, and a final scaling where the program
+ * scales rows. */
+static void emit_cuda(GenProgram *p, const char *tag, const Sub *t)
+{
+    StrBuf *k = gen_cuda_src(p);
+    const char *mapping = "warp-per-row, warp-shuffle reduction";
+    int warp_rows = !strncmp(tag, "csr", 3) && strcmp(tag, "csr-maxplus") && strcmp(tag, "csr-minplus");
+    if (warp_rows)
+        put_warp_reduce(k, t, "sum", "warp_sum", "v += u");
+
+    if (!strcmp(tag, "csr") || !strcmp(tag, "csr-rowptr-i64") || !strcmp(tag, "csr-axpby") ||
+        !strcmp(tag, "csr-bias-relu") || !strcmp(tag, "csr-residual") || !strcmp(tag, "csr-rowscale") ||
+        !strcmp(tag, "csr-colscale") || !strcmp(tag, "csr-rowmean") || !strcmp(tag, "csr-tril")) {
+        const char *params = CSR_PARAMS "const $T $R x, $T $R y, int rows, int cols, int nnz";
+        const char *elem = SUM_ELEM, *store = "        y[i] = sum;\n", *kty = "int";
+        const char *args = "row_ptr,col_idx,vals,x,y,rows,cols,nnz";
+        const char *comment = "/* y = A x: one warp per row of the CSR matrix. */\n";
+        if (!strcmp(tag, "csr-rowptr-i64")) {
+            params = "const long long $R row_ptr, const long long $R col_idx, const $T $R vals, const $T $R x, "
+                     "$T $R y, int rows, int cols, int nnz";
+            kty = "long long";
+            comment = "/* y = A x with 64-bit row offsets and column indices: one warp per row. */\n";
+        } else if (!strcmp(tag, "csr-axpby")) {
+            params = CSR_PARAMS "const $T $R x, $T $R y, $T alpha, $T beta, int rows, int cols, int nnz";
+            store = "        y[i] = alpha * sum + beta * y[i];\n";
+            args = "row_ptr,col_idx,vals,x,y,alpha,beta,rows,cols,nnz";
+            comment = "/* y = alpha A x + beta y: one warp per row. */\n";
+        } else if (!strcmp(tag, "csr-bias-relu")) {
+            params = CSR_PARAMS "const $T $R x, const $T $R bias, $T $R y, int rows, int cols, int nnz";
+            store = "        sum += bias[i];\n        y[i] = sum > 0 ? sum : 0;\n";
+            args = "row_ptr,col_idx,vals,x,bias,y,rows,cols,nnz";
+            comment = "/* y = max(A x + bias, 0): one warp per row. */\n";
+        } else if (!strcmp(tag, "csr-residual")) {
+            params = CSR_PARAMS "const $T $R x, const $T $R b, $T $R r, int rows, int cols, int nnz";
+            store = "        r[i] = b[i] - sum;\n";
+            args = "row_ptr,col_idx,vals,x,b,r,rows,cols,nnz";
+            comment = "/* r = b - A x: one warp per row. */\n";
+        } else if (!strcmp(tag, "csr-rowscale")) {
+            params = CSR_PARAMS "const $T $R x, const $T $R scale, $T $R y, int rows, int cols, int nnz";
+            store = "        y[i] = scale[i] * sum;\n";
+            args = "row_ptr,col_idx,vals,x,scale,y,rows,cols,nnz";
+            comment = "/* y = diag(scale) A x: one warp per row. */\n";
+        } else if (!strcmp(tag, "csr-colscale")) {
+            params = CSR_PARAMS "const $T $R x, const $T $R scale, $T $R y, int rows, int cols, int nnz";
+            elem = "        const int c = col_idx[k];\n        sum += vals[k] * scale[c] * x[c];\n";
+            args = "row_ptr,col_idx,vals,x,scale,y,rows,cols,nnz";
+            comment = "/* y = A diag(scale) x: one warp per row. */\n";
+        } else if (!strcmp(tag, "csr-rowmean")) {
+            store = "        const int len = row_ptr[i + 1] - row_ptr[i];\n        y[i] = len > 0 ? sum / len : 0;\n";
+            comment = "/* y_i = (A x)_i / (stored entries in row i), 0 for an empty row: one warp\n"
+                      " * per row. */\n";
+        } else if (!strcmp(tag, "csr-tril")) {
+            elem = "        if (col_idx[k] <= i)\n            sum += vals[k] * x[col_idx[k]];\n";
+            comment = "/* y = tril(A) x (entries with col <= row): one warp per row. */\n";
+        }
+        put_warp_row_kernel(k, t, comment, "spmv", params, "rows", kty, SUM_INIT, elem, SUM_REDUCE, store);
+        gen_launch(p, "spmv", "(rows+7)/8", "256", NULL, args);
+    } else if (!strcmp(tag, "csr-diag") || !strcmp(tag, "csr-pattern") || !strcmp(tag, "csr-jacobi")) {
+        if (!strcmp(tag, "csr-diag")) {
+            put_warp_row_kernel(k, t, "/* y = (D + A) x, D stored apart: one warp per row. */\n", "spmv",
+                                CSR_PARAMS "const $T $R diag, const $T $R x, $T $R y, int n, int nnz", "n", "int",
+                                SUM_INIT, SUM_ELEM, SUM_REDUCE, "        y[i] = diag[i] * x[i] + sum;\n");
+            gen_launch(p, "spmv", "(n+7)/8", "256", NULL, "row_ptr,col_idx,vals,diag,x,y,n,nnz");
+        } else if (!strcmp(tag, "csr-pattern")) {
+            put_warp_row_kernel(k, t, "/* y = A x for a 0/1 pattern matrix: one warp per row. */\n", "spmv",
+                                "const int $R row_ptr, const int $R col_idx, const $T $R x, $T $R y, int n, int nnz",
+                                "n", "int", SUM_INIT, "        sum += x[col_idx[k]];\n", SUM_REDUCE,
+                                "        y[i] = sum;\n");
+            gen_launch(p, "spmv", "(n+7)/8", "256", NULL, "row_ptr,col_idx,x,y,n,nnz");
+        } else {
+            put_warp_row_kernel(k, t,
+                                "/* One weighted Jacobi step x_new = x + omega (b - D x - A x) / D: one warp\n"
+                                " * per row. */\n",
+                                "spmv",
+                                CSR_PARAMS "const $T $R diag, const $T $R b, const $T $R x, $T $R x_new, $T omega, "
+                                           "int n, int nnz",
+                                "n", "int", SUM_INIT, SUM_ELEM, SUM_REDUCE,
+                                "        const $T ax = diag[i] * x[i] + sum;\n"
+                                "        x_new[i] = x[i] + omega * (b[i] - ax) / diag[i];\n");
+            gen_launch(p, "spmv", "(n+7)/8", "256", NULL, "row_ptr,col_idx,vals,diag,b,x,x_new,omega,n,nnz");
+        }
+    } else if (!strcmp(tag, "csr-squared")) {
+        put_warp_row_kernel(k, t, "/* y = A x for the square CSR matrix: one warp per row. */\n", "csr_mul",
+                            CSR_PARAMS "const $T $R x, $T $R y, int n", "n", "int", SUM_INIT, SUM_ELEM, SUM_REDUCE,
+                            "        y[i] = sum;\n");
+        gen_launch(p, "csr_mul", "(n+7)/8", "256", NULL, "row_ptr,col_idx,vals,x,tmp,n");
+        gen_launch(p, "csr_mul", "(n+7)/8", "256", NULL, "row_ptr,col_idx,vals,tmp,y,n");
+        mapping = "warp-per-row, warp-shuffle reduction, two launches (tmp = A x, y = A tmp)";
+    } else if (!strcmp(tag, "csr-power-step")) {
+        put_cuda(k, t,
+                 "/* Zeroes the ||A x||^2 accumulator. */\n"
+                 "extern \"C\" __global__ void power_init(double *norm2)\n{\n    *norm2 = 0;\n}\n\n"
+                 "/* y = A x with one warp per row; each block adds its rows' sum^2 (in\n"
+                 " * double, as the C program does) to *norm2. */\n");
+        put_kernel_head(k, t, "spmv", CSR_PARAMS "const $T $R x, $T $R y, double *norm2, int n");
+        put_cuda(k, t,
+                 "    __shared__ double part[32];\n"
+                 "    const long long row = ((long long)blockIdx.x * blockDim.x + threadIdx.x) / 32;\n"
+                 "    const int lane = threadIdx.x % 32, wid = threadIdx.x / 32;\n"
+                 "    double sq = 0;\n"
+                 "    if (row < n) { /* warp-uniform: every lane of the warp reaches the shuffles */\n"
+                 "        const int i = (int)row;\n"
+                 "        $T sum = 0;\n"
+                 "        for (int k = row_ptr[i] + lane; k < row_ptr[i + 1]; k += 32)\n"
+                 "            sum += vals[k] * x[col_idx[k]];\n"
+                 "        sum = warp_sum(sum);\n"
+                 "        if (lane == 0) {\n"
+                 "            y[i] = sum;\n"
+                 "            sq = (double)sum * sum;\n"
+                 "        }\n"
+                 "    }\n"
+                 "    if (lane == 0)\n        part[wid] = sq;\n"
+                 "    __syncthreads();\n"
+                 "    if (threadIdx.x == 0) {\n"
+                 "        double s = 0;\n"
+                 "        for (int j = 0; j < (int)(blockDim.x / 32); j++)\n            s += part[j];\n"
+                 "        atomicAdd(norm2, s);\n"
+                 "    }\n}\n\n");
+        put_map_kernel(k, t, "/* y *= 1 / ||A x||_2 when the norm is nonzero: one thread per element. */\n",
+                       "power_scale", "$T $R y, const double $R norm2, int n", "n",
+                       "    const double s = *norm2;\n"
+                       "    if (s > 0)\n        y[i] *= ($T)(1.0 / sqrt(s));\n");
+        gen_scratch(p, "norm2", "f64", "1");
+        gen_launch(p, "power_init", "1", "1", NULL, "norm2");
+        gen_launch(p, "spmv", "(n+7)/8", "256", NULL, "row_ptr,col_idx,vals,x,y,norm2,n");
+        gen_launch(p, "power_scale", "(n+255)/256", "256", NULL, "y,norm2,n");
+        mapping = "warp-per-row, warp-shuffle + block reduction of the norm (atomicAdd), three launches";
+    } else if (!strcmp(tag, "csr-complex")) {
+        put_warp_row_kernel(k, t, "/* y = A x, complex entries as interleaved (re, im): one warp per row. */\n",
+                            "spmv", CSR_PARAMS "const $T $R x, $T $R y, int rows, int cols, int nnz", "rows", "int",
+                            "    $T re = 0, im = 0;\n",
+                            "        const $T ar = vals[2 * k], ai = vals[2 * k + 1];\n"
+                            "        const int c = col_idx[k];\n"
+                            "        const $T xr = x[2 * c], xi = x[2 * c + 1];\n"
+                            "        re += ar * xr - ai * xi;\n        im += ar * xi + ai * xr;\n",
+                            "    re = warp_sum(re);\n    im = warp_sum(im);\n",
+                            "        y[2 * i] = re;\n        y[2 * i + 1] = im;\n");
+        gen_launch(p, "spmv", "(rows+7)/8", "256", NULL, "row_ptr,col_idx,vals,x,y,rows,cols,nnz");
+    } else if (!strcmp(tag, "csr-maxplus")) {
+        /* A lane with no entry starts from the row's first entry: a member
+         * of the row, so the max is unchanged (no infinities needed). */
+        put_warp_reduce(k, t, "max", "warp_max", "v = u > v ? u : v");
+        put_warp_row_kernel(k, t,
+                            "/* y_i = max_k (vals_k + x[col_k]) over row i, 0 for an empty row: one warp\n"
+                            " * per row. */\n",
+                            "spmv", CSR_PARAMS "const $T $R x, $T $R y, int rows, int cols, int nnz", "rows", "int",
+                            "    const int start = row_ptr[i], end = row_ptr[i + 1];\n"
+                            "    if (start == end) {\n"
+                            "        if (lane == 0)\n            y[i] = 0;\n"
+                            "        return;\n    }\n"
+                            "    $T best = vals[start] + x[col_idx[start]];\n",
+                            "        const $T v = vals[k] + x[col_idx[k]];\n"
+                            "        if (v > best)\n            best = v;\n",
+                            "    best = warp_max(best);\n", "        y[i] = best;\n");
+        gen_launch(p, "spmv", "(rows+7)/8", "256", NULL, "row_ptr,col_idx,vals,x,y,rows,cols,nnz");
+        mapping = "warp-per-row, warp-shuffle max";
+    } else if (!strcmp(tag, "csr-minplus")) {
+        put_warp_reduce(k, t, "min", "warp_min", "v = u < v ? u : v");
+        put_warp_row_kernel(k, t,
+                            "/* One (min, +) relaxation dist_out_i = min(dist_i, min_k dist[col_k] + vals_k):\n"
+                            " * one warp per row. */\n",
+                            "spmv", CSR_PARAMS "const $T $R dist, $T $R dist_out, int n, int nnz", "n", "int",
+                            "    $T best = dist[i];\n",
+                            "        const $T cand = dist[col_idx[k]] + vals[k];\n"
+                            "        if (cand < best)\n            best = cand;\n",
+                            "    best = warp_min(best);\n", "        dist_out[i] = best;\n");
+        gen_launch(p, "spmv", "(n+7)/8", "256", NULL, "row_ptr,col_idx,vals,dist,dist_out,n,nnz");
+        mapping = "warp-per-row, warp-shuffle min";
+    } else if (!strcmp(tag, "csr-t") || !strcmp(tag, "csr-t-axpby")) {
+        int ab = !strcmp(tag, "csr-t-axpby");
+        if (ab) {
+            put_map_kernel(k, t, "/* y *= beta: one thread per element. */\n", "scale_y", "$T $R y, $T beta, int n",
+                           "n", "    y[i] *= beta;\n");
+            gen_launch(p, "scale_y", "(cols+255)/256", "256", NULL, "y,beta,cols");
+        } else {
+            put_map_kernel(k, t, "/* y = 0: one thread per element. */\n", "zero_y", "$T $R y, int n", "n",
+                           "    y[i] = 0;\n");
+            gen_launch(p, "zero_y", "(cols+255)/256", "256", NULL, "y,cols");
+        }
+        sb_append(k, "\n");
+        put_cuda(k, t,
+                 ab ? "/* y += alpha A^T x: one warp per row scatters vals_k * alpha x_i into\n"
+                      " * y[col_k] with atomicAdd. */\n"
+                    : "/* y += A^T x: one warp per row scatters vals_k * x_i into y[col_k] with\n"
+                      " * atomicAdd. */\n");
+        put_kernel_head(k, t, "spmv_t",
+                        ab ? CSR_PARAMS "const $T $R x, $T *y, $T alpha, int rows" : CSR_PARAMS
+                             "const $T $R x, $T *y, int rows");
+        put_cuda(k, t,
+                 "    const long long row = ((long long)blockIdx.x * blockDim.x + threadIdx.x) / 32;\n"
+                 "    const int lane = threadIdx.x % 32;\n"
+                 "    if (row >= rows)\n        return;\n"
+                 "    const int i = (int)row;\n");
+        put_cuda(k, t, ab ? "    const $T xi = alpha * x[i];\n" : "    const $T xi = x[i];\n");
+        put_cuda(k, t,
+                 "    for (int k = row_ptr[i] + lane; k < row_ptr[i + 1]; k += 32)\n"
+                 "        atomicAdd(&y[col_idx[k]], vals[k] * xi);\n}\n");
+        gen_launch(p, "spmv_t", "(rows+7)/8", "256", NULL,
+                   ab ? "row_ptr,col_idx,vals,x,y,alpha,rows" : "row_ptr,col_idx,vals,x,y,rows");
+        mapping = ab ? "scale y, then warp-per-row scatter with atomicAdd (two launches)"
+                     : "zero y, then warp-per-row scatter with atomicAdd (two launches)";
+    } else if (!strcmp(tag, "csr-and-t")) {
+        put_map_kernel(k, t, "/* z = 0: one thread per element. */\n", "zero_z", "$T $R z, int n", "n",
+                       "    z[i] = 0;\n");
+        sb_append(k, "\n");
+        put_warp_row_kernel(k, t,
+                            "/* y = A x and z += A^T w: one warp per row sums its row for y and scatters\n"
+                            " * vals_k * w_i into z[col_k] with atomicAdd. */\n",
+                            "spmv_both",
+                            CSR_PARAMS "const $T $R x, const $T $R w, $T $R y, $T *z, int rows", "rows", "int",
+                            "    $T sum = 0;\n    const $T wi = w[i];\n",
+                            "        const int c = col_idx[k];\n"
+                            "        sum += vals[k] * x[c];\n"
+                            "        atomicAdd(&z[c], vals[k] * wi);\n",
+                            SUM_REDUCE, "        y[i] = sum;\n");
+        gen_launch(p, "zero_z", "(cols+255)/256", "256", NULL, "z,cols");
+        gen_launch(p, "spmv_both", "(rows+7)/8", "256", NULL, "row_ptr,col_idx,vals,x,w,y,z,rows");
+        mapping = "zero z, then warp-per-row: shuffle reduction for y, atomicAdd scatter for z (two launches)";
+    } else if (!strncmp(tag, "ell", 3)) {
+        mapping = "one-row-per-thread";
+        if (!strcmp(tag, "ell-colmajor")) {
+            put_map_kernel(k, t,
+                           "/* y = A x, ELLPACK stored column-major (slot k of row i at k * rows + i):\n"
+                           " * one thread per row, so a warp reads each slot column coalesced. */\n",
+                           "spmv_ell",
+                           "const int $R ell_col, const $T $R ell_val, const $T $R x, $T $R y, int rows, int cols, "
+                           "int width",
+                           "rows",
+                           "    $T sum = 0;\n"
+                           "    for (int k = 0; k < width; k++) {\n"
+                           "        const long long s = (long long)k * rows + i;\n"
+                           "        const int c = ell_col[s];\n"
+                           "        if (c >= 0)\n            sum += ell_val[s] * x[c];\n"
+                           "    }\n"
+                           "    y[i] = sum;\n");
+            gen_launch(p, "spmv_ell", "(rows+255)/256", "256", NULL, "ell_col,ell_val,x,y,rows,cols,width");
+        } else if (!strcmp(tag, "ell-rowlen")) {
+            put_map_kernel(k, t,
+                           "/* y = A x, ELLPACK row-major with an explicit length per row: one thread per\n"
+                           " * row. */\n",
+                           "spmv_ell",
+                           "const int $R ell_col, const $T $R ell_val, const int $R row_len, const $T $R x, "
+                           "$T $R y, int rows, int cols, int width",
+                           "rows",
+                           "    const int *c = ell_col + i * width;\n"
+                           "    const $T *v = ell_val + i * width;\n"
+                           "    $T sum = 0;\n"
+                           "    for (int k = 0; k < row_len[i]; k++)\n"
+                           "        sum += v[k] * x[c[k]];\n"
+                           "    y[i] = sum;\n");
+            gen_launch(p, "spmv_ell", "(rows+255)/256", "256", NULL, "ell_col,ell_val,row_len,x,y,rows,cols,width");
+        } else {
+            put_map_kernel(k, t,
+                           "/* y = A x, ELLPACK row-major (a negative column marks padding): one thread\n"
+                           " * per row. */\n",
+                           "spmv_ell",
+                           "const int $R ell_col, const $T $R ell_val, const $T $R x, $T $R y, int rows, int cols, "
+                           "int width",
+                           "rows",
+                           "    const int *c = ell_col + i * width;\n"
+                           "    const $T *v = ell_val + i * width;\n"
+                           "    $T sum = 0;\n"
+                           "    for (int k = 0; k < width; k++)\n"
+                           "        if (c[k] >= 0)\n            sum += v[k] * x[c[k]];\n"
+                           "    y[i] = sum;\n");
+            gen_launch(p, "spmv_ell", "(rows+255)/256", "256", NULL, "ell_col,ell_val,x,y,rows,cols,width");
+        }
+    } else {
+        int tr = !strcmp(tag, "coo-t"), ab = !strcmp(tag, "coo-axpby"), rs = !strcmp(tag, "coo-rowscale");
+        const char *ylen = tr ? "cols" : "rows";
+        char grid[32];
+        snprintf(grid, sizeof grid, "(%s+255)/256", ylen);
+        if (ab) {
+            put_map_kernel(k, t, "/* y *= beta: one thread per element. */\n", "scale_y", "$T $R y, $T beta, int n",
+                           "n", "    y[i] *= beta;\n");
+            gen_launch(p, "scale_y", grid, "256", NULL, "y,beta,rows");
+        } else {
+            put_map_kernel(k, t, "/* y = 0: one thread per element. */\n", "zero_y", "$T $R y, int n", "n",
+                           "    y[i] = 0;\n");
+            gen_launch(p, "zero_y", grid, "256", NULL, tr ? "y,cols" : "y,rows");
+        }
+        sb_append(k, "\n");
+        if (tr)
+            put_map_kernel(k, t, "/* y += A^T x: one thread per COO triple, atomicAdd into y[col]. */\n", "spmv_coo",
+                           "const int $R row_idx, const int $R col_idx, const $T $R vals, const $T $R x, $T *y, "
+                           "int nnz",
+                           "nnz", "    atomicAdd(&y[col_idx[i]], vals[i] * x[row_idx[i]]);\n");
+        else if (ab)
+            put_map_kernel(k, t, "/* y += alpha A x: one thread per COO triple, atomicAdd into y[row]. */\n",
+                           "spmv_coo",
+                           "const int $R row_idx, const int $R col_idx, const $T $R vals, const $T $R x, $T *y, "
+                           "$T alpha, int nnz",
+                           "nnz", "    atomicAdd(&y[row_idx[i]], alpha * vals[i] * x[col_idx[i]]);\n");
+        else
+            put_map_kernel(k, t, "/* y += A x: one thread per COO triple, atomicAdd into y[row]. */\n", "spmv_coo",
+                           "const int $R row_idx, const int $R col_idx, const $T $R vals, const $T $R x, $T *y, "
+                           "int nnz",
+                           "nnz", "    atomicAdd(&y[row_idx[i]], vals[i] * x[col_idx[i]]);\n");
+        gen_launch(p, "spmv_coo", "(nnz+255)/256", "256", NULL,
+                   ab ? "row_idx,col_idx,vals,x,y,alpha,nnz" : "row_idx,col_idx,vals,x,y,nnz");
+        if (rs) {
+            sb_append(k, "\n");
+            put_map_kernel(k, t, "/* y *= scale (row scaling): one thread per element. */\n", "scale_rows",
+                           "$T $R y, const $T $R scale, int n", "n", "    y[i] *= scale[i];\n");
+            gen_launch(p, "scale_rows", "(rows+255)/256", "256", NULL, "y,scale,rows");
+        }
+        mapping = rs   ? "zero y, one-triple-per-thread atomicAdd scatter, row scaling (three launches)"
+                  : ab ? "scale y, then one-triple-per-thread atomicAdd scatter (two launches)"
+                       : "zero y, then one-triple-per-thread atomicAdd scatter (two launches)";
+    }
+    gen_knob(p, "block", "256");
+    gen_knob(p, "mapping", mapping);
 }
 
 static int emit(GenCtx *g, int op, int d)
@@ -522,6 +940,7 @@ static int emit(GenCtx *g, int op, int d)
         }
         gen_tolerance(p, d ? 1e-9 : 1e-4, d ? 1e-7 : 1e-4);
     }
+    emit_cuda(p, tag, &t);
     gen_describe(p, "sparse matrix-vector product: %s, %s", tag, dt);
     gen_cost(p, flops, bytes);
     if (!d && !strncmp(tag, "csr", 3) && strcmp(tag, "csr-squared") && strcmp(tag, "csr-power-step") &&
