@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "gen_tmpl.h"
 
 typedef struct TerOp {
     const char *tag;
@@ -140,6 +141,80 @@ static void emit_t(StrBuf *s, const char *tmpl, int f32, const char *ty)
 
 typedef enum Kind { K_F32, K_F64, K_I32, K_U8 } Kind;
 
+/* Appends C text in CUDA's spelling: kernel.cu includes no headers, so the
+ * fixed-width types and limits of the C helpers become int, long long and
+ * unsigned char, and a static helper becomes a __device__ function. */
+static void put_cuda(StrBuf *k, const char *text)
+{
+    static const char *const from[] = {"int32_t", "int64_t", "uint8_t", "INT32_MAX", "INT32_MIN", "static "};
+    static const char *const to[] = {"int", "long long", "unsigned char", "2147483647", "(-2147483647 - 1)",
+                                     "static __device__ "};
+    for (const char *c = text; *c;) {
+        int hit = -1;
+        if (c == text || !(c[-1] == '_' || (c[-1] >= 'a' && c[-1] <= 'z') || (c[-1] >= 'A' && c[-1] <= 'Z') ||
+                           (c[-1] >= '0' && c[-1] <= '9')))
+            for (int w = 0; w < 6 && hit < 0; w++)
+                if (strncmp(c, from[w], strlen(from[w])) == 0)
+                    hit = w;
+        if (hit < 0) {
+            sb_putc(k, *c++);
+        } else {
+            sb_append(k, to[hit]);
+            c += strlen(from[hit]);
+        }
+    }
+}
+
+/* The pair: one thread per output element in 256-thread blocks.  Vectors
+ * use a 64-bit flat index; the broadcast shapes use a 2-D grid (x over the
+ * m columns, y over the n rows) so c is indexed by the row or column
+ * directly, with no division. */
+static void emit_cuda(GenProgram *p, const TerOp *op, Kind kind, int bc, const char *entry)
+{
+    static const char *const ctys[] = {"float", "double", "int", "unsigned char"};
+    const char *cty = ctys[kind], *vty = kind == K_U8 ? "int" : cty;
+    const char *ccty = op->cmask ? "unsigned char" : cty, *zty = op->cmask ? "int" : vty;
+    int f32 = kind == K_F32;
+    StrBuf *k = gen_cuda_src(p);
+    StrBuf t = STRBUF_INIT;
+    static const char *const maps[] = {"one thread per element", "one thread per element, c[j] shared by every row",
+                                       "one thread per element, c[i] shared along row i"};
+    sb_printf(k, "/* out = %s: %s. */\n", op->math, maps[bc]);
+    if (op->helper) {
+        emit_t(&t, op->helper, f32, cty);
+        put_cuda(k, sb_str(&t));
+        sb_reset(&t);
+    }
+    sb_printf(&t, "extern \"C\" __global__ void %s(const %s *__restrict__ a, const %s *__restrict__ b, "
+                  "const %s *__restrict__ c, %s *__restrict__ out, int n%s)\n{\n",
+              entry, cty, cty, ccty, cty, bc == BC_FLAT ? "" : ", int m");
+    tmpl_put_wrapped(k, sb_str(&t));
+    sb_reset(&t);
+    if (bc == BC_FLAT) {
+        sb_append(k, "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+                     "    if (i >= n)\n        return;\n");
+        sb_printf(k, "    const %s x = a[i];\n    const %s y = b[i];\n    const %s z = c[i];\n    out[i] = ", vty,
+                  vty, zty);
+        gen_launch(p, entry, "(n+255)/256", "256", NULL, "a,b,c,out,n");
+    } else {
+        sb_append(k, "    const int j = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                     "    const int i = blockIdx.y;\n"
+                     "    if (j >= m)\n        return;\n"
+                     "    const long long e = (long long)i * m + j;\n");
+        sb_printf(k, "    const %s x = a[e];\n    const %s y = b[e];\n    const %s z = c[%s];\n    out[e] = ", vty,
+                  vty, zty, bc == BC_COL ? "i" : "j");
+        gen_launch(p, entry, "(m+255)/256,n", "256", NULL, "a,b,c,out,n,m");
+    }
+    if (kind == K_U8)
+        sb_append(k, "(unsigned char)(");
+    emit_t(&t, op->expr, f32, cty);
+    put_cuda(k, sb_str(&t));
+    sb_release(&t);
+    sb_append(k, kind == K_U8 ? ");\n}\n" : ";\n}\n");
+    gen_knob(p, "block", "256");
+    gen_knob(p, "mapping", bc == BC_FLAT ? "one-element-per-thread" : "one-element-per-thread-2d-grid");
+}
+
 static int emit(GenCtx *g, const TerOp *op, Kind kind, int bc)
 {
     static const char *const dts[] = {"f32", "f64", "i32", "u8"};
@@ -239,6 +314,7 @@ static int emit(GenCtx *g, const TerOp *op, Kind kind, int bc)
         emit_t(s, op->expr, f32, ty);
         sb_printf(s, "%s;\n        }\n    }\n}\n", rc);
     }
+    emit_cuda(p, op, kind, bc, entry);
     return gen_end(p);
 }
 
