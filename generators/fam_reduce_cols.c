@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "gen_tmpl.h"
 
 typedef struct Spec {
     const char *op;
@@ -495,6 +496,298 @@ static void emit_includes(StrBuf *dst, const char *body)
     sb_append(dst, "\n");
 }
 
+/* ---- the pair ----
+ * Row-major layouts (a column is strided): one thread per column, walking
+ * the rows, in the C program's order (neighbouring threads read neighbouring
+ * elements of a row).  Column-major (a column is contiguous): one block per
+ * column; each thread folds a strided slice of the column into an
+ * accumulator (an Acc struct), a shared-memory tree combines the block's
+ * accumulators, and the block writes the column's result (thread 0) or its
+ * normalised column (all threads).  The variances merge Chan's way (one pass
+ * instead of the C program's two or Welford's updates: the same value within
+ * the tolerance), logsumexp by rescaling its running sum. */
+
+static const char *cuda_type(const char *dt)
+{
+    if (is(dt, "f32"))
+        return "float";
+    if (is(dt, "f64"))
+        return "double";
+    return is(dt, "i32") ? "int" : "long long";
+}
+
+/* The Acc struct and its identity, acc_of (one element) and acc_merge;
+ * returns sizeof(Acc). */
+static int emit_acc(StrBuf *k, const Spec *sp, TmplSubs *ts)
+{
+    const char *op = sp->op;
+    int fl = is_float(sp->dt), d64 = is(sp->dt, "f64"), esz = d64 ? 8 : 4;
+    const char *inf = d64 ? "__longlong_as_double(0x7ff0000000000000LL)" : "__int_as_float(0x7f800000)";
+    if (is(op, "max") || is(op, "min")) {
+        char id[64];
+        if (!fl)
+            snprintf(id, sizeof id, "%s", is(op, "max") ? "(-2147483647 - 1)" : "2147483647");
+        else
+            snprintf(id, sizeof id, "%s%s", is(op, "max") ? "-" : "", inf);
+        tmpl_set(ts, "ID", id);
+        tmpl_set(ts, "CMP", is(op, "max") ? ">" : "<");
+        tmpl_expand(k, ts, "struct Acc {\n    @T m;\n};\n\n"
+                           "__device__ Acc acc_identity() { return Acc{@ID}; }\n"
+                           "__device__ Acc acc_of(@T v) { return Acc{v}; }\n"
+                           "__device__ Acc acc_merge(Acc a, Acc b) { return b.m @CMP a.m ? b : a; }\n");
+        return esz;
+    }
+    if (is(op, "range")) {
+        tmpl_set(ts, "INF", inf);
+        tmpl_expand(k, ts, "struct Acc {\n    @T lo, hi;\n};\n\n"
+                           "__device__ Acc acc_identity() { return Acc{@INF, -@INF}; }\n"
+                           "__device__ Acc acc_of(@T v) { return Acc{v, v}; }\n"
+                           "__device__ Acc acc_merge(Acc a, Acc b)\n{\n"
+                           "    return Acc{b.lo < a.lo ? b.lo : a.lo, b.hi > a.hi ? b.hi : a.hi};\n}\n");
+        return 2 * esz;
+    }
+    if (is(op, "var") || is(op, "welford")) {
+        tmpl_expand(k, ts, "/* count, mean and sum of squared deviations of a set of elements */\n"
+                           "struct Acc {\n    double n, mean, m2;\n};\n\n"
+                           "__device__ Acc acc_identity() { return Acc{0.0, 0.0, 0.0}; }\n"
+                           "__device__ Acc acc_of(@T v) { return Acc{1.0, (double)v, 0.0}; }\n"
+                           "/* Chan et al.: the statistics of the union of two sets. */\n"
+                           "__device__ Acc acc_merge(Acc a, Acc b)\n{\n"
+                           "    if (b.n == 0.0)\n        return a;\n"
+                           "    if (a.n == 0.0)\n        return b;\n"
+                           "    const double n = a.n + b.n, d = b.mean - a.mean;\n"
+                           "    return Acc{n, a.mean + d * (b.n / n), a.m2 + b.m2 + d * d * (a.n * b.n / n)};\n}\n");
+        return 24;
+    }
+    if (is(op, "lse")) {
+        tmpl_expand(k, ts, "/* sum of exp(x_i) = s * exp(m); s == 0: no element yet */\n"
+                           "struct Acc {\n    double m, s;\n};\n\n"
+                           "__device__ Acc acc_identity() { return Acc{0.0, 0.0}; }\n"
+                           "__device__ Acc acc_of(@T v) { return Acc{(double)v, 1.0}; }\n"
+                           "__device__ Acc acc_merge(Acc a, Acc b)\n{\n"
+                           "    if (b.s == 0.0)\n        return a;\n"
+                           "    if (a.s == 0.0)\n        return b;\n"
+                           "    const double m = fmax(a.m, b.m);\n"
+                           "    return Acc{m, a.s * exp(a.m - m) + b.s * exp(b.m - m)};\n}\n");
+        return 16;
+    }
+    if (is(op, "amax")) {
+        tmpl_expand(k, ts, "struct Acc {\n    double m;\n};\n\n"
+                           "__device__ Acc acc_identity() { return Acc{0.0}; }\n"
+                           "__device__ Acc acc_of(@T v) { return Acc{fabs((double)v)}; }\n"
+                           "__device__ Acc acc_merge(Acc a, Acc b) { return Acc{fmax(a.m, b.m)}; }\n");
+        return 8;
+    }
+    if (is(op, "count-gt")) {
+        tmpl_expand(k, ts, "struct Acc {\n    long long c;\n};\n\n"
+                           "__device__ Acc acc_identity() { return Acc{0}; }\n"
+                           "__device__ Acc acc_of(@T v, @T thresh) { return Acc{v > thresh ? 1LL : 0LL}; }\n"
+                           "__device__ Acc acc_merge(Acc a, Acc b) { return Acc{a.c + b.c}; }\n");
+        return 8;
+    }
+    if (is(op, "prod")) {
+        tmpl_expand(k, ts, "struct Acc {\n    double s;\n};\n\n"
+                           "__device__ Acc acc_identity() { return Acc{1.0}; }\n"
+                           "__device__ Acc acc_of(@T v) { return Acc{(double)v}; }\n"
+                           "__device__ Acc acc_merge(Acc a, Acc b) { return Acc{a.s * b.s}; }\n");
+        return 8;
+    }
+    /* sums: sum, mean, sumsq, l2, rms, l1 */
+    const char *of;
+    if (is(op, "l1"))
+        of = fl ? "fabs((double)v)" : "v < 0 ? -(long long)v : (long long)v";
+    else if (is(op, "sumsq") || is(op, "l2") || is(op, "rms"))
+        of = fl ? "(double)v * v" : "(long long)v * v";
+    else
+        of = fl ? "(double)v" : "(long long)v";
+    tmpl_set(ts, "OF", of);
+    tmpl_set(ts, "A", fl ? "double" : "long long");
+    tmpl_expand(k, ts, "struct Acc {\n    @A s;\n};\n\n"
+                       "__device__ Acc acc_identity() { return Acc{0}; }\n"
+                       "__device__ Acc acc_of(@T v) { return Acc{@OF}; }\n"
+                       "__device__ Acc acc_merge(Acc a, Acc b) { return Acc{a.s + b.s}; }\n");
+    return 8;
+}
+
+/* The column statistic as an expression of the combined accumulator a. */
+static const char *stat_of(const Spec *sp)
+{
+    const char *op = sp->op;
+    if (is(op, "mean")) return is_float(sp->dt) ? "a.s / r" : "(double)a.s / r";
+    if (is(op, "l2")) return "sqrt(a.s)";
+    if (is(op, "rms")) return "sqrt(a.s / r)";
+    if (is(op, "max") || is(op, "min") || is(op, "amax")) return "a.m";
+    if (is(op, "count-gt")) return "a.c";
+    if (is(op, "var") || is(op, "welford")) return "a.m2 / r";
+    if (is(op, "lse")) return "a.m + log(a.s)";
+    return "a.s";
+}
+
+/* The statements that write column j's result, indented by ind: out[j]
+ * (and the like), or, for the normalising epilogues, y_at = f(x_at) in the
+ * loop `loop` over the column's elements. */
+static void emit_epilogue(StrBuf *k, const Spec *sp, TmplSubs *ts, const char *ind, const char *loop,
+                          const char *y_at, const char *x_at)
+{
+    const char *op = sp->op, *e = sp->epi;
+    if (is(op, "welford") && !e[0]) {
+        sb_printf(k, "%s", ind);
+        tmpl_expand(k, ts, "mean_out[j] = @cast(a.mean);\n");
+        sb_printf(k, "%s", ind);
+        tmpl_expand(k, ts, "var_out[j] = @cast(a.m2 / r);\n");
+        return;
+    }
+    if (!norm(sp) && !is(op, "range")) {
+        char expr[128];
+        const char *v = stat_of(sp);
+        if (is(e, "scale"))
+            snprintf(expr, sizeof expr, "alpha * %s", v);
+        else if (is(e, "sqrt"))
+            snprintf(expr, sizeof expr, "sqrt(%s)", v);
+        else if (is(e, "bias"))
+            snprintf(expr, sizeof expr, "%s + bias[j]", v);
+        else if (is(e, "acc"))
+            snprintf(expr, sizeof expr, "beta * out[j] + %s", v);
+        else
+            snprintf(expr, sizeof expr, "%s", v);
+        int cast = is(out_dtype(sp), "f32") && !is(op, "max") && !is(op, "min");
+        sb_printf(k, "%sout[j] = %s%s%s;\n", ind, cast ? "(float)(" : "", expr, cast ? ")" : "");
+        return;
+    }
+    const char *pre, *elem;
+    if (is(op, "sum")) pre = "const double inv = 1.0 / a.s;", elem = "@cast(@X * inv)";
+    else if (is(op, "mean")) pre = "const double mean = a.s / r;", elem = "@X - mean";
+    else if (is(op, "l2")) pre = "const double inv = 1.0 / fmax(sqrt(a.s), (double)eps);", elem = "@cast(@X * inv)";
+    else if (is(op, "l1")) pre = "const double inv = 1.0 / fmax(a.s, (double)eps);", elem = "@cast(@X * inv)";
+    else if (is(op, "rms")) pre = "const double inv = 1.0 / sqrt(a.s / r + eps);", elem = "@cast(@X * inv)";
+    else if (is(op, "amax")) pre = "const double inv = a.m > 0.0 ? 1.0 / a.m : 0.0;", elem = "@cast(@X * inv)";
+    else if (is(op, "var") && is(e, "affine"))
+        pre = "const double inv = 1.0 / sqrt(a.m2 / r + eps);",
+        elem = "@cast((@X - a.mean) * inv * gamma[j] + beta[j])";
+    else if (is(op, "var")) pre = "const double inv = 1.0 / sqrt(a.m2 / r + eps);", elem = "@cast((@X - a.mean) * inv)";
+    else if (is(op, "lse")) pre = "const double lse = a.m + log(a.s);", elem = "@cast(@X - lse)";
+    else pre = "const @T span = a.hi - a.lo;", elem = "span > 0 ? (@X - a.lo) / span : 0";
+    tmpl_set(ts, "X", x_at);
+    sb_printf(k, "%s", ind);
+    tmpl_expand(k, ts, pre);
+    sb_printf(k, "\n%s%s\n%s    %s = ", ind, loop, ind, y_at);
+    tmpl_expand(k, ts, elem);
+    sb_append(k, ";\n");
+}
+
+static void emit_cuda(GenProgram *p, const Spec *sp, const char *entry)
+{
+    StrBuf *k = gen_cuda_src(p);
+    TmplSubs ts;
+    tmpl_init(&ts, 1);
+    const char *T = cuda_type(sp->dt), *OT = cuda_type(out_dtype(sp));
+    tmpl_set(&ts, "T", T);
+    tmpl_set(&ts, "cast", is(out_dtype(sp), "f32") ? "(float)" : "");
+    int colmajor = sp->layout == 'c', ld = sp->layout == 'l';
+    int welford2 = is(sp->op, "welford") && !sp->epi[0];
+    int mat_out = norm(sp) || is(sp->op, "range");
+
+    /* The parameter list, in the C function's order, and the launch args. */
+    char params[320], args[128];
+    int np = 0, na = 0;
+    np += snprintf(params + np, sizeof params - np, "const %s *__restrict__ x, ", T);
+    na += snprintf(args + na, sizeof args - na, "x,");
+    if (mat_out) {
+        np += snprintf(params + np, sizeof params - np, "%s *__restrict__ y", T);
+        na += snprintf(args + na, sizeof args - na, "y");
+    } else if (welford2) {
+        np += snprintf(params + np, sizeof params - np, "%s *__restrict__ mean_out, %s *__restrict__ var_out", OT, OT);
+        na += snprintf(args + na, sizeof args - na, "mean_out,var_out");
+    } else {
+        np += snprintf(params + np, sizeof params - np, "%s *%sout", OT, is(sp->epi, "acc") ? "" : "__restrict__ ");
+        na += snprintf(args + na, sizeof args - na, "out");
+    }
+    if (is(sp->epi, "bias")) {
+        np += snprintf(params + np, sizeof params - np, ", const %s *__restrict__ bias", OT);
+        na += snprintf(args + na, sizeof args - na, ",bias");
+    }
+    if (is(sp->epi, "affine")) {
+        np += snprintf(params + np, sizeof params - np, ", const %s *__restrict__ gamma, const %s *__restrict__ beta",
+                       T, T);
+        na += snprintf(args + na, sizeof args - na, ",gamma,beta");
+    }
+    const char *scalar = is(sp->epi, "scale") ? "alpha" : is(sp->epi, "acc") ? "beta"
+                         : is(sp->op, "count-gt") ? "thresh" : NULL;
+    if (!scalar && norm(sp) && !is(sp->op, "sum") && !is(sp->op, "mean") && !is(sp->op, "lse") &&
+        !is(sp->op, "amax") && !is(sp->op, "range"))
+        scalar = "eps";
+    if (scalar) {
+        np += snprintf(params + np, sizeof params - np, ", %s %s",
+                       is(scalar, "alpha") || is(scalar, "beta") ? OT : T, scalar);
+        na += snprintf(args + na, sizeof args - na, ",%s", scalar);
+    }
+    snprintf(params + np, sizeof params - np, ", int r, int c%s", ld ? ", int ld" : "");
+    snprintf(args + na, sizeof args - na, ",r,c%s", ld ? ",ld" : "");
+    tmpl_set(&ts, "THA", is(sp->op, "count-gt") ? ", thresh" : "");
+
+    sb_printf(k, "/* Per column j of an r x c matrix stored %s:\n *   %s,\n *   %s.\n",
+              colmajor ? "column-major" : ld ? "row-major with leading dimension ld" : "row-major",
+              math_of(sp), epi_math(sp));
+    sb_append(k, colmajor ? " * One block per column: strided partial results, then a shared-memory tree. */\n"
+                          : " * One thread per column, walking the rows. */\n");
+    int acc_bytes = emit_acc(k, sp, &ts);
+    char decl[400];
+    snprintf(decl, sizeof decl, "extern \"C\" __global__ void %s(%s)", entry, params);
+    sb_append(k, "\n");
+    if (!colmajor) {
+        tmpl_set(&ts, "LD", ld ? "ld" : "c");
+        tmpl_put_wrapped(k, decl);
+        tmpl_expand(k, &ts, "\n{\n"
+                            "    const int j = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                            "    if (j >= c)\n        return;\n"
+                            "    Acc a = acc_identity();\n"
+                            "    for (int i = 0; i < r; i++)\n"
+                            "        a = acc_merge(a, acc_of(x[(long long)i * @LD + j]@THA));\n");
+        char x_at[64];
+        snprintf(x_at, sizeof x_at, "x[(long long)i * %s + j]", ld ? "ld" : "c");
+        emit_epilogue(k, sp, &ts, "    ", "for (int i = 0; i < r; i++)", "y[(long long)i * c + j]", x_at);
+        sb_append(k, "}\n");
+        gen_launch(p, entry, "(c+255)/256", "256", NULL, args);
+        gen_knob(p, "mapping", "one-column-per-thread");
+    } else {
+        tmpl_expand(k, &ts,
+                    "/* Combines sh[0 .. blockDim.x) into sh[0]; blockDim.x is a power of two. */\n"
+                    "__device__ void block_reduce(Acc *sh)\n{\n"
+                    "    for (int s = blockDim.x / 2; s > 0; s >>= 1) {\n"
+                    "        __syncthreads();\n"
+                    "        if (threadIdx.x < s)\n"
+                    "            sh[threadIdx.x] = acc_merge(sh[threadIdx.x], sh[threadIdx.x + s]);\n"
+                    "    }\n"
+                    "    __syncthreads();\n}\n\n");
+        tmpl_put_wrapped(k, decl);
+        tmpl_expand(k, &ts, "\n{\n"
+                            "    extern __shared__ Acc sh[];\n"
+                            "    const int j = blockIdx.x;\n"
+                            "    const @T *col = x + (long long)j * r;\n"
+                            "    Acc a = acc_identity();\n"
+                            "    for (int i = threadIdx.x; i < r; i += blockDim.x)\n"
+                            "        a = acc_merge(a, acc_of(col[i]@THA));\n"
+                            "    sh[threadIdx.x] = a;\n"
+                            "    block_reduce(sh);\n"
+                            "    a = sh[0];\n");
+        if (mat_out) {
+            tmpl_expand(k, &ts, "    @T *ycol = y + (long long)j * r;\n");
+            emit_epilogue(k, sp, &ts, "    ", "for (int i = threadIdx.x; i < r; i += blockDim.x)", "ycol[i]",
+                          "col[i]");
+        } else {
+            sb_append(k, "    if (threadIdx.x == 0) {\n");
+            emit_epilogue(k, sp, &ts, "        ", NULL, NULL, NULL);
+            sb_append(k, "    }\n");
+        }
+        sb_append(k, "}\n");
+        char smem[32];
+        snprintf(smem, sizeof smem, "256*%d", acc_bytes);
+        gen_launch(p, entry, "c", "256", smem, args);
+        gen_knob(p, "mapping", "one-column-per-block-reduction-shared");
+    }
+    gen_knob(p, "block", "256");
+}
+
 /* Large shapes, cycled through: square-ish, tall, very tall and narrow, wide. */
 static const char *const LARGE32[] = {"r=8192,c=16384", "r=65536,c=2048", "r=2097152,c=64", "r=1024,c=131072"};
 static const char *const LARGE64[] = {"r=8192,c=8192", "r=65536,c=1024", "r=1048576,c=64", "r=1024,c=65536"};
@@ -640,6 +933,7 @@ static int generate(GenCtx *g)
         sb_append(gen_src(p), sb_str(s));
         sb_release(s);
         sb_release(&view);
+        emit_cuda(p, sp, entry);
         if (gen_end(p) != 0)
             return -1;
     }
