@@ -54,6 +54,77 @@ static void emit_index(StrBuf *s, const char *border, int di, int dj)
         sb_printf(s, "in[(%s) * m + %s]", bi, bj);
 }
 
+/* The border rule's helpers; cuda: as __device__ functions for kernel.cu. */
+static void emit_helpers(StrBuf *s, int b, const char *ty, int cuda)
+{
+    const char *q = cuda ? "static __device__ " : "static ";
+    if (b == 1)
+        sb_printf(s, "%sint clampi(int v, int len)\n{\n"
+                     "    return v < 0 ? 0 : (v >= len ? len - 1 : v);\n}\n\n", q);
+    if (b == 2)
+        sb_printf(s,
+                  "%s%s at(const %s *a, int n, int m, int i, int j)\n{\n"
+                  "    if (i < 0 || i >= n || j < 0 || j >= m)\n        return 0;\n"
+                  "    return a[i * m + j];\n}\n\n",
+                  q, ty, ty);
+}
+
+/* The update of point (i, j), indented by ind: the copied border (left by
+ * `skip`, "continue" in the C loop, "return" in a kernel), then the weighted
+ * sum, one term per line.  w/sum are the program's weights. */
+static void emit_update(StrBuf *s, const Shape *S, int b, int d, int var, const double *w, double sum,
+                        const char *ind, const char *skip)
+{
+    if (b == 0) {
+        sb_printf(s,
+                  "%sif (i < %d || i >= n - %d || j < %d || j >= m - %d) {\n"
+                  "%s    out[i * m + j] = in[i * m + j];\n"
+                  "%s    %s;\n%s}\n",
+                  ind, S->radius, S->radius, S->radius, S->radius, ind, ind, skip, ind);
+    }
+    sb_printf(s, var ? "%sout[i * m + j] = coef[i * m + j] * (" : "%sout[i * m + j] =", ind);
+    for (int k = 0; k < S->npts; k++) {
+        if (k)
+            sb_printf(s, "\n%s    + ", ind);
+        else if (!var)
+            sb_append(s, " ");
+        sb_printf(s, "%.6f%s * ", w[k] / sum, d == 0 ? "f" : "");
+        emit_index(s, BORDERS[b], S->di[k], S->dj[k]);
+    }
+    sb_append(s, var ? ");\n" : ";\n");
+}
+
+/* The pair: the sweep as a kernel with one thread per point on 32x8
+ * blocks (threadIdx.x along the contiguous j), launched once per sweep (the
+ * second through tmp). */
+static void emit_cuda(GenProgram *p, const Shape *S, int b, int d, int var, int sweeps, const double *w,
+                      double sum)
+{
+    StrBuf *k = gen_cuda_src(p);
+    const char *ty = d == 0 ? "float" : "double";
+    emit_helpers(k, b, ty, 1);
+    sb_append(k, "/* One sweep in -> out: one thread per point. */\n");
+    sb_printf(k, "extern \"C\" __global__ void sweep(const %s *__restrict__ in, ", ty);
+    if (var)
+        sb_printf(k, "const %s *__restrict__ coef,\n                                 ", ty);
+    sb_printf(k, "%s *__restrict__ out, int n, int m)\n{\n"
+                 "    const int j = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                 "    const int i = blockIdx.y * blockDim.y + threadIdx.y;\n"
+                 "    if (i >= n || j >= m)\n        return;\n", ty);
+    emit_update(k, S, b, d, var, w, sum, "    ", "return");
+    sb_append(k, "}\n");
+    const char *c = var ? "coef," : "";
+    char a1[48], a2[48];
+    snprintf(a1, sizeof a1, "in,%s%s,n,m", c, sweeps == 2 ? "tmp" : "out");
+    gen_launch(p, "sweep", "(m+31)/32,(n+7)/8", "32,8", NULL, a1);
+    if (sweeps == 2) {
+        snprintf(a2, sizeof a2, "tmp,%sout,n,m", c);
+        gen_launch(p, "sweep", "(m+31)/32,(n+7)/8", "32,8", NULL, a2);
+    }
+    gen_knob(p, "block", "32x8");
+    gen_knob(p, "mapping", sweeps == 1 ? "one-element-per-thread" : "one-element-per-thread, one launch per sweep");
+}
+
 static int generate(GenCtx *g)
 {
     static const char *const dtypes[] = {"f32", "f64"};
@@ -94,35 +165,15 @@ static int generate(GenCtx *g)
                     StrBuf *s = gen_src(p);
                     sb_printf(s, "/* %d-point stencil on an n x m grid (row-major), %s border%s. */\n",
                               S->npts, BORDERS[b], var ? ";\n   each update is scaled by the coefficient field coef" : "");
-                    if (b == 1)
-                        sb_append(s, "static int clampi(int v, int len)\n{\n"
-                                     "    return v < 0 ? 0 : (v >= len ? len - 1 : v);\n}\n\n");
-                    if (b == 2)
-                        sb_printf(s,
-                                  "static %s at(const %s *a, int n, int m, int i, int j)\n{\n"
-                                  "    if (i < 0 || i >= n || j < 0 || j >= m)\n        return 0;\n"
-                                  "    return a[i * m + j];\n}\n\n",
-                                  ty, ty);
+                    emit_helpers(s, b, ty, 0);
                     const char *cp = var ? ", const " : "";
                     const char *cty = var ? ty : "";
                     const char *cn = var ? " *coef" : "";
                     sb_printf(s, "static void sweep(const %s *in%s%s%s, %s *out, int n, int m)\n{\n", ty, cp, cty, cn,
                               ty);
                     sb_append(s, "    for (int i = 0; i < n; i++) {\n        for (int j = 0; j < m; j++) {\n");
-                    if (b == 0) {
-                        sb_printf(s,
-                                  "            if (i < %d || i >= n - %d || j < %d || j >= m - %d) {\n"
-                                  "                out[i * m + j] = in[i * m + j];\n"
-                                  "                continue;\n            }\n",
-                                  S->radius, S->radius, S->radius, S->radius);
-                    }
-                    sb_append(s, var ? "            out[i * m + j] = coef[i * m + j] * (" : "            out[i * m + j] =");
-                    for (int k = 0; k < S->npts; k++) {
-                        sb_printf(s, "%s%.6f%s * ", k ? "\n                + " : (var ? "" : " "), w[k] / sum,
-                                  d == 0 ? "f" : "");
-                        emit_index(s, BORDERS[b], S->di[k], S->dj[k]);
-                    }
-                    sb_append(s, var ? ");\n        }\n    }\n}\n\n" : ";\n        }\n    }\n}\n\n");
+                    emit_update(s, S, b, d, var, w, sum, "            ", "continue");
+                    sb_append(s, "        }\n    }\n}\n\n");
                     if (sweeps == 1) {
                         sb_printf(s, "void stencil(const %s *in%s%s%s, %s *out, int n, int m)\n{\n"
                                      "    sweep(in%s, out, n, m);\n}\n", ty, cp, cty, cn, ty, var ? ", coef" : "");
@@ -132,6 +183,7 @@ static int generate(GenCtx *g)
                                      "    sweep(in%s, tmp, n, m);\n    sweep(tmp%s, out, n, m);\n}\n",
                                   ty, cp, cty, cn, ty, ty, var ? ", coef" : "", var ? ", coef" : "");
                     }
+                    emit_cuda(p, S, b, d, var, sweeps, w, sum);
                     if (gen_end(p) != 0)
                         return -1;
                 }
