@@ -203,7 +203,9 @@ static const char *emit_matvec(GenProgram *p, const Shape *sh, const char *ty, c
                   "    if (lane == 0)\n        %s[o] = acc;\n"
                   "}\n",
                   no, ty, nr, elem, v, out);
-        snprintf(grid, sizeof grid, "(%s+7)/8", no);
+        /* 32 threads per output, counted in threads so that the grid stays
+         * right for any block size that is a multiple of 32. */
+        snprintf(grid, sizeof grid, "(%s*32+255)/256", no);
     } else {
         sb_printf(k, "/* %s[o] = sum over k of A(%s) %s[k]: one thread per output. */\n", out,
                   rows ? "o, k" : "k, o", v);

@@ -220,7 +220,9 @@ static void emit_cuda(GenProgram *p, const Shape *sh, int fused, int runtime, in
         if (!fused)
             sb_append(k, "        tmp[i] = ax;\n");
         sb_printf(k, "        y[i] = %s * ax + %s * bx;\n    }\n}\n", al, be);
-        snprintf(grid, sizeof grid, "(%s+7)/8", sh->R);
+        /* 32 threads per output, counted in threads so that the grid stays
+         * right for any block size that is a multiple of 32. */
+        snprintf(grid, sizeof grid, "(%s*32+255)/256", sh->R);
     } else {
         sb_printf(k,
                   "{\n"
