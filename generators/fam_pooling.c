@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "gen_tmpl.h"
 
 typedef struct Window {
     int kh, kw, sh, sw, ph, pw;
@@ -65,6 +66,314 @@ static void out_expr(char *buf, size_t len, const char *v, int k, int s, int p, 
 static const char *min_value(int dt)
 {
     return dt == F32 ? "-FLT_MAX" : dt == F64 ? "-DBL_MAX" : "0";
+}
+
+/* ---- the pair ---- */
+
+/* CUDA spellings of the element types (no headers needed). */
+static const char *const CUDA_T[] = {"float", "double", "unsigned char"};
+
+/* The lowest value, for a max pool's start (FLT_MAX and DBL_MAX without
+ * <float.h>, which NVRTC does not provide). */
+static const char *cuda_lowest(int dt)
+{
+    return dt == F32 ? "-3.402823466e+38f" : dt == F64 ? "-1.7976931348623157e+308" : "0";
+}
+
+/* Appends `extern "C" __global__ void entry(params)`, wrapped at 100
+ * columns. */
+static void put_head(StrBuf *k, const char *entry, const char *params)
+{
+    char line[400];
+    snprintf(line, sizeof line, "extern \"C\" __global__ void %s(%s)\n", entry, params);
+    tmpl_put_wrapped(k, line);
+}
+
+/* 2D pooling: one thread per output element, the window loop exactly as in
+ * the C program (same order, so sums and first-max ties match).  Threads
+ * run along ox for NCHW and along the channel for NHWC, the contiguous
+ * output dimension in each layout. */
+static void emit_cuda_pool2d(GenProgram *p, const Spec *S, const char *entry, const char *oh, const char *ow)
+{
+    const Window *W = &WINDOWS[S->win];
+    int square = W->kh == W->kw && W->sh == W->sw && W->ph == W->pw;
+    int nchw = S->layout == NCHW, padded = W->ph || W->pw, ceil_mode = S->op == MAX_CEIL;
+    const char *ty = CUDA_T[S->dt];
+    const char *KH = "KH", *KW = "KW", *SH = "SH", *SW = "SW", *PH = "PH", *PW = "PW";
+    StrBuf *k = gen_cuda_src(p);
+    if (square) {
+        KH = KW = "K";
+        SH = SW = "S";
+        PH = PW = "P";
+        if (W->ph)
+            sb_printf(k, "enum { K = %d, S = %d, P = %d };\n\n", W->kh, W->sh, W->ph);
+        else
+            sb_printf(k, "enum { K = %d, S = %d };\n\n", W->kh, W->sh);
+    } else {
+        sb_printf(k, "enum { KH = %d, KW = %d, SH = %d, SW = %d, PH = %d, PW = %d };\n\n", W->kh, W->kw, W->sh, W->sw,
+                  W->ph, W->pw);
+    }
+    sb_printf(k, "/* One thread per output element of the %s output. */\n", nchw ? "NCHW" : "NHWC");
+    char params[200];
+    snprintf(params, sizeof params, "const %s *__restrict__ in, %s *__restrict__ out, %sint n, int c, int h, int w", ty,
+             ty, S->op == MAX_IDX ? "long long *__restrict__ indices, " : "");
+    put_head(k, entry, params);
+    sb_append(k, "{\n");
+    if (ceil_mode)
+        sb_printf(k, "    const int oh = (h - %s + %s - 1) / %s + 1, ow = (w - %s + %s - 1) / %s + 1;\n", KH, SH, SH, KW,
+                  SW, SW);
+    else if (padded)
+        sb_printf(k, "    const int oh = (h + 2 * %s - %s) / %s + 1, ow = (w + 2 * %s - %s) / %s + 1;\n", PH, KH, SH,
+                  PW, KW, SW);
+    else
+        sb_printf(k, "    const int oh = (h - %s) / %s + 1, ow = (w - %s) / %s + 1;\n", KH, SH, KW, SW);
+    sb_append(k, "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+                 "    if (i >= (long long)n * c * oh * ow)\n        return;\n");
+    if (nchw)
+        sb_printf(k, "    const int ox = (int)(i %% ow), oy = (int)(i / ow %% oh);\n"
+                     "    const %s *src = in + i / ((long long)oh * ow) * h * w;\n", ty);
+    else
+        sb_append(k, "    const int ch = (int)(i % c), ox = (int)(i / c % ow), oy = (int)(i / ((long long)c * ow) % oh);\n"
+                     "    const long long b = i / ((long long)c * ow * oh);\n");
+    if (padded)
+        sb_printf(k, "    const int y0 = oy * %s - %s, x0 = ox * %s - %s;\n", SH, PH, SW, PW);
+    else
+        sb_printf(k, "    const int y0 = oy * %s, x0 = ox * %s;\n", SH, SW);
+    if (S->op == MAX || S->op == MAX_IDX || S->op == MAX_CEIL)
+        sb_printf(k, "    %s best = %s;\n", ty, cuda_lowest(S->dt));
+    else
+        sb_printf(k, "    %s sum = 0;\n", S->dt == U8 ? "int" : ty);
+    if (S->op == MAX_IDX)
+        sb_append(k, "    long long arg = 0;\n");
+    if (S->op == AVG_EXCL && padded)
+        sb_append(k, "    int count = 0;\n");
+    sb_printf(k, "    for (int ky = 0; ky < %s; ky++) {\n        const int y = y0 + ky;\n", KH);
+    if (padded)
+        sb_append(k, "        if (y < 0 || y >= h)\n            continue;\n");
+    else if (ceil_mode)
+        sb_append(k, "        if (y >= h)\n            break;\n");
+    sb_printf(k, "        for (int kx = 0; kx < %s; kx++) {\n            const int x = x0 + kx;\n", KW);
+    if (padded)
+        sb_append(k, "            if (x < 0 || x >= w)\n                continue;\n");
+    else if (ceil_mode)
+        sb_append(k, "            if (x >= w)\n                break;\n");
+    if (nchw)
+        sb_printf(k, "            const %s v = src[y * w + x];\n", ty);
+    else
+        sb_printf(k, "            const %s v = in[((b * h + y) * w + x) * c + ch];\n", ty);
+    switch (S->op) {
+    case MAX:
+    case MAX_CEIL:
+        sb_append(k, "            if (v > best)\n                best = v;\n");
+        break;
+    case MAX_IDX:
+        sb_append(k, "            if (v > best) {\n                best = v;\n"
+                     "                arg = (long long)y * w + x;\n            }\n");
+        break;
+    case L2:
+        sb_append(k, "            sum += v * v;\n");
+        break;
+    default:
+        sb_append(k, "            sum += v;\n");
+        if (S->op == AVG_EXCL && padded)
+            sb_append(k, "            count++;\n");
+    }
+    sb_append(k, "        }\n    }\n");
+    switch (S->op) {
+    case MAX:
+    case MAX_CEIL:
+        sb_append(k, "    out[i] = best;\n");
+        break;
+    case MAX_IDX:
+        sb_append(k, "    out[i] = best;\n    indices[i] = arg;\n");
+        break;
+    case L2:
+        sb_printf(k, "    out[i] = %s(sum);\n", S->dt == F32 ? "sqrtf" : "sqrt");
+        break;
+    default: {
+        char denom[32];
+        if (S->op == AVG_EXCL && padded)
+            snprintf(denom, sizeof denom, "count");
+        else
+            snprintf(denom, sizeof denom, square ? "(K * K)" : "(KH * KW)");
+        if (S->dt == U8)
+            sb_printf(k, "    out[i] = (unsigned char)((sum + %s / 2) / %s);\n", denom, denom);
+        else
+            sb_printf(k, "    out[i] = sum / %s;\n", denom);
+    }
+    }
+    sb_append(k, "}\n");
+    char grid[160];
+    snprintf(grid, sizeof grid, "(n*c*(%s)*(%s)+255)/256", oh, ow);
+    gen_launch(p, entry, grid, "256", NULL, S->op == MAX_IDX ? "in,out,indices,n,c,h,w" : "in,out,n,c,h,w");
+    gen_knob(p, "block", "256");
+    gen_knob(p, "mapping", "one-output-per-thread");
+}
+
+/* 1D pooling: one thread per output element, the window loop as in C. */
+static void emit_cuda_pool1d(GenProgram *p, const char *entry, int op, int kk, int st, int pad, int dt,
+                             const char *ol)
+{
+    const char *ty = CUDA_T[dt];
+    StrBuf *k = gen_cuda_src(p);
+    if (pad)
+        sb_printf(k, "enum { K = %d, S = %d, P = %d };\n\n", kk, st, pad);
+    else
+        sb_printf(k, "enum { K = %d, S = %d };\n\n", kk, st);
+    sb_append(k, "/* One thread per output element. */\n");
+    char params[160];
+    snprintf(params, sizeof params, "const %s *__restrict__ in, %s *__restrict__ out, int n, int c, int l", ty, ty);
+    put_head(k, entry, params);
+    sb_append(k, "{\n");
+    sb_printf(k, "    const int ol = (l%s - K) / S + 1;\n", pad ? " + 2 * P" : "");
+    sb_printf(k, "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+                 "    if (i >= (long long)n * c * ol)\n        return;\n"
+                 "    const %s *src = in + i / ol * l;\n"
+                 "    const int start = (int)(i %% ol) * S%s;\n", ty, pad ? " - P" : "");
+    if (op == MAX)
+        sb_printf(k, "    %s best = %s;\n", ty, cuda_lowest(dt));
+    else
+        sb_printf(k, "    %s sum = 0;\n", ty);
+    if (op == AVG_EXCL && pad)
+        sb_append(k, "    int count = 0;\n");
+    sb_append(k, "    for (int j = start; j < start + K; j++) {\n");
+    if (pad)
+        sb_append(k, "        if (j < 0 || j >= l)\n            continue;\n");
+    if (op == MAX)
+        sb_append(k, "        if (src[j] > best)\n            best = src[j];\n");
+    else if (op == L2)
+        sb_append(k, "        sum += src[j] * src[j];\n");
+    else
+        sb_printf(k, "        sum += src[j];\n%s", op == AVG_EXCL && pad ? "        count++;\n" : "");
+    sb_append(k, "    }\n");
+    if (op == MAX)
+        sb_append(k, "    out[i] = best;\n");
+    else if (op == L2)
+        sb_printf(k, "    out[i] = %s(sum);\n", dt == F32 ? "sqrtf" : "sqrt");
+    else
+        sb_printf(k, "    out[i] = sum / %s;\n", op == AVG_EXCL && pad ? "count" : "K");
+    sb_append(k, "}\n");
+    char grid[96];
+    snprintf(grid, sizeof grid, "(n*c*(%s)+255)/256", ol);
+    gen_launch(p, entry, grid, "256", NULL, "in,out,n,c,l");
+    gen_knob(p, "block", "256");
+    gen_knob(p, "mapping", "one-output-per-thread");
+}
+
+/* Global pooling.  NCHW: one block per (b, ch) plane, each thread folding a
+ * strided part of the contiguous plane, then a shared-memory tree over the
+ * block (sums in double, as in C; blockDim.x must be a power of two).
+ * NHWC: one thread per (b, ch), walking the plane in C's order, so
+ * neighbouring threads read neighbouring channels. */
+static void emit_cuda_global(GenProgram *p, const char *entry, int kind, int nchw, int dt)
+{
+    const char *ty = CUDA_T[dt];
+    StrBuf *k = gen_cuda_src(p);
+    char params[160];
+    snprintf(params, sizeof params, "const %s *__restrict__ in, %s *__restrict__ out, int n, int c, int h, int w", ty,
+             ty);
+    if (!nchw) {
+        sb_printf(k, "/* One thread per (b, ch): the %s over the h x w plane. */\n",
+                  kind == 0 ? "mean (summed in double)" : "maximum");
+        put_head(k, entry, params);
+        sb_append(k, "{\n"
+                     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+                     "    if (i >= (long long)n * c)\n        return;\n"
+                     "    const long long plane = (long long)h * w, b = i / c;\n"
+                     "    const int ch = (int)(i % c);\n");
+        if (kind == 0)
+            sb_append(k, "    double sum = 0;\n");
+        else
+            sb_printf(k, "    %s best = %s;\n", ty, cuda_lowest(dt));
+        sb_printf(k, "    for (long long j = 0; j < plane; j++) {\n"
+                     "        const %s v = in[(b * plane + j) * c + ch];\n", ty);
+        if (kind == 0)
+            sb_printf(k, "        sum += v;\n    }\n    out[i] = (%s)(sum / plane);\n}\n", ty);
+        else
+            sb_append(k, "        if (v > best)\n            best = v;\n    }\n    out[i] = best;\n}\n");
+        gen_launch(p, entry, "(n*c+255)/256", "256", NULL, "in,out,n,c,h,w");
+        gen_knob(p, "block", "256");
+        gen_knob(p, "mapping", "one-output-per-thread");
+        return;
+    }
+    sb_printf(k, "/* One block per (b, ch) plane: %s, a shared-memory tree reduction. */\n",
+              kind == 0 ? "the mean (summed in double)" : kind == 1 ? "the maximum" : "the mean (summed in double) and maximum");
+    put_head(k, entry, params);
+    sb_append(k, "{\n");
+    if (kind == 1)
+        sb_printf(k, "    extern __shared__ %s pmax[]; /* blockDim.x partial maxima */\n", ty);
+    else
+        sb_append(k, "    extern __shared__ double psum[]; /* blockDim.x partial sums */\n");
+    if (kind == 2)
+        sb_printf(k, "    %s *pmax = (%s *)(psum + blockDim.x); /* then blockDim.x partial maxima */\n", ty, ty);
+    sb_printf(k, "    const long long plane = (long long)h * w, bc = blockIdx.x; /* b * c + ch */\n"
+                 "    const %s *src = in + bc * plane;\n", ty);
+    if (kind != 1)
+        sb_append(k, "    double sum = 0;\n");
+    if (kind != 0)
+        sb_printf(k, "    %s best = %s;\n", ty, cuda_lowest(dt));
+    sb_printf(k, "    for (long long j = threadIdx.x; j < plane; j += blockDim.x) {\n"
+                 "        const %s v = src[j];\n", ty);
+    if (kind != 1)
+        sb_append(k, "        sum += v;\n");
+    if (kind != 0)
+        sb_append(k, "        if (v > best)\n            best = v;\n");
+    sb_append(k, "    }\n");
+    if (kind != 1)
+        sb_append(k, "    psum[threadIdx.x] = sum;\n");
+    if (kind != 0)
+        sb_append(k, "    pmax[threadIdx.x] = best;\n");
+    sb_append(k, "    __syncthreads();\n"
+                 "    for (int s = blockDim.x / 2; s > 0; s /= 2) {\n"
+                 "        if (threadIdx.x < s) {\n");
+    if (kind != 1)
+        sb_append(k, "            psum[threadIdx.x] += psum[threadIdx.x + s];\n");
+    if (kind != 0)
+        sb_append(k, "            if (pmax[threadIdx.x + s] > pmax[threadIdx.x])\n"
+                     "                pmax[threadIdx.x] = pmax[threadIdx.x + s];\n");
+    sb_append(k, "        }\n        __syncthreads();\n    }\n    if (threadIdx.x == 0) {\n");
+    if (kind == 0)
+        sb_printf(k, "        out[bc] = (%s)(psum[0] / plane);\n", ty);
+    else if (kind == 1)
+        sb_append(k, "        out[bc] = pmax[0];\n");
+    else
+        sb_printf(k, "        const long long b = bc / c, ch = bc %% c;\n"
+                     "        out[b * 2 * c + ch] = (%s)(psum[0] / plane);\n"
+                     "        out[b * 2 * c + c + ch] = pmax[0];\n", ty);
+    sb_append(k, "    }\n}\n");
+    const char *smem = kind == 0 ? "256*8" : kind == 1 ? (dt == F64 ? "256*8" : "256*4") : "256*(8+4)";
+    gen_launch(p, entry, "n*c", "256", smem, "in,out,n,c,h,w");
+    gen_knob(p, "block", "256");
+    gen_knob(p, "mapping", "block-reduction-shared");
+}
+
+/* Adaptive pooling: one thread per output element, the bin loop as in C. */
+static void emit_cuda_adaptive(GenProgram *p, const char *entry, int is_max)
+{
+    StrBuf *k = gen_cuda_src(p);
+    sb_append(k, "/* One thread per output element. */\n");
+    put_head(k, entry, "const float *__restrict__ in, float *__restrict__ out, int n, int c, int h, int w, int oh, "
+                       "int ow");
+    sb_append(k, "{\n"
+                 "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+                 "    if (i >= (long long)n * c * oh * ow)\n        return;\n"
+                 "    const int ox = (int)(i % ow), oy = (int)(i / ow % oh);\n"
+                 "    const float *src = in + i / ((long long)oh * ow) * h * w;\n"
+                 "    const int y0 = oy * h / oh, y1 = ((oy + 1) * h + oh - 1) / oh;\n"
+                 "    const int x0 = ox * w / ow, x1 = ((ox + 1) * w + ow - 1) / ow;\n");
+    if (is_max)
+        sb_printf(k, "    float best = %s;\n", cuda_lowest(F32));
+    else
+        sb_append(k, "    float sum = 0;\n");
+    sb_append(k, "    for (int y = y0; y < y1; y++)\n        for (int x = x0; x < x1; x++)\n");
+    if (is_max)
+        sb_append(k, "            if (src[y * w + x] > best)\n                best = src[y * w + x];\n"
+                     "    out[i] = best;\n}\n");
+    else
+        sb_append(k, "            sum += src[y * w + x];\n    out[i] = sum / ((y1 - y0) * (x1 - x0));\n}\n");
+    gen_launch(p, entry, "(n*c*oh*ow+255)/256", "256", NULL, "in,out,n,c,h,w,oh,ow");
+    gen_knob(p, "block", "256");
+    gen_knob(p, "mapping", "one-output-per-thread");
 }
 
 static int gen_pool2d(GenCtx *g, const Spec *S)
@@ -264,6 +573,7 @@ static int gen_pool2d(GenCtx *g, const Spec *S)
         sb_append(s, "            }\n        }\n    }\n}\n");
     else
         sb_append(s, "                }\n            }\n        }\n    }\n}\n");
+    emit_cuda_pool2d(p, S, ENTRY[S->op], oh, ow);
     return gen_end(p);
 }
 
@@ -348,6 +658,7 @@ static int gen_pool1d(GenCtx *g, int op, int k, int st, int pad, int dt)
     else
         sb_printf(s, "            dst[o] = sum / %s;\n", op == AVG_EXCL && pad ? "count" : "K");
     sb_append(s, "        }\n    }\n}\n");
+    emit_cuda_pool1d(p, op == MAX ? "max_pool1d" : op == L2 ? "l2_pool1d" : "avg_pool1d", op, k, st, pad, dt, ol);
     return gen_end(p);
 }
 
@@ -421,6 +732,7 @@ static int gen_global(GenCtx *g, int kind, int layout, int dt)
         sb_printf(s, "            out[b * 2 * c + ch] = (%s)(sum / plane);\n"
                      "            out[b * 2 * c + c + ch] = best;\n", ty);
     sb_append(s, "        }\n    }\n}\n");
+    emit_cuda_global(p, EN[kind], kind, nchw, dt);
     return gen_end(p);
 }
 
@@ -475,6 +787,7 @@ static int gen_adaptive(GenCtx *g, int is_max)
         sb_append(s, "                        sum += src[y * w + x];\n"
                      "                dst[oy * ow + ox] = sum / ((y1 - y0) * (x1 - x0));\n");
     sb_append(s, "            }\n        }\n    }\n}\n");
+    emit_cuda_adaptive(p, is_max ? "adaptive_max_pool2d" : "adaptive_avg_pool2d", is_max);
     return gen_end(p);
 }
 
