@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "gen_tmpl.h"
 
 typedef struct Act {
     const char *tag;      /* variant part; function names use it with '_' */
@@ -94,6 +95,70 @@ static void emit_t(StrBuf *s, const char *tmpl, int f32, const char *ty)
 }
 
 enum { V_PLAIN, V_BIAS, V_INPLACE, V_ACCUM };
+
+/* The pair: the activation (or its derivative) as a __device__ function and
+ * one thread per element in 256-thread blocks; a 64-bit flat index over
+ * vectors, and for the bias form a 2-D grid (x over the m columns, y over
+ * the n rows) so bias[j] needs no division.  params and sargs are the C
+ * program's parameter list and the scalar parameters, already in CUDA
+ * spelling (float, double, int). */
+static void emit_cuda(GenProgram *p, const Act *a, int f32, int backward, int form, const char *fn,
+                      const char *entry, const char *sargs, const char *scall)
+{
+    const char *ty = f32 ? "float" : "double";
+    StrBuf *k = gen_cuda_src(p);
+    StrBuf t = STRBUF_INIT;
+    sb_printf(k, "/* %s%s: one thread per element. */\n", backward ? "Derivative of " : "", a->math);
+    sb_printf(k, "static __device__ %s %s%s(%s x%s)\n{\n", ty, fn, backward ? "_grad" : "", ty, sargs);
+    emit_t(k, backward ? a->grad : a->fwd, f32, ty);
+    sb_append(k, "}\n\n");
+    if (form == V_BIAS)
+        sb_printf(&t, "extern \"C\" __global__ void %s(const %s *__restrict__ x, const %s *__restrict__ bias, "
+                      "%s *__restrict__ y, int n, int m",
+                  entry, ty, ty, ty);
+    else if (form == V_INPLACE)
+        sb_printf(&t, "extern \"C\" __global__ void %s(%s *x, int n", entry, ty);
+    else if (backward)
+        sb_printf(&t, "extern \"C\" __global__ void %s(const %s *__restrict__ dy, const %s *__restrict__ x, "
+                      "%s *__restrict__ dx, int n",
+                  entry, ty, ty, ty);
+    else
+        sb_printf(&t, "extern \"C\" __global__ void %s(const %s *__restrict__ x, %s *__restrict__ y, int n", entry,
+                  ty, ty);
+    sb_printf(&t, "%s)\n{\n", sargs);
+    tmpl_put_wrapped(k, sb_str(&t));
+    sb_release(&t);
+    /* The launch plan lists the scalars as ",beta,threshold". */
+    char sl[48] = "", args[96];
+    for (int c = 0, o = 0; scall[c] && o < (int)sizeof sl - 1; c++)
+        if (scall[c] != ' ')
+            sl[o++] = scall[c], sl[o] = '\0';
+    if (form == V_BIAS) {
+        sb_append(k, "    const int j = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                     "    const int i = blockIdx.y;\n"
+                     "    if (j >= m)\n        return;\n"
+                     "    const long long e = (long long)i * m + j;\n");
+        sb_printf(k, "    y[e] = %s(x[e] + bias[j]%s);\n}\n", fn, scall);
+        snprintf(args, sizeof args, "x,bias,y,n,m%s", sl);
+        gen_launch(p, entry, "(m+255)/256,n", "256", NULL, args);
+    } else {
+        sb_append(k, "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+                     "    if (i >= n)\n        return;\n");
+        if (form == V_INPLACE) {
+            sb_printf(k, "    x[i] = %s(x[i]%s);\n}\n", fn, scall);
+            snprintf(args, sizeof args, "x,n%s", sl);
+        } else if (backward) {
+            sb_printf(k, "    dx[i] %s dy[i] * %s_grad(x[i]%s);\n}\n", form == V_ACCUM ? "+=" : "=", fn, scall);
+            snprintf(args, sizeof args, "dy,x,dx,n%s", sl);
+        } else {
+            sb_printf(k, "    y[i] = %s(x[i]%s);\n}\n", fn, scall);
+            snprintf(args, sizeof args, "x,y,n%s", sl);
+        }
+        gen_launch(p, entry, "(n+255)/256", "256", NULL, args);
+    }
+    gen_knob(p, "block", "256");
+    gen_knob(p, "mapping", form == V_BIAS ? "one-element-per-thread-2d-grid" : "one-element-per-thread");
+}
 
 static int emit(GenCtx *g, const Act *a, int f32, int backward, int form)
 {
@@ -203,6 +268,7 @@ static int emit(GenCtx *g, const Act *a, int f32, int backward, int form)
     } else {
         sb_printf(s, "    for (int i = 0; i < n; i++)\n        y[i] = %s(x[i]%s);\n}\n", fn, call);
     }
+    emit_cuda(p, a, f32, backward, form, fn, entry, sb_str(&sargs), call);
     sb_release(&params);
     sb_release(&sargs);
     sb_release(&scall);
