@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "gen_tmpl.h"
 
 enum {
     OP_SCALE, OP_BIAS, OP_NORM, OP_RELU, OP_LEAKY, OP_CLIP, OP_TANH, OP_SIGMOID,
@@ -155,10 +156,12 @@ static int step_ok(const Step *s, Range in, Range out)
     return 1;
 }
 
-static void emit_step(StrBuf *sb, const Step *s, int f32)
+/* Appends the step as "<indent>v = ...;" (the C loop body and the CUDA
+ * thread body share it, at their own indentation). */
+static void emit_step(StrBuf *sb, const Step *s, int f32, const char *indent)
 {
     const char *f = f32 ? "f" : "";
-    sb_append(sb, "        v = ");
+    sb_printf(sb, "%sv = ", indent);
     switch (s->op) {
     case OP_SCALE: sb_printf(sb, "v * %s", s->sname[0]); break;
     case OP_BIAS: sb_printf(sb, "v + %s", s->sname[0]); break;
@@ -220,6 +223,58 @@ static void emit_signature(StrBuf *s, const char *name, const char *params)
 
 enum { LAY_COPY, LAY_INPLACE, LAY_STRIDED, LAY_RESIDUAL };
 static const char *const LAY_TAGS[] = {"", "-inplace", "-strided", "-residual"};
+
+/* The pair: the whole chain fused into one thread per element (256-thread
+ * blocks, 64-bit index), v kept in a register between the steps; the
+ * scalars arrive by value after the C program's buffer arguments. */
+static void emit_cuda(GenProgram *p, const Step *steps, int len, int lay, int f32)
+{
+    const char *ty = f32 ? "float" : "double";
+    StrBuf *k = gen_cuda_src(p);
+    StrBuf sig = STRBUF_INIT, args = STRBUF_INIT;
+    static const char *const heads[] = {"y[i] = f(x[i])", "x[i] = f(x[i]) in place", "y[i*incy] = f(x[i*incx])",
+                                        "y[i] = res[i] + f(x[i])"};
+    sb_printf(k, "/* %s for the fused chain f: one thread per element. */\n", heads[lay]);
+    sb_append(&sig, "extern \"C\" __global__ void fused_chain(");
+    switch (lay) {
+    case LAY_COPY:
+        sb_printf(&sig, "const %s *__restrict__ x, %s *__restrict__ y, int n", ty, ty);
+        sb_append(&args, "x,y,n");
+        break;
+    case LAY_INPLACE:
+        sb_printf(&sig, "%s *x, int n", ty);
+        sb_append(&args, "x,n");
+        break;
+    case LAY_STRIDED:
+        sb_printf(&sig, "const %s *__restrict__ x, %s *__restrict__ y, int n, int incx, int incy", ty, ty);
+        sb_append(&args, "x,y,n,incx,incy");
+        break;
+    default:
+        sb_printf(&sig, "const %s *__restrict__ x, const %s *__restrict__ res, %s *__restrict__ y, int n", ty, ty,
+                  ty);
+        sb_append(&args, "x,res,y,n");
+        break;
+    }
+    for (int i = 0; i < len; i++)
+        for (int q = 0; q < steps[i].nscalar; q++) {
+            sb_printf(&sig, ", %s %s", ty, steps[i].sname[q]);
+            sb_printf(&args, ",%s", steps[i].sname[q]);
+        }
+    sb_append(&sig, ")\n{\n");
+    tmpl_put_wrapped(k, sb_str(&sig));
+    sb_append(k, "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+                 "    if (i >= n)\n        return;\n");
+    sb_printf(k, "    %s v = %s;\n", ty, lay == LAY_STRIDED ? "x[i * incx]" : "x[i]");
+    for (int i = 0; i < len; i++)
+        emit_step(k, &steps[i], f32, "    ");
+    static const char *const stores[] = {"y[i] = v;", "x[i] = v;", "y[i * incy] = v;", "y[i] = res[i] + v;"};
+    sb_printf(k, "    %s\n}\n", stores[lay]);
+    gen_launch(p, "fused_chain", "(n+255)/256", "256", NULL, sb_str(&args));
+    gen_knob(p, "block", "256");
+    gen_knob(p, "mapping", "one-element-per-thread");
+    sb_release(&sig);
+    sb_release(&args);
+}
 
 #define N_PROGRAMS 54
 #define MAX_STEPS 6
@@ -392,7 +447,7 @@ static int generate(GenCtx *g)
         sb_printf(s, "        %s v = %s;\n", ty,
                   lay == LAY_STRIDED ? "x[(size_t)i * incx]" : "x[i]");
         for (int i = 0; i < len; i++)
-            emit_step(s, &steps[i], f32);
+            emit_step(s, &steps[i], f32, "        ");
         if (lay == LAY_INPLACE)
             sb_append(s, "        x[i] = v;\n");
         else if (lay == LAY_STRIDED)
@@ -402,6 +457,7 @@ static int generate(GenCtx *g)
         else
             sb_append(s, "        y[i] = v;\n");
         sb_append(s, "    }\n}\n");
+        emit_cuda(p, steps, len, lay, f32);
         sb_release(&chain);
         sb_release(&params);
         if (gen_end(p) != 0)
