@@ -38,16 +38,18 @@ static const char *lit(char *buf, double v, int f32)
 static const char *tyname(int f32) { return f32 ? "float" : "double"; }
 static const char *dtname(int f32) { return f32 ? "f32" : "f64"; }
 
-/* load(a, nz, ny, nx, z, y, x): the value at a possibly outside point. */
-static void emit_load_helper(StrBuf *s, int border, const char *ty)
+/* load(a, nz, ny, nx, z, y, x): the value at a possibly outside point;
+ * cuda: as __device__ functions for kernel.cu. */
+static void emit_load_helper(StrBuf *s, int border, const char *ty, int cuda)
 {
+    const char *q = cuda ? "static __device__ " : "static ";
     if (border == CLAMP)
-        sb_append(s, "static int clampi(int i, int n)\n{\n"
-                     "    return i < 0 ? 0 : (i >= n ? n - 1 : i);\n}\n\n");
+        sb_printf(s, "%sint clampi(int i, int n)\n{\n"
+                     "    return i < 0 ? 0 : (i >= n ? n - 1 : i);\n}\n\n", q);
     if (border == PERIODIC)
-        sb_append(s, "/* i modulo n, in [0, n). */\nstatic int wrap(int i, int n)\n{\n"
-                     "    i %= n;\n    return i < 0 ? i + n : i;\n}\n\n");
-    sb_printf(s, "static %s load(const %s *a, int nz, int ny, int nx, int z, int y, int x)\n{\n", ty, ty);
+        sb_printf(s, "/* i modulo n, in [0, n). */\n%sint wrap(int i, int n)\n{\n"
+                     "    i %%= n;\n    return i < 0 ? i + n : i;\n}\n\n", q);
+    sb_printf(s, "%s%s load(const %s *a, int nz, int ny, int nx, int z, int y, int x)\n{\n", q, ty, ty);
     if (border == CLAMP)
         sb_append(s, "    z = clampi(z, nz);\n    y = clampi(y, ny);\n    x = clampi(x, nx);\n");
     else if (border == PERIODIC)
@@ -92,18 +94,15 @@ static void emit_pair(StrBuf *s, int border, int axis, int d, const char *ind)
     sb_append(s, ")");
 }
 
-/* The sweep function for one shape; w holds the drawn weights. */
-static void emit_sweep(StrBuf *s, int shape, int border, const double *w, int f32)
+/* The weight tables of the 27-point shapes, indented by 4; qual: "static
+ * const" in C, "const" in a kernel. */
+static void emit_weights(StrBuf *s, int shape, const double *w, int f32, const char *qual)
 {
     const char *ty = tyname(f32);
     char b[48];
-    int r = SHAPE_RADIUS[shape];
-    if (border != COPY)
-        emit_load_helper(s, border, ty);
-    sb_printf(s, "static void sweep(const %s *in, %s *out, int nz, int ny, int nx)\n{\n", ty, ty);
     if (shape == ISO27) {
         sb_printf(s, "    /* Weight by the neighbour's class: centre, face, edge, corner. */\n"
-                     "    static const %s W[4] = {", ty);
+                     "    %s %s W[4] = {", qual, ty);
         for (int k = 0; k < 4; k++)
             sb_printf(s, "%s%s", k ? ", " : "", lit(b, w[k], f32));
         sb_append(s, "};\n");
@@ -111,13 +110,13 @@ static void emit_sweep(StrBuf *s, int shape, int border, const double *w, int f3
         static const char *const AX[] = {"WZ", "WY", "WX"};
         sb_append(s, "    /* Per-axis 3-tap weights; the 27-point weight is their product. */\n");
         for (int a = 0; a < 3; a++) {
-            sb_printf(s, "    static const %s %s[3] = {", ty, AX[a]);
+            sb_printf(s, "    %s %s %s[3] = {", qual, ty, AX[a]);
             for (int k = 0; k < 3; k++)
                 sb_printf(s, "%s%s", k ? ", " : "", lit(b, w[3 * a + k], f32));
             sb_append(s, "};\n");
         }
     } else if (shape == GEN27) {
-        sb_printf(s, "    static const %s W[3][3][3] = {\n", ty);
+        sb_printf(s, "    %s %s W[3][3][3] = {\n", qual, ty);
         for (int i = 0; i < 3; i++) {
             sb_append(s, "        {");
             for (int j = 0; j < 3; j++) {
@@ -129,20 +128,25 @@ static void emit_sweep(StrBuf *s, int shape, int border, const double *w, int f3
             sb_append(s, i < 2 ? "},\n" : "}};\n");
         }
     }
-    if (border == COPY && shape <= STAR13)
-        sb_append(s, "    const int plane = ny * nx;\n");
-    sb_append(s, "    for (int z = 0; z < nz; z++) {\n        for (int y = 0; y < ny; y++) {\n"
-                 "            for (int x = 0; x < nx; x++) {\n"
-                 "                int c = (z * ny + y) * nx + x;\n");
-    const char *I = "                ";
+}
+
+/* The update of point c = (z, y, x), indented by I: the copied border (left
+ * by `skip`: "continue" in the C loop, "return" in a kernel), then the
+ * weighted sum. */
+static void emit_point(StrBuf *s, int shape, int border, const double *w, int f32, const char *I,
+                       const char *skip)
+{
+    const char *ty = tyname(f32);
+    char b[48], ind[40], ind2[48];
+    int r = SHAPE_RADIUS[shape];
+    snprintf(ind, sizeof ind, "%s       ", I);
+    snprintf(ind2, sizeof ind2, "%s             ", I);
     if (border == COPY)
         sb_printf(s,
                   "%sif (z < %d || z >= nz - %d || y < %d || y >= ny - %d || x < %d || x >= nx - %d) {\n"
-                  "%s    out[c] = in[c];\n%s    continue;\n%s}\n",
-                  I, r, r, r, r, r, r, I, I, I);
+                  "%s    out[c] = in[c];\n%s    %s;\n%s}\n",
+                  I, r, r, r, r, r, r, I, I, skip, I);
     if (shape <= STAR13) {
-        const char *ind = "                       ";
-        const char *ind2 = "                             ";
         sb_printf(s, "%sout[c] = %s * in[c]", I, lit(b, w[0], f32));
         if (shape == ANISO7) {
             for (int a = 0; a < 3; a++) {
@@ -179,7 +183,166 @@ static void emit_sweep(StrBuf *s, int shape, int border, const double *w, int f3
             sb_printf(s, "\n%s                   * load(in, nz, ny, nx, z + dz, y + dy, x + dx);\n", I);
         sb_printf(s, "%sout[c] = acc;\n", I);
     }
+}
+
+/* The sweep function for one shape; w holds the drawn weights. */
+static void emit_sweep(StrBuf *s, int shape, int border, const double *w, int f32)
+{
+    const char *ty = tyname(f32);
+    if (border != COPY)
+        emit_load_helper(s, border, ty, 0);
+    sb_printf(s, "static void sweep(const %s *in, %s *out, int nz, int ny, int nx)\n{\n", ty, ty);
+    emit_weights(s, shape, w, f32, "static const");
+    if (border == COPY && shape <= STAR13)
+        sb_append(s, "    const int plane = ny * nx;\n");
+    sb_append(s, "    for (int z = 0; z < nz; z++) {\n        for (int y = 0; y < ny; y++) {\n"
+                 "            for (int x = 0; x < nx; x++) {\n"
+                 "                int c = (z * ny + y) * nx + x;\n");
+    emit_point(s, shape, border, w, f32, "                ", "continue");
     sb_append(s, "            }\n        }\n    }\n}\n\n");
+}
+
+/* ---- the pair ---- */
+
+/* Time steps the heat programs' launch plans unroll (one launch each): the
+ * largest `steps` of their configs.  Any further steps run in one block. */
+#define HEAT_LAUNCHES 16
+
+/* The 3D one-thread-per-point mapping of every kernel here: x along
+ * threadIdx.x (contiguous), y along threadIdx.y, one z plane per blockIdx.z. */
+#define GRID3 "(nx+31)/32,(ny+7)/8,nz"
+#define BLOCK3 "32,8"
+
+static const char *const POINT_INDEX =
+    "    const int x = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    const int y = blockIdx.y * blockDim.y + threadIdx.y;\n"
+    "    const int z = blockIdx.z;\n"
+    "    if (x >= nx || y >= ny)\n        return;\n"
+    "    const int c = (z * ny + y) * nx + x;\n";
+
+/* The sweep as a kernel, launched once per sweep (the second through tmp). */
+static void cuda_stencil(GenProgram *p, int shape, int border, const double *w, int f32, int sweeps)
+{
+    StrBuf *k = gen_cuda_src(p);
+    const char *ty = tyname(f32);
+    if (border != COPY)
+        emit_load_helper(k, border, ty, 1);
+    sb_append(k, "/* One sweep in -> out: one thread per point. */\n");
+    sb_printf(k, "extern \"C\" __global__ void sweep(const %s *__restrict__ in, %s *__restrict__ out, int nz, int ny, "
+                 "int nx)\n{\n", ty, ty);
+    emit_weights(k, shape, w, f32, "const");
+    if (border == COPY && shape <= STAR13)
+        sb_append(k, "    const int plane = ny * nx;\n");
+    sb_append(k, POINT_INDEX);
+    emit_point(k, shape, border, w, f32, "    ", "return");
+    sb_append(k, "}\n");
+    if (sweeps == 1) {
+        gen_launch(p, "sweep", GRID3, BLOCK3, NULL, "in,out,nz,ny,nx");
+    } else {
+        gen_launch(p, "sweep", GRID3, BLOCK3, NULL, "in,tmp,nz,ny,nx");
+        gen_launch(p, "sweep", GRID3, BLOCK3, NULL, "tmp,out,nz,ny,nx");
+    }
+    gen_knob(p, "block", "32x8");
+    gen_knob(p, "mapping", sweeps == 1 ? "one-element-per-thread" : "one-element-per-thread, one launch per sweep");
+}
+
+/* One diffusion step as a kernel: one thread per point, the same flux
+ * loop as the program. */
+static void cuda_varcoef(GenProgram *p, int border, int f32)
+{
+    StrBuf *k = gen_cuda_src(p);
+    const char *ty = tyname(f32), *f = f32 ? "f" : "";
+    sb_append(k, "/* One thread per point. */\n");
+    sb_printf(k, "extern \"C\" __global__ void diffuse(const %s *__restrict__ u, const %s *__restrict__ kappa,\n"
+                 "                                   %s *__restrict__ u_new, int nz, int ny, int nx, %s dt)\n{\n",
+              ty, ty, ty, ty);
+    sb_append(k, POINT_INDEX);
+    if (border == COPY)
+        sb_printf(k, "    if (z == 0 || z == nz - 1 || y == 0 || y == ny - 1 || x == 0 || x == nx - 1) {\n"
+                     "        u_new[c] = u[c];\n        return;\n    }\n"
+                     "    const int step[6] = {-ny * nx, ny * nx, -nx, nx, -1, 1};\n"
+                     "    %s flux = 0;\n"
+                     "    for (int k = 0; k < 6; k++) {\n"
+                     "        const int nb = c + step[k];\n"
+                     "        flux += 0.5%s * (kappa[c] + kappa[nb]) * (u[nb] - u[c]);\n"
+                     "    }\n", ty, f);
+    else
+        sb_printf(k, "    const int DZ[6] = {-1, 1, 0, 0, 0, 0};\n"
+                     "    const int DY[6] = {0, 0, -1, 1, 0, 0};\n"
+                     "    const int DX[6] = {0, 0, 0, 0, -1, 1};\n"
+                     "    %s flux = 0;\n"
+                     "    for (int k = 0; k < 6; k++) {\n"
+                     "        const int zz = z + DZ[k], yy = y + DY[k], xx = x + DX[k];\n"
+                     "        if (zz < 0 || zz >= nz || yy < 0 || yy >= ny || xx < 0 || xx >= nx) {\n"
+                     "            flux -= kappa[c] * u[c];\n            continue;\n        }\n"
+                     "        const int nb = (zz * ny + yy) * nx + xx;\n"
+                     "        flux += 0.5%s * (kappa[c] + kappa[nb]) * (u[nb] - u[c]);\n"
+                     "    }\n", ty, f);
+    sb_append(k, "    u_new[c] = u[c] + dt * flux;\n}\n");
+    gen_launch(p, "diffuse", GRID3, BLOCK3, NULL, "u,kappa,u_new,nz,ny,nx,dt");
+    gen_knob(p, "block", "32x8");
+    gen_knob(p, "mapping", "one-element-per-thread");
+}
+
+/* The heat equation: time step t reads one of u, tmp and writes the other
+ * (ping-pong), one launch per step for the first HEAT_LAUNCHES steps (a
+ * launch past `steps` returns at once); heat_tail runs any further steps in
+ * one block with a barrier between steps; heat_final copies the last state
+ * into the buffer the last step did not write, since the program leaves it
+ * in both. */
+static void cuda_heat(GenProgram *p, int border, int f32)
+{
+    StrBuf *k = gen_cuda_src(p);
+    const char *ty = tyname(f32);
+    emit_load_helper(k, border, ty, 1);
+    sb_printf(k, "/* Point (z, y, x) of the state after one step from u. */\n"
+                 "static __device__ %s heat_point(const %s *u, int nz, int ny, int nx, int z, int y, int x, %s alpha)\n"
+                 "{\n"
+                 "    const int c = (z * ny + y) * nx + x;\n"
+                 "    const %s nb = load(u, nz, ny, nx, z - 1, y, x) + load(u, nz, ny, nx, z + 1, y, x)\n"
+                 "                + load(u, nz, ny, nx, z, y - 1, x) + load(u, nz, ny, nx, z, y + 1, x)\n"
+                 "                + load(u, nz, ny, nx, z, y, x - 1) + load(u, nz, ny, nx, z, y, x + 1);\n"
+                 "    return u[c] + alpha * (nb - 6 * u[c]);\n}\n\n",
+              ty, ty, ty, ty);
+    sb_printf(k, "/* Time step t: src -> dst, one thread per point. */\n"
+                 "extern \"C\" __global__ void heat_step(const %s *__restrict__ src, %s *__restrict__ dst, int nz, int ny,\n"
+                 "                                     int nx, %s alpha, int t, int steps)\n{\n"
+                 "    if (t >= steps)\n        return;\n%s"
+                 "    dst[c] = heat_point(src, nz, ny, nx, z, y, x, alpha);\n}\n\n",
+              ty, ty, ty, POINT_INDEX);
+    sb_printf(k,
+              "/* Steps first..steps-1 in one block: even steps go u -> tmp, odd ones tmp -> u. */\n"
+              "extern \"C\" __global__ void heat_tail(%s *u, %s *tmp, int nz, int ny, int nx, %s alpha, int first,\n"
+              "                                     int steps)\n{\n"
+              "    const int count = nz * ny * nx;\n"
+              "    for (int t = first; t < steps; t++) {\n"
+              "        const %s *src = t %% 2 == 0 ? u : tmp;\n"
+              "        %s *dst = t %% 2 == 0 ? tmp : u;\n"
+              "        for (int c = threadIdx.x; c < count; c += blockDim.x)\n"
+              "            dst[c] = heat_point(src, nz, ny, nx, c / (ny * nx), c / nx %% ny, c %% nx, alpha);\n"
+              "        __syncthreads();\n"
+              "    }\n}\n\n",
+              ty, ty, ty, ty, ty);
+    sb_printf(k,
+              "/* Both buffers end with the final state: copy it from the one the last step wrote. */\n"
+              "extern \"C\" __global__ void heat_final(%s *u, %s *tmp, int count, int steps)\n{\n"
+              "    const int c = blockIdx.x * blockDim.x + threadIdx.x;\n"
+              "    if (steps <= 0 || c >= count)\n        return;\n"
+              "    if (steps %% 2 == 1)\n        u[c] = tmp[c];\n    else\n        tmp[c] = u[c];\n}\n",
+              ty, ty);
+    for (int t = 0; t < HEAT_LAUNCHES; t++) {
+        char args[64];
+        snprintf(args, sizeof args, "%s,nz,ny,nx,alpha,%d,steps", t % 2 == 0 ? "u,tmp" : "tmp,u", t);
+        gen_launch(p, "heat_step", GRID3, BLOCK3, NULL, args);
+    }
+    char tail[64], steps[16];
+    snprintf(tail, sizeof tail, "u,tmp,nz,ny,nx,alpha,%d,steps", HEAT_LAUNCHES);
+    gen_launch(p, "heat_tail", "1", "1024", NULL, tail);
+    gen_launch(p, "heat_final", "(nz*ny*nx+255)/256", "256", NULL, "u,tmp,nz*ny*nx,steps");
+    snprintf(steps, sizeof steps, "%d", HEAT_LAUNCHES);
+    gen_knob(p, "block", "32x8");
+    gen_knob(p, "mapping", "one-element-per-thread, one launch per time step (ping-pong), one-block tail");
+    gen_knob(p, "unrolled_steps", steps);
 }
 
 static void grid_configs(GenProgram *p, int f32)
@@ -247,6 +410,7 @@ static int gen_stencil(GenCtx *g, int shape, int border, int f32, int sweeps)
                      "void stencil3d(const %s *in, %s *out, %s *tmp, int nz, int ny, int nx)\n{\n"
                      "    sweep(in, tmp, nz, ny, nx);\n    sweep(tmp, out, nz, ny, nx);\n}\n",
                   ty, ty, ty);
+    cuda_stencil(p, shape, border, w, f32, sweeps);
     return gen_end(p);
 }
 
@@ -310,6 +474,7 @@ static int gen_varcoef(GenCtx *g, int border, int f32)
                      "                }\n                u_new[c] = u[c] + dt * flux;\n", ty, f32 ? "f" : "");
     }
     sb_append(s, "            }\n        }\n    }\n}\n");
+    cuda_varcoef(p, border, f32);
     return gen_end(p);
 }
 
@@ -341,7 +506,7 @@ static int gen_heat(GenCtx *g, int border, int f32)
                  " * `steps` forward-Euler steps u += alpha * (sum of the 6 neighbours - 6 u),\n"
                  " * %s.  tmp holds each new state (and the final one). */\n"
                  "#include <string.h>\n\n", BORDER_TEXT[border]);
-    emit_load_helper(s, border, ty);
+    emit_load_helper(s, border, ty, 0);
     sb_printf(s, "void heat3d(%s *u, %s *tmp, int nz, int ny, int nx, int steps, %s alpha)\n{\n", ty, ty, ty);
     sb_append(s, "    for (int t = 0; t < steps; t++) {\n"
                  "        for (int z = 0; z < nz; z++) {\n            for (int y = 0; y < ny; y++) {\n"
@@ -354,6 +519,7 @@ static int gen_heat(GenCtx *g, int border, int f32)
                  "                    tmp[c] = u[c] + alpha * (nb - 6 * u[c]);\n", f32 ? "float" : "double");
     sb_append(s, "                }\n            }\n        }\n"
                  "        memcpy(u, tmp, (size_t)nz * ny * nx * sizeof *u);\n    }\n}\n");
+    cuda_heat(p, border, f32);
     return gen_end(p);
 }
 
