@@ -81,12 +81,17 @@ static int min_len(const Conv *c)
     return need < 1 ? 1 : need;
 }
 
-static void act_fn(StrBuf *s, const TmplSubs *sub, int act)
+/* The epilogue's activation function; `device` marks it __device__ for the
+ * CUDA source. */
+static void act_fn(StrBuf *s, const TmplSubs *sub, int act, int device)
 {
+    const char *q = device ? "static __device__" : "static";
+    TmplSubs d = *sub;
+    tmpl_set(&d, "Q", q);
     if (act == A_RELU)
-        tmpl_expand(s, sub, "static @T relu(@T v)\n{\n    return v > 0 ? v : 0;\n}\n\n");
+        tmpl_expand(s, &d, "@Q @T relu(@T v)\n{\n    return v > 0 ? v : 0;\n}\n\n");
     else if (act == A_SILU)
-        tmpl_expand(s, sub, "static @T silu(@T v)\n{\n    return v / (1 + @exp(-v));\n}\n\n");
+        tmpl_expand(s, &d, "@Q @T silu(@T v)\n{\n    return v / (1 + @exp(-v));\n}\n\n");
 }
 
 /* Breaks each "acc += a * b;" line longer than 100 columns after the '*',
@@ -119,6 +124,176 @@ static void wrap_products(StrBuf *s)
     sb_reset(s);
     sb_append(s, out.data);
     sb_release(&out);
+}
+
+/* Appends the accumulation into acc of one output element (b, channel,
+ * o), at the C loop body's 16-column indent: the program's loop body, and
+ * the CUDA kernel's after re-indenting.  sub holds X and W. */
+static void emit_accumulation(StrBuf *s, TmplSubs *sub, const Conv *c, int dw)
+{
+    if (dw) {
+        if (c->kind == C_CAUSAL)
+            tmpl_expand(s, sub,
+                 "                for (int k = 0; k < K; k++) {\n"
+                 "                    int pos = o - (K - 1) + k;\n"
+                 "                    if (pos >= 0)\n"
+                 "                        acc += @X * @W;\n"
+                 "                }\n");
+        else {
+            char posx[64];
+            snprintf(posx, sizeof posx, "o%s%s + k", c->stride > 1 ? " * STRIDE" : "", c->pad ? " - PAD" : "");
+            tmpl_set(sub, "POS", posx);
+            tmpl_expand(s, sub,
+                 "                for (int k = 0; k < K; k++) {\n"
+                 "                    int pos = @POS;\n"
+                 "                    if (pos >= 0 && pos < l)\n"
+                 "                        acc += @X * @W;\n"
+                 "                }\n");
+        }
+    } else if (c->kind == C_TRANS) {
+        tmpl_expand(s, sub,
+             "                /* Input i reaches output o through tap k when o = i * STRIDE - PAD + k. */\n"
+             "                for (int ci = 0; ci < cin; ci++)\n"
+             "                    for (int k = 0; k < K; k++) {\n"
+             "                        int num = o + PAD - k;\n"
+             "                        if (num < 0 || num % STRIDE != 0)\n"
+             "                            continue;\n"
+             "                        int pos = num / STRIDE;\n"
+             "                        if (pos < l)\n"
+             "                            acc += @X * @W;\n"
+             "                    }\n");
+    } else {
+        char posx[64];
+        snprintf(posx, sizeof posx, "o%s%s + k%s", c->stride > 1 ? " * STRIDE" : "", c->pad ? " - PAD" : "",
+                 c->dil > 1 ? " * DIL" : "");
+        if (c->k == 1)
+            snprintf(posx, sizeof posx, "o");
+        tmpl_set(sub, "POS", posx);
+        if (c->kind == C_GROUP)
+            tmpl_expand(s, sub,
+                 "                for (int cg = 0; cg < cin_g; cg++) {\n"
+                 "                    int ci = g * cin_g + cg;\n");
+        else if (c->k == 1)
+            tmpl_expand(s, sub, "                for (int ci = 0; ci < @CIN; ci++)\n");
+        else
+            tmpl_expand(s, sub, "                for (int ci = 0; ci < @CIN; ci++) {\n");
+        if (c->k == 1) {
+            tmpl_expand(s, sub, "                    acc += @X * @W;\n");
+        } else {
+            tmpl_expand(s, sub, "                    for (int k = 0; k < K; k++) {\n"
+                          "                        int pos = @POS;\n");
+            if (c->kind == C_CIRC)
+                tmpl_expand(s, sub,
+                     "                        if (pos < 0)\n"
+                     "                            pos += l;\n"
+                     "                        else if (pos >= l)\n"
+                     "                            pos -= l;\n"
+                     "                        acc += @X * @W;\n");
+            else if (c->pad == 0)
+                tmpl_expand(s, sub, "                        acc += @X * @W;\n");
+            else
+                tmpl_expand(s, sub,
+                     "                        if (pos >= 0 && pos < l)\n"
+                     "                            acc += @X * @W;\n");
+            sb_append(s, "                    }\n                }\n");
+        }
+    }
+    if (c->kind == C_RESID)
+        sb_append(s, c->nlc ? "                acc += x[((size_t)b * l + o) * c + co];\n"
+                            : "                acc += x[((size_t)b * c + co) * l + o];\n");
+}
+
+/* Appends the enum of the program's constants (none for a pointwise filter). */
+static void emit_constants(StrBuf *s, const Conv *c)
+{
+    if (c->k > 1) {
+        sb_printf(s, "enum { K = %d", c->k);
+        if (c->stride > 1)
+            sb_printf(s, ", STRIDE = %d", c->stride);
+        if (c->pad && c->kind != C_CAUSAL)
+            sb_printf(s, ", PAD = %d", c->pad);
+        if (c->dil > 1)
+            sb_printf(s, ", DIL = %d", c->dil);
+        if (c->kind == C_GROUP)
+            sb_printf(s, ", GROUPS = %d", c->groups);
+        sb_append(s, " };\n\n");
+    }
+}
+
+/* Appends src with every line's first `drop` spaces removed and every
+ * "(size_t)" cast spelled "(long long)", the CUDA side's 64-bit index. */
+static void append_reindented(StrBuf *k, const char *src, int drop)
+{
+    for (const char *line = src; *line;) {
+        const char *nl = strchr(line, '\n');
+        size_t len = nl ? (size_t)(nl - line) + 1 : strlen(line);
+        int d = 0;
+        while (d < drop && line[d] == ' ')
+            d++;
+        for (const char *c = line + d; c < line + len; c++) {
+            if (strncmp(c, "(size_t)", 8) == 0) {
+                sb_append(k, "(long long)");
+                c += 7;
+            } else {
+                sb_putc(k, *c);
+            }
+        }
+        line += len;
+    }
+}
+
+/* The pair: one thread per output element, accumulating exactly as the C
+ * loop body does (same taps, same order).  Threads run along the output
+ * position for NCL and along the output channel for NLC, the contiguous
+ * dimension of y in each layout, so y[idx] is the thread's own element. */
+static void emit_cuda(GenProgram *p, const Conv *c, TmplSubs *sub, const char *lout_code, const char *lo_m)
+{
+    int dw = c->kind == C_DW || c->kind == C_CAUSAL;
+    int same_c = dw || c->kind == C_RESID;
+    const char *co = same_c ? "c" : "cout", *och = dw ? "ch" : "co";
+    const char *lo = strcmp(lout_code, "l") != 0 ? "lout" : "l";
+    StrBuf *k = gen_cuda_src(p);
+    sb_printf(k, "/* One thread per output element y[b][%s][o], %s fastest. */\n", och,
+              c->nlc ? "the channel" : "the position");
+    emit_constants(k, c);
+    act_fn(k, sub, c->act, 1);
+    StrBuf sig = STRBUF_INIT;
+    tmpl_expand(&sig, sub, "extern \"C\" __global__ void conv1d(const @T *__restrict__ x, const @T *__restrict__ w, ");
+    if (c->bias)
+        tmpl_expand(&sig, sub, "const @T *__restrict__ bias, ");
+    tmpl_expand(&sig, sub, same_c ? "@T *__restrict__ y, int n, int c, int l)\n"
+                                  : "@T *__restrict__ y, int n, int cin, int cout, int l)\n");
+    tmpl_put_wrapped(k, sig.data);
+    sb_release(&sig);
+    sb_append(k, "{\n");
+    if (strcmp(lo, "lout") == 0)
+        tmpl_expand(k, sub, "    const int lout = @LOUT;\n");
+    if (c->kind == C_GROUP)
+        sb_append(k, "    const int cin_g = cin / GROUPS, cout_g = cout / GROUPS;\n");
+    sb_printf(k, "    const long long idx = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+                 "    if (idx >= (long long)n * %s * %s)\n        return;\n", co, lo);
+    if (c->nlc)
+        sb_printf(k, "    const int %s = (int)(idx %% %s);\n    const int o = (int)(idx / %s %% %s);\n", och, co, co, lo);
+    else
+        sb_printf(k, "    const int o = (int)(idx %% %s);\n    const int %s = (int)(idx / %s %% %s);\n", lo, och, lo, co);
+    sb_printf(k, "    const int b = (int)(idx / ((long long)%s * %s));\n", co, lo);
+    tmpl_set(sub, "OCH", och);
+    tmpl_expand(k, sub, c->bias ? "    @T acc = bias[@OCH];\n" : "    @T acc = 0;\n");
+    if (c->kind == C_GROUP)
+        sb_append(k, "    const int g = co / cout_g;\n");
+    StrBuf acc = STRBUF_INIT;
+    emit_accumulation(&acc, sub, c, dw);
+    append_reindented(k, acc.data, 12);
+    sb_release(&acc);
+    sb_printf(k, "    y[idx] = %s;\n}\n", c->act == A_RELU ? "relu(acc)" : c->act == A_SILU ? "silu(acc)" : "acc");
+    wrap_products(k);
+
+    char grid[128], args[64];
+    snprintf(grid, sizeof grid, "(n*%s*%s+255)/256", co, lo_m);
+    snprintf(args, sizeof args, "x,w,%sy,n,%s,l", c->bias ? "bias," : "", same_c ? "c" : "cin,cout");
+    gen_launch(p, "conv1d", grid, "256", NULL, args);
+    gen_knob(p, "block", "256");
+    gen_knob(p, "mapping", "one-output-per-thread");
 }
 
 static void program(GenProgram *p, const Conv *c, int f64)
@@ -279,19 +454,8 @@ static void program(GenProgram *p, const Conv *c, int f64)
     sb_append(s, "#include <stddef.h>\n\n");
 
     /* Constants. */
-    if (c->k > 1) {
-        sb_printf(s, "enum { K = %d", c->k);
-        if (c->stride > 1)
-            sb_printf(s, ", STRIDE = %d", c->stride);
-        if (c->pad && c->kind != C_CAUSAL)
-            sb_printf(s, ", PAD = %d", c->pad);
-        if (c->dil > 1)
-            sb_printf(s, ", DIL = %d", c->dil);
-        if (c->kind == C_GROUP)
-            sb_printf(s, ", GROUPS = %d", G);
-        sb_append(s, " };\n\n");
-    }
-    act_fn(s, &sub, c->act);
+    emit_constants(s, c);
+    act_fn(s, &sub, c->act, 0);
 
     /* Index expressions. */
     const char *ci = same_c ? "c" : "cin", *co = same_c ? "c" : "cout";
@@ -364,76 +528,7 @@ static void program(GenProgram *p, const Conv *c, int f64)
         sb_append(s, "                int g = co / cout_g;\n");
 
     /* The accumulation. */
-    if (dw) {
-        if (c->kind == C_CAUSAL)
-            tmpl_expand(s, &sub,
-                 "                for (int k = 0; k < K; k++) {\n"
-                 "                    int pos = o - (K - 1) + k;\n"
-                 "                    if (pos >= 0)\n"
-                 "                        acc += @X * @W;\n"
-                 "                }\n");
-        else {
-            char posx[64];
-            snprintf(posx, sizeof posx, "o%s%s + k", c->stride > 1 ? " * STRIDE" : "", c->pad ? " - PAD" : "");
-            tmpl_set(&sub, "POS", posx);
-            tmpl_expand(s, &sub,
-                 "                for (int k = 0; k < K; k++) {\n"
-                 "                    int pos = @POS;\n"
-                 "                    if (pos >= 0 && pos < l)\n"
-                 "                        acc += @X * @W;\n"
-                 "                }\n");
-        }
-    } else if (c->kind == C_TRANS) {
-        tmpl_expand(s, &sub,
-             "                /* Input i reaches output o through tap k when o = i * STRIDE - PAD + k. */\n"
-             "                for (int ci = 0; ci < cin; ci++)\n"
-             "                    for (int k = 0; k < K; k++) {\n"
-             "                        int num = o + PAD - k;\n"
-             "                        if (num < 0 || num % STRIDE != 0)\n"
-             "                            continue;\n"
-             "                        int pos = num / STRIDE;\n"
-             "                        if (pos < l)\n"
-             "                            acc += @X * @W;\n"
-             "                    }\n");
-    } else {
-        char posx[64];
-        snprintf(posx, sizeof posx, "o%s%s + k%s", c->stride > 1 ? " * STRIDE" : "", c->pad ? " - PAD" : "",
-                 c->dil > 1 ? " * DIL" : "");
-        if (c->k == 1)
-            snprintf(posx, sizeof posx, "o");
-        tmpl_set(&sub, "POS", posx);
-        if (c->kind == C_GROUP)
-            tmpl_expand(s, &sub,
-                 "                for (int cg = 0; cg < cin_g; cg++) {\n"
-                 "                    int ci = g * cin_g + cg;\n");
-        else if (c->k == 1)
-            tmpl_expand(s, &sub, "                for (int ci = 0; ci < @CIN; ci++)\n");
-        else
-            tmpl_expand(s, &sub, "                for (int ci = 0; ci < @CIN; ci++) {\n");
-        if (c->k == 1) {
-            tmpl_expand(s, &sub, "                    acc += @X * @W;\n");
-        } else {
-            tmpl_expand(s, &sub, "                    for (int k = 0; k < K; k++) {\n"
-                          "                        int pos = @POS;\n");
-            if (c->kind == C_CIRC)
-                tmpl_expand(s, &sub,
-                     "                        if (pos < 0)\n"
-                     "                            pos += l;\n"
-                     "                        else if (pos >= l)\n"
-                     "                            pos -= l;\n"
-                     "                        acc += @X * @W;\n");
-            else if (c->pad == 0)
-                tmpl_expand(s, &sub, "                        acc += @X * @W;\n");
-            else
-                tmpl_expand(s, &sub,
-                     "                        if (pos >= 0 && pos < l)\n"
-                     "                            acc += @X * @W;\n");
-            sb_append(s, "                    }\n                }\n");
-        }
-    }
-    if (c->kind == C_RESID)
-        sb_append(s, c->nlc ? "                acc += x[((size_t)b * l + o) * c + co];\n"
-                            : "                acc += x[((size_t)b * c + co) * l + o];\n");
+    emit_accumulation(s, &sub, c, dw);
     if (c->act == A_RELU)
         tmpl_expand(s, &sub, "                @Y = relu(acc);\n");
     else if (c->act == A_SILU)
@@ -442,6 +537,7 @@ static void program(GenProgram *p, const Conv *c, int f64)
         tmpl_expand(s, &sub, "                @Y = acc;\n");
     sb_append(s, "            }\n}\n");
     wrap_products(s);
+    emit_cuda(p, c, &sub, lout_code, lo_m);
 }
 
 static int generate(GenCtx *g)
