@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "gen_tmpl.h"
 
 typedef struct Spec {
     char scope;       /* 'a' whole array, 'r' per row, 'c' per column */
@@ -192,6 +193,207 @@ static void emit_includes(StrBuf *dst, const char *body)
     sb_append(dst, "\n");
 }
 
+/* ---- the pair ----
+ * Every search merges (key, index) pairs: the better key wins, the smaller
+ * index on ties (so the first occurrence wins, whatever the merge order),
+ * and index -1 means "nothing yet" (what a masked search returns when
+ * nothing qualifies).  Whole arrays: two launches, per-block results of
+ * grid-stride slices (a shared-memory tree), then one block merges them.
+ * Runs that are contiguous (rows of row-major data, columns of column-major
+ * data): one block per run.  Strided runs: one thread per run, walking it
+ * (neighbouring threads read neighbouring elements). */
+
+static const char *cuda_type(const char *dt)
+{
+    return is(dt, "f32") ? "float" : is(dt, "f64") ? "double" : "int";
+}
+
+/* The key of element expression e: the inner index names the bias term,
+ * the outer one the target. */
+static void cuda_key(char *buf, size_t len, const Spec *sp, const char *e, const char *inner, const char *outer)
+{
+    const char *abs_fn = is(sp->dt, "f32") ? "fabsf" : "fabs";
+    if (is(sp->kind, "absmax"))
+        snprintf(buf, len, "%s(%s)", abs_fn, e);
+    else if (is(sp->kind, "nearest") && sp->scope == 'a')
+        snprintf(buf, len, "%s(%s - target)", abs_fn, e);
+    else if (is(sp->kind, "nearest"))
+        snprintf(buf, len, "%s(%s - target[%s])", abs_fn, e, outer);
+    else if (is(sp->kind, "bias"))
+        snprintf(buf, len, "%s + bias[%s]", e, inner);
+    else
+        snprintf(buf, len, "%s", e);
+}
+
+static void emit_block_reduce(StrBuf *k)
+{
+    sb_append(k, "/* Merges sh[0 .. blockDim.x) into sh[0]; blockDim.x is a power of two. */\n"
+                 "__device__ void block_reduce(Acc *sh)\n{\n"
+                 "    for (int s = blockDim.x / 2; s > 0; s >>= 1) {\n"
+                 "        __syncthreads();\n"
+                 "        if (threadIdx.x < s)\n"
+                 "            sh[threadIdx.x] = acc_merge(sh[threadIdx.x], sh[threadIdx.x + s]);\n"
+                 "    }\n"
+                 "    __syncthreads();\n}\n\n");
+}
+
+static void emit_cuda(GenProgram *p, const Spec *sp, const char *entry)
+{
+    StrBuf *k = gen_cuda_src(p);
+    const char *T = cuda_type(sp->dt), *I = sp->idx64 ? "long long" : "int";
+    int top1 = strncmp(sp->kind, "top1", 4) == 0;
+    int masked = is(sp->kind, "masked"), bias = is(sp->kind, "bias"), near = is(sp->kind, "nearest");
+    char cmp = maximises(sp) ? '>' : '<';
+    int tsz = is(sp->dt, "f64") ? 8 : 4, isz = sp->idx64 ? 8 : 4;
+    int acc_bytes = tsz == 8 || isz == 8 ? 16 : 8;
+
+    sb_printf(k, "/* For %s: the index of %s%s,\n * the first occurrence on ties. */\n",
+              sp->scope == 'a' ? "an array" : sp->scope == 'r' ? "each row of a matrix" : "each column of a matrix",
+              crit_math(sp), top1 ? ", and that value" : "");
+    sb_printf(k, "struct Acc {\n    %s k; /* the key */\n    %s i; /* its index; -1: none yet */\n};\n\n", T, I);
+    sb_printf(k, "/* The better of a and b. */\n"
+                 "__device__ Acc acc_merge(Acc a, Acc b)\n{\n"
+                 "    if (b.i < 0)\n        return a;\n"
+                 "    if (a.i < 0 || b.k %c a.k || (b.k == a.k && b.i < a.i))\n        return b;\n"
+                 "    return a;\n}\n\n", cmp);
+    int contiguous = sp->scope == 'r' ? sp->layout != 'm' : sp->layout == 'm';
+    if (sp->scope == 'a' || contiguous)
+        emit_block_reduce(k);
+
+    char key[160], smem[32];
+    snprintf(smem, sizeof smem, "256*%d", acc_bytes);
+    if (sp->scope == 'a') {
+        int strided = sp->layout == 's';
+        cuda_key(key, sizeof key, sp, strided ? "x[q * stride]" : "x[q]", NULL, NULL);
+        char decl[400];
+        int nd = snprintf(decl, sizeof decl, "extern \"C\" __global__ void %s_partial(const %s *__restrict__ x, ",
+                          entry, T);
+        if (masked)
+            nd += snprintf(decl + nd, sizeof decl - nd, "const unsigned char *__restrict__ mask, ");
+        if (near)
+            nd += snprintf(decl + nd, sizeof decl - nd, "%s target, ", T);
+        snprintf(decl + nd, sizeof decl - nd, "%s *__restrict__ part_key, %s *__restrict__ part_idx, int n%s)", T, I,
+                 strided ? ", int stride" : "");
+        tmpl_put_wrapped(k, decl);
+        sb_append(k, "\n{\n");
+        sb_append(k, "    extern __shared__ Acc sh[];\n    Acc a = {0, -1};\n"
+                     "    for (long long q = (long long)blockIdx.x * blockDim.x + threadIdx.x; q < n;\n"
+                     "         q += (long long)gridDim.x * blockDim.x) {\n");
+        if (masked)
+            sb_append(k, "        if (!mask[q])\n            continue;\n");
+        sb_printf(k, "        a = acc_merge(a, Acc{%s, (%s)q});\n    }\n", key, I);
+        sb_append(k, "    sh[threadIdx.x] = a;\n    block_reduce(sh);\n"
+                     "    if (threadIdx.x == 0) {\n        part_key[blockIdx.x] = sh[0].k;\n"
+                     "        part_idx[blockIdx.x] = sh[0].i;\n    }\n}\n\n");
+        snprintf(decl, sizeof decl, "extern \"C\" __global__ void %s_final(const %s *__restrict__ part_key, "
+                 "const %s *__restrict__ part_idx, int nparts, %s *__restrict__ idx%s%s%s)",
+                 entry, T, I, I, top1 ? ", " : "", top1 ? T : "", top1 ? " *__restrict__ val" : "");
+        tmpl_put_wrapped(k, decl);
+        sb_append(k, "\n{\n");
+        sb_append(k, "    extern __shared__ Acc sh[];\n    Acc a = {0, -1};\n"
+                     "    for (int b = threadIdx.x; b < nparts; b += blockDim.x)\n"
+                     "        a = acc_merge(a, Acc{part_key[b], part_idx[b]});\n"
+                     "    sh[threadIdx.x] = a;\n    block_reduce(sh);\n"
+                     "    if (threadIdx.x == 0) {\n        idx[0] = sh[0].i;\n");
+        if (top1)
+            sb_append(k, "        val[0] = sh[0].k;\n");
+        sb_append(k, "    }\n}\n");
+        gen_scratch(p, "part_key", sp->dt, "1024");
+        gen_scratch(p, "part_idx", sp->idx64 ? "i64" : "i32", "1024");
+        char args[96], pname[64], fname[64];
+        snprintf(args, sizeof args, "x,%s%spart_key,part_idx,n%s", masked ? "mask," : "", near ? "target," : "",
+                 strided ? ",stride" : "");
+        snprintf(pname, sizeof pname, "%s_partial", entry);
+        snprintf(fname, sizeof fname, "%s_final", entry);
+        gen_launch(p, pname, "min((n+255)/256,1024)", "256", smem, args);
+        gen_launch(p, fname, "1", "256", smem, top1 ? "part_key,part_idx,min((n+255)/256,1024),idx,val"
+                                                    : "part_key,part_idx,min((n+255)/256,1024),idx");
+        gen_knob(p, "block", "256");
+        gen_knob(p, "mapping", "grid-stride-block-reduction-shared");
+        gen_knob(p, "max_blocks", "1024");
+        gen_knob(p, "launches", "2");
+        return;
+    }
+
+    /* Per row or per column: o indexes the runs, q the elements of a run. */
+    int rows = sp->scope == 'r';
+    const char *o = rows ? "i" : "j", *q = rows ? "j" : "i";
+    const char *nruns = rows ? "r" : "c", *nelems = rows ? "c" : "r";
+    const char *LD = sp->layout == 'l' ? "ld" : "c";
+    char elem[64];
+    if (contiguous)
+        snprintf(elem, sizeof elem, "run[%s]", q);
+    else if (sp->layout == 'm') /* rows of column-major data */
+        snprintf(elem, sizeof elem, "x[(long long)j * r + i]");
+    else
+        snprintf(elem, sizeof elem, "x[(long long)i * %s + j]", LD);
+    cuda_key(key, sizeof key, sp, elem, q, o);
+
+    char params[320], args[128];
+    int np = 0, na = 0;
+    np += snprintf(params + np, sizeof params - np, "const %s *__restrict__ x, ", T);
+    na += snprintf(args + na, sizeof args - na, "x,");
+    if (masked) {
+        np += snprintf(params + np, sizeof params - np, "const unsigned char *__restrict__ mask, ");
+        na += snprintf(args + na, sizeof args - na, "mask,");
+    }
+    if (bias) {
+        np += snprintf(params + np, sizeof params - np, "const %s *__restrict__ bias, ", T);
+        na += snprintf(args + na, sizeof args - na, "bias,");
+    }
+    if (near) {
+        np += snprintf(params + np, sizeof params - np, "const %s *__restrict__ target, ", T);
+        na += snprintf(args + na, sizeof args - na, "target,");
+    }
+    np += snprintf(params + np, sizeof params - np, "%s *__restrict__ idx, ", I);
+    na += snprintf(args + na, sizeof args - na, "idx,");
+    if (top1) {
+        np += snprintf(params + np, sizeof params - np, "%s *__restrict__ val, ", T);
+        na += snprintf(args + na, sizeof args - na, "val,");
+    }
+    snprintf(params + np, sizeof params - np, "int r, int c%s", sp->layout == 'l' ? ", int ld" : "");
+    snprintf(args + na, sizeof args - na, "r,c%s", sp->layout == 'l' ? ",ld" : "");
+    char decl[400];
+    snprintf(decl, sizeof decl, "extern \"C\" __global__ void %s(%s)", entry, params);
+    tmpl_put_wrapped(k, decl);
+    sb_append(k, "\n{\n");
+    if (contiguous) {
+        sb_printf(k, "    extern __shared__ Acc sh[];\n    const int %s = blockIdx.x;\n", o);
+        if (rows)
+            sb_printf(k, "    const %s *run = x + (long long)i * %s;\n", T, LD);
+        else
+            sb_printf(k, "    const %s *run = x + (long long)j * r;\n", T);
+        sb_printf(k, "    Acc a = {0, -1};\n    for (int %s = threadIdx.x; %s < %s; %s += blockDim.x) {\n", q, q,
+                  nelems, q);
+    } else {
+        sb_printf(k, "    const int %s = blockIdx.x * blockDim.x + threadIdx.x;\n    if (%s >= %s)\n        return;\n",
+                  o, o, nruns);
+        sb_printf(k, "    Acc a = {0, -1};\n    for (int %s = 0; %s < %s; %s++) {\n", q, q, nelems, q);
+    }
+    if (masked)
+        sb_append(k, "        if (!mask[(long long)i * c + j])\n            continue;\n");
+    sb_printf(k, "        a = acc_merge(a, Acc{%s, %s});\n    }\n", key, q);
+    if (contiguous) {
+        sb_printf(k, "    sh[threadIdx.x] = a;\n    block_reduce(sh);\n"
+                     "    if (threadIdx.x == 0) {\n        idx[%s] = sh[0].i;\n", o);
+        if (top1)
+            sb_printf(k, "        val[%s] = sh[0].k;\n", o);
+        sb_append(k, "    }\n}\n");
+        gen_launch(p, entry, nruns, "256", smem, args);
+        gen_knob(p, "mapping", rows ? "one-row-per-block-reduction-shared" : "one-column-per-block-reduction-shared");
+    } else {
+        sb_printf(k, "    idx[%s] = a.i;\n", o);
+        if (top1)
+            sb_printf(k, "    val[%s] = a.k;\n", o);
+        sb_append(k, "}\n");
+        char grid[32];
+        snprintf(grid, sizeof grid, "(%s+255)/256", nruns);
+        gen_launch(p, entry, grid, "256", NULL, args);
+        gen_knob(p, "mapping", rows ? "one-row-per-thread" : "one-column-per-thread");
+    }
+    gen_knob(p, "block", "256");
+}
+
 static const char *const LARGE32[] = {"r=16384,c=8192", "r=2048,c=65536", "r=131072,c=1024", "r=2097152,c=64"};
 static const char *const LARGE64[] = {"r=8192,c=8192", "r=1024,c=65536", "r=65536,c=1024", "r=1048576,c=64"};
 
@@ -341,6 +543,7 @@ static int generate(GenCtx *g)
         emit_includes(gen_src(p), sb_str(s));
         sb_append(gen_src(p), sb_str(s));
         sb_release(s);
+        emit_cuda(p, sp, entry);
         if (gen_end(p) != 0)
             return -1;
     }
