@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "gen_tmpl.h"
 
 /* Template text: "$T" is the element type, "$F" the float suffix ("f" or
  * ""), used both for literals (1.0$F) and math functions (sqrt$F). */
@@ -354,6 +355,378 @@ static void add_buffers(GenProgram *p, const Op *op, const char *dt)
     }
 }
 
+/* ---- the pair ---- */
+
+/* Expands a CUDA template: $T and $F as in put(), and every pointer
+ * parameter's " *" becomes " *__restrict__ " when `restrict_ptrs` (for the
+ * C signatures of OPS, reused as the kernels' signatures). */
+static void put_cuda(StrBuf *k, const Sub *t, const char *tmpl, int restrict_ptrs)
+{
+    for (const char *c = tmpl; *c; c++) {
+        if (c[0] == '$' && (c[1] == 'T' || c[1] == 'F')) {
+            sb_append(k, c[1] == 'T' ? t->T : t->F);
+            c++;
+        } else if (restrict_ptrs && c[0] == ' ' && c[1] == '*') {
+            sb_append(k, " *__restrict__ ");
+            c++;
+        } else {
+            sb_putc(k, *c);
+        }
+    }
+}
+
+/* Appends `extern "C" __global__ void name(params)` and the opening brace,
+ * the parameter list broken after a comma past 100 columns. */
+static void put_kernel_head(StrBuf *k, const Sub *t, const char *name, const char *params)
+{
+    StrBuf line = STRBUF_INIT, ps = STRBUF_INIT;
+    put_cuda(&ps, t, params, 1);
+    sb_printf(&line, "extern \"C\" __global__ void %s(%s)", name, ps.data);
+    tmpl_put_wrapped(k, line.data);
+    sb_append(k, "\n{\n");
+    sb_release(&line);
+    sb_release(&ps);
+}
+
+/* Group all-reductions by butterfly shuffles over the GROUP lanes that
+ * share a row: every lane of the group gets the result. */
+static const char GROUP_SUM[] =
+    "/* The sum over a group of GROUP lanes (butterfly shuffles: every lane gets it). */\n"
+    "__device__ __forceinline__ $T group_sum($T v)\n{\n"
+    "    for (int o = GROUP / 2; o > 0; o >>= 1)\n        v += __shfl_xor_sync(0xffffffffu, v, o);\n"
+    "    return v;\n}\n\n";
+static const char GROUP_MAX[] =
+    "/* The max over a group of GROUP lanes (butterfly shuffles: every lane gets it). */\n"
+    "__device__ __forceinline__ $T group_max($T v)\n{\n"
+    "    for (int o = GROUP / 2; o > 0; o >>= 1) {\n"
+    "        const $T u = __shfl_xor_sync(0xffffffffu, v, o);\n"
+    "        v = u > v ? u : v;\n    }\n"
+    "    return v;\n}\n\n";
+
+/* Kernel prologues: the thread's output element e of a rows x k (or n x k)
+ * matrix, its row i and column j; a lane group's row i, its range of
+ * entries and the thread's lane in the group. */
+#define ELEM_OF(R)                                                                                                  \
+    "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"                                  \
+    "    if (e >= (long long)" R " * k)\n        return;\n"                                                        \
+    "    const int i = (int)(e / k), j = (int)(e % k);\n"
+#define GROUP_ROW(R)                                                                                                \
+    "    const long long row = ((long long)blockIdx.x * blockDim.x + threadIdx.x) / GROUP;\n"                     \
+    "    const int lane = threadIdx.x % GROUP;\n"                                                                    \
+    "    const bool live = row < " R "; /* no early return: whole warps reach the shuffles */\n"                  \
+    "    const int i = live ? (int)row : 0;\n"                                                                       \
+    "    const int start = live ? row_ptr[i] : 0, end = live ? row_ptr[i + 1] : 0;\n"
+
+/* One kernel body per program: how its threads map to the work, the
+ * kernel's comment, and the body after the signature's opening brace.
+ * SpMM programs give a thread each output element (consecutive threads
+ * share a row of A and read consecutive columns of B); SDDMM and the row
+ * reductions give a group of GROUP = 8 lanes each row (the rows hold ~20
+ * entries), its lanes striding the row's entries. */
+typedef struct CudaOp {
+    const char *tag;
+    const char *mapping;
+    const char *comment;
+    const char *body;
+} CudaOp;
+
+#define ONE_ELEM "one-output-element-per-thread"
+#define GROUP_ENTRIES "8-lane-group-per-row, lane-per-entry"
+
+static const CudaOp CUDA_OPS[] = {
+    {"spmm", ONE_ELEM, "C = A B: one thread per element C[i][j].",
+     ELEM_OF("rows") "    $T sum = 0;\n"
+     "    for (int p = row_ptr[i]; p < row_ptr[i + 1]; p++)\n"
+     "        sum += vals[p] * B[(long long)col_idx[p] * k + j];\n"
+     "    C[e] = sum;\n"},
+    {"spmm-colmajor", ONE_ELEM,
+     "C = A B, dense matrices column-major: one thread per element, consecutive\n"
+     " * threads down a column of C (coalesced stores).",
+     "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (e >= (long long)rows * k)\n        return;\n"
+     "    const int j = (int)(e / rows), i = (int)(e % rows);\n"
+     "    const $T *b = B + (long long)j * cols;\n"
+     "    $T sum = 0;\n"
+     "    for (int p = row_ptr[i]; p < row_ptr[i + 1]; p++)\n"
+     "        sum += vals[p] * b[col_idx[p]];\n"
+     "    C[e] = sum;\n"},
+    {"spmm-axpby", ONE_ELEM, "C = alpha A B + beta C: one thread per element.",
+     ELEM_OF("rows") "    $T sum = 0;\n"
+     "    for (int p = row_ptr[i]; p < row_ptr[i + 1]; p++)\n"
+     "        sum += vals[p] * B[(long long)col_idx[p] * k + j];\n"
+     "    C[e] = alpha * sum + beta * C[e];\n"},
+    {"spmm-accumulate", ONE_ELEM, "C += A B: one thread per element, accumulating onto C[i][j].",
+     ELEM_OF("rows") "    $T c = C[e];\n"
+     "    for (int p = row_ptr[i]; p < row_ptr[i + 1]; p++)\n"
+     "        c += vals[p] * B[(long long)col_idx[p] * k + j];\n"
+     "    C[e] = c;\n"},
+    {"spmm-transposed", "zero C, then one-element-of-B-per-thread atomicAdd scatter (two launches)",
+     "C += A^T B: one thread per element B[i][j] scatters vals_p * B[i][j] into\n"
+     " * C[col_p][j] for the entries p of row i (C zeroed by the first launch).",
+     ELEM_OF("rows") "    const $T b = B[e];\n"
+     "    for (int p = row_ptr[i]; p < row_ptr[i + 1]; p++)\n"
+     "        atomicAdd(&C[(long long)col_idx[p] * k + j], vals[p] * b);\n"},
+    {"spmm-bias-relu", ONE_ELEM, "C = max(A B + bias, 0): one thread per element.",
+     ELEM_OF("rows") "    $T c = bias[j];\n"
+     "    for (int p = row_ptr[i]; p < row_ptr[i + 1]; p++)\n"
+     "        c += vals[p] * B[(long long)col_idx[p] * k + j];\n"
+     "    C[e] = c < 0 ? 0 : c;\n"},
+    {"spmm-mean", ONE_ELEM, "Mean aggregation: one thread per element C[i][j].",
+     ELEM_OF("rows") "    const int len = row_ptr[i + 1] - row_ptr[i];\n"
+     "    $T c = 0;\n"
+     "    for (int p = row_ptr[i]; p < row_ptr[i + 1]; p++)\n"
+     "        c += vals[p] * B[(long long)col_idx[p] * k + j];\n"
+     "    if (len > 0)\n        c /= len;\n"
+     "    C[e] = c;\n"},
+    {"spmm-pattern-sum", ONE_ELEM, "Sum aggregation over a 0/1 pattern: one thread per element C[i][j].",
+     ELEM_OF("rows") "    $T c = 0;\n"
+     "    for (int p = row_ptr[i]; p < row_ptr[i + 1]; p++)\n"
+     "        c += B[(long long)col_idx[p] * k + j];\n"
+     "    C[e] = c;\n"},
+    {"spmm-max", ONE_ELEM, "Max aggregation (0 for an empty row): one thread per element C[i][j].",
+     ELEM_OF("rows") "    int p = row_ptr[i];\n"
+     "    const int end = row_ptr[i + 1];\n"
+     "    if (p == end) {\n        C[e] = 0;\n        return;\n    }\n"
+     "    $T best = vals[p] * B[(long long)col_idx[p] * k + j];\n"
+     "    for (p = p + 1; p < end; p++) {\n"
+     "        const $T v = vals[p] * B[(long long)col_idx[p] * k + j];\n"
+     "        if (v > best)\n            best = v;\n    }\n"
+     "    C[e] = best;\n"},
+    {"spmm-gcn", ONE_ELEM, "GCN propagation C = D^-1/2 (A + I) D^-1/2 B: one thread per element C[i][j].",
+     ELEM_OF("n") "    const $T di = ($T)(row_ptr[i + 1] - row_ptr[i] + 1);\n"
+     "    $T c = B[e] / di;\n"
+     "    for (int p = row_ptr[i]; p < row_ptr[i + 1]; p++) {\n"
+     "        const int v = col_idx[p];\n"
+     "        const $T dv = ($T)(row_ptr[v + 1] - row_ptr[v] + 1);\n"
+     "        const $T w = 1 / sqrt$F(di * dv);\n"
+     "        c += w * B[(long long)v * k + j];\n    }\n"
+     "    C[e] = c;\n"},
+    {"spmm-padded-ldb", ONE_ELEM, "C = A B with B's rows ldb elements apart: one thread per element C[i][j].",
+     ELEM_OF("rows") "    $T sum = 0;\n"
+     "    for (int p = row_ptr[i]; p < row_ptr[i + 1]; p++)\n"
+     "        sum += vals[p] * B[(long long)col_idx[p] * ldb + j];\n"
+     "    C[e] = sum;\n"},
+    {"spmm-colscale", ONE_ELEM, "C = A B diag(w): one thread per element C[i][j].",
+     ELEM_OF("rows") "    $T sum = 0;\n"
+     "    for (int p = row_ptr[i]; p < row_ptr[i + 1]; p++)\n"
+     "        sum += vals[p] * B[(long long)col_idx[p] * k + j];\n"
+     "    C[e] = sum * w[j];\n"},
+    {"spmm-width4", "one-row-per-thread", "C = A B with 4 dense columns: one thread per row, four accumulators.",
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= rows)\n        return;\n"
+     "    $T c0 = 0, c1 = 0, c2 = 0, c3 = 0;\n"
+     "    for (int p = row_ptr[i]; p < row_ptr[i + 1]; p++) {\n"
+     "        const $T *b = B + 4 * (long long)col_idx[p];\n"
+     "        c0 += vals[p] * b[0];\n        c1 += vals[p] * b[1];\n"
+     "        c2 += vals[p] * b[2];\n        c3 += vals[p] * b[3];\n    }\n"
+     "    C[4 * i] = c0;\n    C[4 * i + 1] = c1;\n    C[4 * i + 2] = c2;\n    C[4 * i + 3] = c3;\n"},
+    {"spmm-two-hop", "one-output-element-per-thread, two launches (tmp = A B, C = A tmp)", NULL, NULL},
+    {"sddmm", GROUP_ENTRIES, "out[p] = dot(U[i], V[col_p]): 8 lanes per row, one per stored entry.",
+     GROUP_ROW("rows") "    const $T *u = U + (long long)i * k;\n"
+     "    for (int p = start + lane; p < end; p += GROUP) {\n"
+     "        const $T *v = V + (long long)col_idx[p] * k;\n"
+     "        $T dot = 0;\n"
+     "        for (int j = 0; j < k; j++)\n            dot += u[j] * v[j];\n"
+     "        out[p] = dot;\n    }\n"},
+    {"sddmm-scaled", GROUP_ENTRIES,
+     "out[p] = vals[p] dot(U[i], V[col_p]): 8 lanes per row, one per stored entry.",
+     GROUP_ROW("rows") "    const $T *u = U + (long long)i * k;\n"
+     "    for (int p = start + lane; p < end; p += GROUP) {\n"
+     "        const $T *v = V + (long long)col_idx[p] * k;\n"
+     "        $T dot = 0;\n"
+     "        for (int j = 0; j < k; j++)\n            dot += u[j] * v[j];\n"
+     "        out[p] = vals[p] * dot;\n    }\n"},
+    {"sddmm-vcolmajor", GROUP_ENTRIES,
+     "out[p] = sum_j U[i][j] V[j][col_p] with V column-major: 8 lanes per row, one\n"
+     " * per stored entry.",
+     GROUP_ROW("rows") "    const $T *u = U + (long long)i * k;\n"
+     "    for (int p = start + lane; p < end; p += GROUP) {\n"
+     "        const int c = col_idx[p];\n"
+     "        $T dot = 0;\n"
+     "        for (int j = 0; j < k; j++)\n            dot += u[j] * V[(long long)j * cols + c];\n"
+     "        out[p] = dot;\n    }\n"},
+    {"sddmm-softmax", "8-lane-group-per-row, lane-per-entry, shuffle max and sum",
+     "Sparse attention: scores dot(Q[i], K[col_p]) / sqrt(k) on row i's entries,\n"
+     " * then their softmax.  8 lanes per row, one per stored entry; each lane\n"
+     " * rereads only the entries it wrote.",
+     GROUP_ROW("rows") "    const $T scale = 1 / sqrt$F(($T)k);\n"
+     "    const $T *q = Q + (long long)i * k;\n"
+     "    $T mx = NEG_INF;\n"
+     "    for (int p = start + lane; p < end; p += GROUP) {\n"
+     "        const $T *kc = K + (long long)col_idx[p] * k;\n"
+     "        $T dot = 0;\n"
+     "        for (int j = 0; j < k; j++)\n            dot += q[j] * kc[j];\n"
+     "        const $T s = dot * scale;\n"
+     "        out[p] = s;\n"
+     "        mx = s > mx ? s : mx;\n    }\n"
+     "    mx = group_max(mx);\n"
+     "    $T sum = 0;\n"
+     "    for (int p = start + lane; p < end; p += GROUP) {\n"
+     "        const $T ex = exp$F(out[p] - mx);\n"
+     "        out[p] = ex;\n        sum += ex;\n    }\n"
+     "    sum = group_sum(sum);\n"
+     "    for (int p = start + lane; p < end; p += GROUP)\n        out[p] /= sum;\n"},
+    {"sddmm-residual", GROUP_ENTRIES,
+     "out[p] = dot(U[i], V[col_p]) - vals[p]: 8 lanes per row, one per stored entry.",
+     GROUP_ROW("rows") "    const $T *u = U + (long long)i * k;\n"
+     "    for (int p = start + lane; p < end; p += GROUP) {\n"
+     "        const $T *v = V + (long long)col_idx[p] * k;\n"
+     "        $T dot = 0;\n"
+     "        for (int j = 0; j < k; j++)\n            dot += u[j] * v[j];\n"
+     "        out[p] = dot - vals[p];\n    }\n"},
+    {"sddmm-sigmoid", GROUP_ENTRIES,
+     "out[p] = sigmoid(dot(U[i], V[col_p])): 8 lanes per row, one per stored entry.",
+     GROUP_ROW("rows") "    const $T *u = U + (long long)i * k;\n"
+     "    for (int p = start + lane; p < end; p += GROUP) {\n"
+     "        const $T *v = V + (long long)col_idx[p] * k;\n"
+     "        $T dot = 0;\n"
+     "        for (int j = 0; j < k; j++)\n            dot += u[j] * v[j];\n"
+     "        out[p] = 1 / (1 + exp$F(-dot));\n    }\n"},
+    {"row-sums", "8-lane-group-per-row, shuffle reduction", "sums[i] = the sum of row i's values: 8 lanes per row.",
+     GROUP_ROW("rows") "    $T s = 0;\n"
+     "    for (int p = start + lane; p < end; p += GROUP)\n        s += vals[p];\n"
+     "    s = group_sum(s);\n"
+     "    if (live && lane == 0)\n        sums[i] = s;\n"},
+    {"row-norm2", "8-lane-group-per-row, shuffle reduction", "norms[i] = ||row i||_2: 8 lanes per row.",
+     GROUP_ROW("rows") "    $T s = 0;\n"
+     "    for (int p = start + lane; p < end; p += GROUP)\n        s += vals[p] * vals[p];\n"
+     "    s = group_sum(s);\n"
+     "    if (live && lane == 0)\n        norms[i] = sqrt$F(s);\n"},
+    {"row-normalize-l1", "8-lane-group-per-row, shuffle reduction",
+     "out[p] = vals[p] / ||row i||_1 (a zero row copied): 8 lanes per row.",
+     GROUP_ROW("rows") "    $T s = 0;\n"
+     "    for (int p = start + lane; p < end; p += GROUP)\n        s += fabs$F(vals[p]);\n"
+     "    s = group_sum(s);\n"
+     "    const $T inv = s > 0 ? 1 / s : 1;\n"
+     "    for (int p = start + lane; p < end; p += GROUP)\n        out[p] = vals[p] * inv;\n"},
+    {"row-maxabs", "8-lane-group-per-row, shuffle max", "out[i] = max |value| of row i (0 when empty): 8 lanes per row.",
+     GROUP_ROW("rows") "    $T m = 0;\n"
+     "    for (int p = start + lane; p < end; p += GROUP)\n        m = fabs$F(vals[p]) > m ? fabs$F(vals[p]) : m;\n"
+     "    m = group_max(m);\n"
+     "    if (live && lane == 0)\n        out[i] = m;\n"},
+    {"row-stats", "8-lane-group-per-row, shuffle reductions (two passes: mean, then variance)",
+     "Mean and population variance of row i's values (0, 0 when empty): 8 lanes\n"
+     " * per row, the mean reduced before the squared deviations.",
+     GROUP_ROW("rows") "    const int len = end - start;\n"
+     "    $T s = 0;\n"
+     "    for (int p = start + lane; p < end; p += GROUP)\n        s += vals[p];\n"
+     "    s = group_sum(s);\n"
+     "    const $T mu = len > 0 ? s / len : 0;\n"
+     "    $T ss = 0;\n"
+     "    for (int p = start + lane; p < end; p += GROUP)\n        ss += (vals[p] - mu) * (vals[p] - mu);\n"
+     "    ss = group_sum(ss);\n"
+     "    if (live && lane == 0) {\n        mean[i] = mu;\n        var[i] = len > 0 ? ss / len : 0;\n    }\n"},
+    {"col-sums", "zero sums, then one-entry-per-thread atomicAdd (two launches)",
+     "sums[col_p] += vals[p] for every stored entry p: one thread per entry (the\n"
+     " * rows' ranges row_ptr[0] .. row_ptr[rows] cover them in order).",
+     "    const long long p = row_ptr[0] + (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (p >= row_ptr[rows])\n        return;\n"
+     "    atomicAdd(&sums[col_idx[p]], vals[p]);\n"},
+    {"col-sumsq", "zero out, then one-entry-per-thread atomicAdd (two launches)",
+     "out[col_p] += vals[p]^2 for every stored entry p: one thread per entry (the\n"
+     " * rows' ranges row_ptr[0] .. row_ptr[rows] cover them in order).",
+     "    const long long p = row_ptr[0] + (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (p >= row_ptr[rows])\n        return;\n"
+     "    atomicAdd(&out[col_idx[p]], vals[p] * vals[p]);\n"},
+};
+
+/* The kernel argument list of the C signature `sig` (names only), then
+ * alpha and beta when ab, then `params`' names. */
+static void sig_names(char *out, size_t len, const char *sig, int ab, const char *params)
+{
+    StrBuf b = STRBUF_INIT;
+    const char *lists[2] = {sig, params};
+    for (int l = 0; l < 2; l++) {
+        for (const char *q = lists[l]; *q;) {
+            const char *comma = strchr(q, ',');
+            const char *endp = comma ? comma : q + strlen(q);
+            const char *nm = endp;
+            while (nm > q && (nm[-1] == '_' || (nm[-1] >= 'a' && nm[-1] <= 'z') || (nm[-1] >= 'A' && nm[-1] <= 'Z')))
+                nm--;
+            if (b.len)
+                sb_putc(&b, ',');
+            sb_append_n(&b, nm, (size_t)(endp - nm));
+            q = comma ? comma + 1 : endp;
+        }
+        if (l == 0 && ab)
+            sb_append(&b, ",alpha,beta");
+    }
+    snprintf(out, len, "%s", b.data);
+    sb_release(&b);
+}
+
+/* The pair: the program's kernel keeps the C signature (restrict-qualified)
+ * and its body comes from CUDA_OPS; atomic scatters are preceded by a
+ * zeroing launch and two-hop runs the SpMM kernel twice. */
+static void emit_cuda(GenProgram *p, const Op *op, const Sub *t, int ab, const char *params)
+{
+    const CudaOp *c = NULL;
+    for (size_t i = 0; i < sizeof CUDA_OPS / sizeof *CUDA_OPS; i++)
+        if (!strcmp(CUDA_OPS[i].tag, op->tag))
+            c = &CUDA_OPS[i];
+    StrBuf *k = gen_cuda_src(p);
+    char args[200];
+    if (!strcmp(op->tag, "spmm-two-hop")) {
+        put_cuda(k, t, "/* C = A B for the square CSR matrix: one thread per element C[i][j]. */\n", 0);
+        put_kernel_head(k, t, "spmm_rows", CSR "const $T *B, $T *C, int rows, int k");
+        put_cuda(k, t, CUDA_OPS[0].body, 0);
+        sb_append(k, "}\n");
+        gen_launch(p, "spmm_rows", "(n*k+255)/256", "256", NULL, "row_ptr,col_idx,vals,B,tmp,n,k");
+        gen_launch(p, "spmm_rows", "(n*k+255)/256", "256", NULL, "row_ptr,col_idx,vals,tmp,C,n,k");
+        gen_knob(p, "block", "256");
+        gen_knob(p, "mapping", c->mapping);
+        return;
+    }
+    const char *entry = op->shape == SDDMM ? "sddmm" : (op->shape == ROWS || op->shape == COLS) ? "csr_reduce" : "spmm";
+    int transposed = !strcmp(op->tag, "spmm-transposed");
+    if (transposed || op->shape == COLS) {
+        put_cuda(k, t,
+                 "/* y = 0: one thread per element. */\n"
+                 "extern \"C\" __global__ void zero($T *__restrict__ y, int n)\n{\n"
+                 "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+                 "    if (i < n)\n        y[i] = 0;\n}\n\n", 0);
+        if (transposed)
+            gen_launch(p, "zero", "(cols*k+255)/256", "256", NULL, "C,cols*k");
+        else
+            gen_launch(p, "zero", "(cols+255)/256", "256", NULL, !strcmp(op->tag, "col-sums") ? "sums,cols" : "out,cols");
+    }
+    if (strstr(c->body, "NEG_INF"))
+        sb_append(k, t->F[0] ? "#define NEG_INF __int_as_float(0xff800000) /* -infinity: NVRTC has no INFINITY */\n"
+                             : "#define NEG_INF __longlong_as_double(0xfff0000000000000ULL) /* -infinity */\n");
+    if (strstr(c->body, "GROUP"))
+        sb_append(k, "#define GROUP 8 /* lanes per row: a divisor of 32 */\n\n");
+    if (strstr(c->body, "group_sum"))
+        put_cuda(k, t, GROUP_SUM, 0);
+    if (strstr(c->body, "group_max"))
+        put_cuda(k, t, GROUP_MAX, 0);
+    sb_append(k, "/* ");
+    put_cuda(k, t, c->comment, 0);
+    sb_append(k, " */\n");
+    StrBuf sig = STRBUF_INIT;
+    sb_append(&sig, op->sig);
+    if (ab)
+        sb_append(&sig, ", $T alpha, $T beta");
+    sb_printf(&sig, ", %s", params);
+    put_kernel_head(k, t, entry, sig.data);
+    sb_release(&sig);
+    put_cuda(k, t, c->body, 0);
+    sb_append(k, "}\n");
+    sig_names(args, sizeof args, op->sig, ab, params);
+    const char *n = op->shape == SQUARE ? "n" : "rows";
+    char grid[64];
+    if (!strcmp(c->mapping, ONE_ELEM) || transposed)
+        snprintf(grid, sizeof grid, "(%s*k+255)/256", n);
+    else if (op->shape == COLS)
+        snprintf(grid, sizeof grid, "(nnz+255)/256");
+    else if (!strcmp(op->tag, "spmm-width4"))
+        snprintf(grid, sizeof grid, "(rows+255)/256");
+    else
+        snprintf(grid, sizeof grid, "(%s+31)/32", n); /* 8 lanes a row, 32 rows a block */
+    gen_launch(p, entry, grid, "256", NULL, args);
+    gen_knob(p, "block", "256");
+    gen_knob(p, "mapping", c->mapping);
+}
+
 static int emit(GenCtx *g, const Op *op, int d)
 {
     const char *dt = d ? "f64" : "f32";
@@ -495,6 +868,7 @@ static int emit(GenCtx *g, const Op *op, int d)
     else
         put(s, &t, body);
     sb_append(s, "}\n");
+    emit_cuda(p, op, &t, ab, params);
     return gen_end(p);
 }
 
