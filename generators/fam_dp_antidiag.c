@@ -50,6 +50,21 @@ static const char *ctype_of(const char *dt)
     return "?";
 }
 
+/* CUDA's spelling of a dtype (kernel.cu has no stdint.h). */
+static const char *cuda_type_of(const char *dt)
+{
+    static const char *const map[][2] = {
+        {"f32", "float"},          {"f64", "double"},         {"i32", "int"},
+        {"i64", "long long"},      {"u8", "unsigned char"},   {"u16", "unsigned short"},
+        {"i16", "short"},          {"u32", "unsigned int"},   {"u64", "unsigned long long"},
+        {"i8", "signed char"},
+    };
+    for (size_t k = 0; k < sizeof map / sizeof *map; k++)
+        if (!strcmp(map[k][0], dt))
+            return map[k][1];
+    return "?";
+}
+
 static const char *dtype_of(const char *ctype, size_t len)
 {
     static const char *const map[][2] = {
@@ -131,6 +146,11 @@ static void declare(GenProgram *p, const char *sig, const char *shapes, const ch
     }
 }
 
+/* One launch of an op's plan: the arguments of gen_launch(). */
+typedef struct OpLaunch {
+    const char *kernel, *grid, *block, *smem, *args;
+} OpLaunch;
+
 typedef struct Op {
     const char *tag;
     const char *types;  /* space-separated instances: "f32" or "i32/f32" ($T/$V) */
@@ -146,6 +166,14 @@ typedef struct Op {
     const char *scalars;/* "alpha=1.5;beta=0.5" */
     double tol[2];      /* atol, rtol for non-f64 instances; 0: defaults */
     double tol64[2];    /* the same for f64 instances */
+    /* The pair: kernel.cu as a template ($T, $V and $F as in the C text,
+     * with CUDA's type names), its launches in plan order (up to the first
+     * without a kernel), scratch buffers ("name:dtype:count;...", $T and $V
+     * standing for the dtypes) and the mapping knob. */
+    const char *cuda;
+    OpLaunch launch[8];
+    const char *scratch;
+    const char *mapping;
 } Op;
 
 enum { PAIRS, PAIRST, SINGLE, GRID, GRIDB, BAND, SUBSEQ, SUBST };
@@ -184,6 +212,107 @@ static void configs(GenProgram *p, int kind)
 #define SWAP_ROWS "            int *tmp = prev;\n            prev = cur;\n            cur = tmp;\n"
 #define NO_TAIL {0, 0}, {0, 0}
 
+/* The pairs.  A batch of independent problems is one thread per problem
+ * running the C code's recurrence; the table rows the C code allocates are
+ * the problem's slice of a scratch buffer.  One large table (a single long
+ * pair, a grid) is filled by one block sweeping its anti-diagonals: the
+ * cells of a diagonal depend only on the diagonals before, so the block's
+ * threads share each diagonal and a barrier separates them (a grid of
+ * blocks has no barrier, and the number of diagonals, hence of launches,
+ * depends on the sizes). */
+#define CU_MIN3 \
+    "__device__ int min3(int x, int y, int z)\n" \
+    "{\n" \
+    "    const int m = x < y ? x : y;\n" \
+    "    return m < z ? m : z;\n" \
+    "}\n" \
+    "\n"
+
+#define CU_MAX3 \
+    "__device__ int max3(int x, int y, int z)\n" \
+    "{\n" \
+    "    const int m = x > y ? x : y;\n" \
+    "    return m > z ? m : z;\n" \
+    "}\n" \
+    "\n"
+
+#define CU_DTW_PAIR \
+    "/* One thread per pair: the C code's warping recurrence, two rows in the\n" \
+    " * pair's slice of rows, row and column 0 infinite but D[0][0] = 0. */\n" \
+    "extern \"C\" __global__ void dtw(const $T *a, const $T *b, $T *dist, $T *rows, int batch, int la, int lb)\n" \
+    "{\n" \
+    "    const long long p = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n" \
+    "    if (p >= batch)\n" \
+    "        return;\n" \
+    "    const $T *s = a + p * la, *t = b + p * lb;\n" \
+    "    $T *prev = rows + p * 2 * (lb + 1), *cur = prev + lb + 1;\n" \
+    "    prev[0] = 0;\n" \
+    "    for (int j = 1; j <= lb; j++)\n" \
+    "        prev[j] = INF;\n" \
+    "    for (int i = 1; i <= la; i++) {\n" \
+    "        cur[0] = INF;\n" \
+    "        for (int j = 1; j <= lb; j++) {\n" \
+    "            $T m = prev[j - 1];\n" \
+    "            if (prev[j] < m)\n" \
+    "                m = prev[j];\n" \
+    "            if (cur[j - 1] < m)\n" \
+    "                m = cur[j - 1];\n" \
+    "            cur[j] = COST + m;\n" \
+    "        }\n" \
+    "        $T *tmp = prev;\n" \
+    "        prev = cur;\n" \
+    "        cur = tmp;\n" \
+    "    }\n" \
+    "    dist[p] = prev[lb];\n" \
+    "}\n" \
+    "\n"
+
+#define CU_GRID_SWEEP \
+    "/* One block sweeps the anti-diagonals d = i + j of the n x m grid in\n" \
+    " * order, its threads sharing each diagonal (a cell needs only its up, left\n" \
+    " * and diagonal neighbours), a barrier after it. */\n" \
+    "extern \"C\" __global__ void grid_paths(const $T *W, $T *P, int n, int m)\n" \
+    "{\n" \
+    "    for (int d = 0; d <= n + m - 2; d++) {\n" \
+    "        const int lo = d - (m - 1) > 0 ? d - (m - 1) : 0, hi = d < n - 1 ? d : n - 1;\n" \
+    "        for (int i = lo + threadIdx.x; i <= hi; i += blockDim.x)\n" \
+    "            cell(W, P, m, i, d - i);\n" \
+    "        __syncthreads();\n" \
+    "    }\n" \
+    "}\n" \
+    "\n"
+
+#define CU_LATTICE \
+    "/* One block sweeps the anti-diagonals d = i + j of the n x m grid in\n" \
+    " * order, its threads sharing each diagonal, a barrier after it: a cell\n" \
+    " * counts the paths from its up and left (and diagonal) neighbours. */\n" \
+    "extern \"C\" __global__ void lattice_paths(const unsigned char *free_cell, $T *C, int n, int m)\n" \
+    "{\n" \
+    "    for (int d = 0; d <= n + m - 2; d++) {\n" \
+    "        const int lo = d - (m - 1) > 0 ? d - (m - 1) : 0, hi = d < n - 1 ? d : n - 1;\n" \
+    "        for (int i = lo + threadIdx.x; i <= hi; i += blockDim.x) {\n" \
+    "            const int j = d - i;\n" \
+    "            const long long at = (long long)i * m + j;\n" \
+    "            if (free_cell[at] == 0) {\n" \
+    "                C[at] = 0;\n" \
+    "            } else if (i == 0 && j == 0) {\n" \
+    "                C[0] = 1;\n" \
+    "            } else {\n" \
+    "                long long c = 0;\n" \
+    "                if (i > 0)\n" \
+    "                    c += C[at - m];\n" \
+    "                if (j > 0)\n" \
+    "                    c += C[at - 1];\n" \
+    "                if (DIAGONAL && i > 0 && j > 0)\n" \
+    "                    c += C[at - m - 1];\n" \
+    "                C[at] = ($T)(c % MODULUS);\n" \
+    "            }\n" \
+    "        }\n" \
+    "        __syncthreads();\n" \
+    "    }\n" \
+    "}\n" \
+    "\n"
+
 static const Op OPS[] = {
     OP("edit-table", "u8 i32", PAIRST, "edit_distance",
        "#include <stddef.h>\n\n" MIN3 "/* Levenshtein distance tables of a batch of sequence pairs: D[i][j] is\n"
@@ -195,7 +324,28 @@ static const Op OPS[] = {
        "                D[i * w + j] = min3(D[(i - 1) * w + j - 1] + (s[i - 1] != t[j - 1]),\n"
        "                                    D[(i - 1) * w + j] + 1, D[i * w + j - 1] + 1);\n        }\n    }\n",
        "5*batch*la*lb", "$S*batch*(la+lb)+4*batch*(la+1)*(lb+1)", SEQ ";table=batch,la+1,lb+1", SEQ_FILL,
-       NULL, NULL, NO_TAIL),
+       NULL, NULL, NO_TAIL,
+     .cuda = CU_MIN3
+             "/* One thread per pair: the C code's Levenshtein table, row by row. */\n"
+             "extern \"C\" __global__ void edit_distance(const $T *a, const $T *b, int *table, int batch, int la, int lb)\n"
+             "{\n"
+             "    const long long p = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "    if (p >= batch)\n"
+             "        return;\n"
+             "    const int w = lb + 1;\n"
+             "    const $T *s = a + p * la, *t = b + p * lb;\n"
+             "    int *D = table + p * (la + 1) * w;\n"
+             "    for (int j = 0; j <= lb; j++)\n"
+             "        D[j] = j;\n"
+             "    for (int i = 1; i <= la; i++) {\n"
+             "        D[i * w] = i;\n"
+             "        for (int j = 1; j <= lb; j++)\n"
+             "            D[i * w + j] = min3(D[(i - 1) * w + j - 1] + (s[i - 1] != t[j - 1]), D[(i - 1) * w + j] + 1,\n"
+             "                                D[i * w + j - 1] + 1);\n"
+             "    }\n"
+             "}\n",
+     .launch = {{"edit_distance", "(batch+255)/256", "256", NULL, "a,b,table,batch,la,lb"}},
+     .mapping = "one-pair-per-thread"),
     OP("edit-distance", "u8 i32 u16", PAIRS, "edit_distance",
        "#include <stdlib.h>\n\n" MIN3 "/* Levenshtein distance of each sequence pair (a[p], b[p]), computed row\n"
        " * by row with two rows of the table. */\n",
@@ -204,7 +354,32 @@ static const Op OPS[] = {
        "        for (int i = 1; i <= la; i++) {\n            cur[0] = i;\n            for (int j = 1; j <= lb; j++)\n"
        "                cur[j] = min3(prev[j - 1] + (s[i - 1] != t[j - 1]), prev[j] + 1, cur[j - 1] + 1);\n"
        SWAP_ROWS "        }\n        dist[p] = prev[lb];\n    }\n    free(rows);\n",
-       "5*batch*la*lb", "$S*batch*(la+lb)+4*batch", SEQ ";dist=batch", SEQ_FILL, NULL, NULL, NO_TAIL),
+       "5*batch*la*lb", "$S*batch*(la+lb)+4*batch", SEQ ";dist=batch", SEQ_FILL, NULL, NULL, NO_TAIL,
+     .cuda = CU_MIN3
+             "/* One thread per pair: the C code's row-by-row recurrence, its two rows in\n"
+             " * the pair's slice of rows. */\n"
+             "extern \"C\" __global__ void edit_distance(const $T *a, const $T *b, int *dist, int *rows, int batch, int la, int lb)\n"
+             "{\n"
+             "    const long long p = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "    if (p >= batch)\n"
+             "        return;\n"
+             "    const $T *s = a + p * la, *t = b + p * lb;\n"
+             "    int *prev = rows + p * 2 * (lb + 1), *cur = prev + lb + 1;\n"
+             "    for (int j = 0; j <= lb; j++)\n"
+             "        prev[j] = j;\n"
+             "    for (int i = 1; i <= la; i++) {\n"
+             "        cur[0] = i;\n"
+             "        for (int j = 1; j <= lb; j++)\n"
+             "            cur[j] = min3(prev[j - 1] + (s[i - 1] != t[j - 1]), prev[j] + 1, cur[j - 1] + 1);\n"
+             "        int *tmp = prev;\n"
+             "        prev = cur;\n"
+             "        cur = tmp;\n"
+             "    }\n"
+             "    dist[p] = prev[lb];\n"
+             "}\n",
+     .launch = {{"edit_distance", "(batch+255)/256", "256", NULL, "a,b,dist,rows,batch,la,lb"}},
+     .scratch = "rows:i32:2*(lb+1)*batch",
+     .mapping = "one-pair-per-thread"),
     OP("edit-weighted", "u8", PAIRS, "edit_distance",
        "#include <stdlib.h>\n\n" MIN3 "/* Weighted edit distance of each sequence pair: deleting a symbol of a\n"
        " * costs del_cost, inserting one of b ins_cost, substituting sub_cost. */\n",
@@ -215,7 +390,34 @@ static const Op OPS[] = {
        "                              prev[j] + del_cost, cur[j - 1] + ins_cost);\n"
        SWAP_ROWS "        }\n        dist[p] = prev[lb];\n    }\n    free(rows);\n",
        "6*batch*la*lb", "$S*batch*(la+lb)+4*batch", SEQ ";dist=batch", SEQ_FILL, NULL,
-       "ins_cost=2;del_cost=3;sub_cost=4", NO_TAIL),
+       "ins_cost=2;del_cost=3;sub_cost=4", NO_TAIL,
+     .cuda = CU_MIN3
+             "/* One thread per pair: the weighted recurrence, two rows in the pair's\n"
+             " * slice of rows. */\n"
+             "extern \"C\" __global__ void edit_distance(const $T *a, const $T *b, int *dist, int *rows, int ins_cost, int del_cost,\n"
+             "                                         int sub_cost, int batch, int la, int lb)\n"
+             "{\n"
+             "    const long long p = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "    if (p >= batch)\n"
+             "        return;\n"
+             "    const $T *s = a + p * la, *t = b + p * lb;\n"
+             "    int *prev = rows + p * 2 * (lb + 1), *cur = prev + lb + 1;\n"
+             "    for (int j = 0; j <= lb; j++)\n"
+             "        prev[j] = j * ins_cost;\n"
+             "    for (int i = 1; i <= la; i++) {\n"
+             "        cur[0] = i * del_cost;\n"
+             "        for (int j = 1; j <= lb; j++)\n"
+             "            cur[j] = min3(prev[j - 1] + (s[i - 1] != t[j - 1] ? sub_cost : 0), prev[j] + del_cost,\n"
+             "                          cur[j - 1] + ins_cost);\n"
+             "        int *tmp = prev;\n"
+             "        prev = cur;\n"
+             "        cur = tmp;\n"
+             "    }\n"
+             "    dist[p] = prev[lb];\n"
+             "}\n",
+     .launch = {{"edit_distance", "(batch+255)/256", "256", NULL, "a,b,dist,rows,ins_cost,del_cost,sub_cost,batch,la,lb"}},
+     .scratch = "rows:i32:2*(lb+1)*batch",
+     .mapping = "one-pair-per-thread"),
     OP("edit-single-table", "u8", SINGLE, "edit_distance",
        MIN3 "/* The full Levenshtein table of one long pair: D[i][j] is the distance\n"
        " * between a[0..i) and b[0..j). */\n",
@@ -224,7 +426,30 @@ static const Op OPS[] = {
        "    for (int i = 1; i <= la; i++) {\n        D[i * w] = i;\n        for (int j = 1; j <= lb; j++)\n"
        "            D[i * w + j] = min3(D[(i - 1) * w + j - 1] + (a[i - 1] != b[j - 1]),\n"
        "                                D[(i - 1) * w + j] + 1, D[i * w + j - 1] + 1);\n    }\n",
-       "5*la*lb", "$S*(la+lb)+4*(la+1)*(lb+1)", "a=la;b=lb;D=la+1,lb+1", SEQ_FILL, NULL, NULL, NO_TAIL),
+       "5*la*lb", "$S*(la+lb)+4*(la+1)*(lb+1)", "a=la;b=lb;D=la+1,lb+1", SEQ_FILL, NULL, NULL, NO_TAIL,
+     .cuda = CU_MIN3
+             "/* One block: row 0 and column 0, then the anti-diagonals d = i + j in\n"
+             " * order, the block's threads sharing each diagonal, a barrier after it. */\n"
+             "extern \"C\" __global__ void edit_distance(const $T *a, const $T *b, int *D, int la, int lb)\n"
+             "{\n"
+             "    const long long w = lb + 1;\n"
+             "    for (int j = threadIdx.x; j <= lb; j += blockDim.x)\n"
+             "        D[j] = j;\n"
+             "    for (int i = threadIdx.x; i <= la; i += blockDim.x)\n"
+             "        D[i * w] = i;\n"
+             "    __syncthreads();\n"
+             "    for (int d = 2; d <= la + lb; d++) {\n"
+             "        const int lo = d - lb > 1 ? d - lb : 1, hi = d - 1 < la ? d - 1 : la;\n"
+             "        for (int i = lo + threadIdx.x; i <= hi; i += blockDim.x) {\n"
+             "            const int j = d - i;\n"
+             "            D[i * w + j] = min3(D[(i - 1) * w + j - 1] + (a[i - 1] != b[j - 1]), D[(i - 1) * w + j] + 1,\n"
+             "                                D[i * w + j - 1] + 1);\n"
+             "        }\n"
+             "        __syncthreads();\n"
+             "    }\n"
+             "}\n",
+     .launch = {{"edit_distance", "1", "1024", NULL, "a,b,D,la,lb"}},
+     .mapping = "one-block-antidiagonal-wavefront"),
     OP("edit-last-row", "u8", PAIRST, "edit_last_row",
        "#include <stddef.h>\n#include <stdlib.h>\n#include <string.h>\n\n" MIN3
        "/* The last row of each pair's Levenshtein table: last[p][j] is the\n"
@@ -237,7 +462,30 @@ static const Op OPS[] = {
        "            for (int j = 1; j <= lb; j++)\n"
        "                cur[j] = min3(prev[j - 1] + (s[i - 1] != t[j - 1]), prev[j] + 1, cur[j - 1] + 1);\n"
        "        }\n    }\n    free(prev);\n",
-       "5*batch*la*lb", "$S*batch*(la+lb)+4*batch*(lb+1)", SEQ ";last=batch,lb+1", SEQ_FILL, NULL, NULL, NO_TAIL),
+       "5*batch*la*lb", "$S*batch*(la+lb)+4*batch*(lb+1)", SEQ ";last=batch,lb+1", SEQ_FILL, NULL, NULL, NO_TAIL,
+     .cuda = CU_MIN3
+             "/* One thread per pair: the C code's recurrence, the current row kept in\n"
+             " * the output and the previous one in the pair's slice of rows. */\n"
+             "extern \"C\" __global__ void edit_last_row(const $T *a, const $T *b, int *last, int *rows, int batch, int la, int lb)\n"
+             "{\n"
+             "    const long long p = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "    if (p >= batch)\n"
+             "        return;\n"
+             "    const $T *s = a + p * la, *t = b + p * lb;\n"
+             "    int *prev = rows + p * (lb + 1), *cur = last + p * (lb + 1);\n"
+             "    for (int j = 0; j <= lb; j++)\n"
+             "        cur[j] = j;\n"
+             "    for (int i = 1; i <= la; i++) {\n"
+             "        for (int j = 0; j <= lb; j++)\n"
+             "            prev[j] = cur[j];\n"
+             "        cur[0] = i;\n"
+             "        for (int j = 1; j <= lb; j++)\n"
+             "            cur[j] = min3(prev[j - 1] + (s[i - 1] != t[j - 1]), prev[j] + 1, cur[j - 1] + 1);\n"
+             "    }\n"
+             "}\n",
+     .launch = {{"edit_last_row", "(batch+255)/256", "256", NULL, "a,b,last,rows,batch,la,lb"}},
+     .scratch = "rows:i32:(lb+1)*batch",
+     .mapping = "one-pair-per-thread"),
     OP("lcs-table", "u8 i32", PAIRST, "lcs",
        "#include <stddef.h>\n\n/* Longest-common-subsequence length tables of a batch of pairs:\n"
        " * L[i][j] = L[i-1][j-1] + 1 when a[i-1] == b[j-1], else max(L[i-1][j], L[i][j-1]). */\n",
@@ -248,7 +496,28 @@ static const Op OPS[] = {
        "                D[i * w + j] = s[i - 1] == t[j - 1] ? D[(i - 1) * w + j - 1] + 1 : (up > left ? up : left);\n"
        "            }\n        }\n    }\n",
        "3*batch*la*lb", "$S*batch*(la+lb)+4*batch*(la+1)*(lb+1)", SEQ ";table=batch,la+1,lb+1", SEQ_FILL,
-       NULL, NULL, NO_TAIL),
+       NULL, NULL, NO_TAIL,
+     .cuda = "/* One thread per pair: the C code's LCS table, row by row. */\n"
+             "extern \"C\" __global__ void lcs(const $T *a, const $T *b, int *table, int batch, int la, int lb)\n"
+             "{\n"
+             "    const long long p = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "    if (p >= batch)\n"
+             "        return;\n"
+             "    const int w = lb + 1;\n"
+             "    const $T *s = a + p * la, *t = b + p * lb;\n"
+             "    int *D = table + p * (la + 1) * w;\n"
+             "    for (int j = 0; j <= lb; j++)\n"
+             "        D[j] = 0;\n"
+             "    for (int i = 1; i <= la; i++) {\n"
+             "        D[i * w] = 0;\n"
+             "        for (int j = 1; j <= lb; j++) {\n"
+             "            const int up = D[(i - 1) * w + j], left = D[i * w + j - 1];\n"
+             "            D[i * w + j] = s[i - 1] == t[j - 1] ? D[(i - 1) * w + j - 1] + 1 : (up > left ? up : left);\n"
+             "        }\n"
+             "    }\n"
+             "}\n",
+     .launch = {{"lcs", "(batch+255)/256", "256", NULL, "a,b,table,batch,la,lb"}},
+     .mapping = "one-pair-per-thread"),
     OP("lcs-length", "u8 i32 u16", PAIRS, "lcs",
        "#include <stdlib.h>\n\n/* Length of the longest common subsequence of each pair (a[p], b[p]),\n * with two table rows. */\n",
        "const $T *a, const $T *b, int *len, int batch, int la, int lb",
@@ -257,7 +526,35 @@ static const Op OPS[] = {
        "                if (s[i - 1] == t[j - 1])\n                    cur[j] = prev[j - 1] + 1;\n"
        "                else\n                    cur[j] = prev[j] > cur[j - 1] ? prev[j] : cur[j - 1];\n            }\n"
        SWAP_ROWS "        }\n        len[p] = prev[lb];\n    }\n    free(rows);\n",
-       "3*batch*la*lb", "$S*batch*(la+lb)+4*batch", SEQ ";len=batch", SEQ_FILL, NULL, NULL, NO_TAIL),
+       "3*batch*la*lb", "$S*batch*(la+lb)+4*batch", SEQ ";len=batch", SEQ_FILL, NULL, NULL, NO_TAIL,
+     .cuda = "/* One thread per pair: the LCS recurrence, two rows in the pair's slice of\n"
+             " * rows. */\n"
+             "extern \"C\" __global__ void lcs(const $T *a, const $T *b, int *len, int *rows, int batch, int la, int lb)\n"
+             "{\n"
+             "    const long long p = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "    if (p >= batch)\n"
+             "        return;\n"
+             "    const $T *s = a + p * la, *t = b + p * lb;\n"
+             "    int *prev = rows + p * 2 * (lb + 1), *cur = prev + lb + 1;\n"
+             "    for (int j = 0; j <= lb; j++)\n"
+             "        prev[j] = 0;\n"
+             "    for (int i = 1; i <= la; i++) {\n"
+             "        cur[0] = 0;\n"
+             "        for (int j = 1; j <= lb; j++) {\n"
+             "            if (s[i - 1] == t[j - 1])\n"
+             "                cur[j] = prev[j - 1] + 1;\n"
+             "            else\n"
+             "                cur[j] = prev[j] > cur[j - 1] ? prev[j] : cur[j - 1];\n"
+             "        }\n"
+             "        int *tmp = prev;\n"
+             "        prev = cur;\n"
+             "        cur = tmp;\n"
+             "    }\n"
+             "    len[p] = prev[lb];\n"
+             "}\n",
+     .launch = {{"lcs", "(batch+255)/256", "256", NULL, "a,b,len,rows,batch,la,lb"}},
+     .scratch = "rows:i32:2*(lb+1)*batch",
+     .mapping = "one-pair-per-thread"),
     OP("lcs-single-table", "u8", SINGLE, "lcs",
        "/* The full LCS-length table of one long pair of sequences. */\n",
        "const $T *a, const $T *b, int *L, int la, int lb",
@@ -266,7 +563,29 @@ static const Op OPS[] = {
        "            int up = L[(i - 1) * w + j], left = L[i * w + j - 1];\n"
        "            L[i * w + j] = a[i - 1] == b[j - 1] ? L[(i - 1) * w + j - 1] + 1 : (up > left ? up : left);\n"
        "        }\n    }\n",
-       "3*la*lb", "$S*(la+lb)+4*(la+1)*(lb+1)", "a=la;b=lb;L=la+1,lb+1", SEQ_FILL, NULL, NULL, NO_TAIL),
+       "3*la*lb", "$S*(la+lb)+4*(la+1)*(lb+1)", "a=la;b=lb;L=la+1,lb+1", SEQ_FILL, NULL, NULL, NO_TAIL,
+     .cuda = "/* One block: row 0 and column 0, then the anti-diagonals d = i + j in\n"
+             " * order, the block's threads sharing each diagonal, a barrier after it. */\n"
+             "extern \"C\" __global__ void lcs(const $T *a, const $T *b, int *L, int la, int lb)\n"
+             "{\n"
+             "    const long long w = lb + 1;\n"
+             "    for (int j = threadIdx.x; j <= lb; j += blockDim.x)\n"
+             "        L[j] = 0;\n"
+             "    for (int i = threadIdx.x; i <= la; i += blockDim.x)\n"
+             "        L[i * w] = 0;\n"
+             "    __syncthreads();\n"
+             "    for (int d = 2; d <= la + lb; d++) {\n"
+             "        const int lo = d - lb > 1 ? d - lb : 1, hi = d - 1 < la ? d - 1 : la;\n"
+             "        for (int i = lo + threadIdx.x; i <= hi; i += blockDim.x) {\n"
+             "            const int j = d - i;\n"
+             "            const int up = L[(i - 1) * w + j], left = L[i * w + j - 1];\n"
+             "            L[i * w + j] = a[i - 1] == b[j - 1] ? L[(i - 1) * w + j - 1] + 1 : (up > left ? up : left);\n"
+             "        }\n"
+             "        __syncthreads();\n"
+             "    }\n"
+             "}\n",
+     .launch = {{"lcs", "1", "1024", NULL, "a,b,L,la,lb"}},
+     .mapping = "one-block-antidiagonal-wavefront"),
     OP("lcs-last-row", "u8", PAIRST, "lcs_last_row",
        "#include <stddef.h>\n#include <stdlib.h>\n#include <string.h>\n\n"
        "/* The last row of each pair's LCS table: last[p][j] is the LCS length of\n"
@@ -279,7 +598,32 @@ static const Op OPS[] = {
        "            for (int j = 1; j <= lb; j++) {\n                if (s[i - 1] == t[j - 1])\n"
        "                    cur[j] = prev[j - 1] + 1;\n                else if (cur[j - 1] > prev[j])\n"
        "                    cur[j] = cur[j - 1];\n            }\n        }\n    }\n    free(prev);\n",
-       "3*batch*la*lb", "$S*batch*(la+lb)+4*batch*(lb+1)", SEQ ";last=batch,lb+1", SEQ_FILL, NULL, NULL, NO_TAIL),
+       "3*batch*la*lb", "$S*batch*(la+lb)+4*batch*(lb+1)", SEQ ";last=batch,lb+1", SEQ_FILL, NULL, NULL, NO_TAIL,
+     .cuda = "/* One thread per pair: the C code's recurrence, the current row kept in\n"
+             " * the output and the previous one in the pair's slice of rows. */\n"
+             "extern \"C\" __global__ void lcs_last_row(const $T *a, const $T *b, int *last, int *rows, int batch, int la, int lb)\n"
+             "{\n"
+             "    const long long p = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "    if (p >= batch)\n"
+             "        return;\n"
+             "    const $T *s = a + p * la, *t = b + p * lb;\n"
+             "    int *prev = rows + p * (lb + 1), *cur = last + p * (lb + 1);\n"
+             "    for (int j = 0; j <= lb; j++)\n"
+             "        cur[j] = 0;\n"
+             "    for (int i = 1; i <= la; i++) {\n"
+             "        for (int j = 0; j <= lb; j++)\n"
+             "            prev[j] = cur[j];\n"
+             "        for (int j = 1; j <= lb; j++) {\n"
+             "            if (s[i - 1] == t[j - 1])\n"
+             "                cur[j] = prev[j - 1] + 1;\n"
+             "            else if (cur[j - 1] > prev[j])\n"
+             "                cur[j] = cur[j - 1];\n"
+             "        }\n"
+             "    }\n"
+             "}\n",
+     .launch = {{"lcs_last_row", "(batch+255)/256", "256", NULL, "a,b,last,rows,batch,la,lb"}},
+     .scratch = "rows:i32:(lb+1)*batch",
+     .mapping = "one-pair-per-thread"),
     OP("indel-distance", "u8", PAIRS, "indel_distance",
        "#include <stdlib.h>\n\n/* Insertion/deletion distance of each pair: la + lb - 2 LCS(a, b),\n"
        " * with the LCS length computed row by row. */\n",
@@ -289,7 +633,33 @@ static const Op OPS[] = {
        "                int best = prev[j] > cur[j - 1] ? prev[j] : cur[j - 1];\n"
        "                cur[j] = s[i - 1] == t[j - 1] ? prev[j - 1] + 1 : best;\n            }\n"
        SWAP_ROWS "        }\n        dist[p] = la + lb - 2 * prev[lb];\n    }\n    free(rows);\n",
-       "3*batch*la*lb", "$S*batch*(la+lb)+4*batch", SEQ ";dist=batch", SEQ_FILL, NULL, NULL, NO_TAIL),
+       "3*batch*la*lb", "$S*batch*(la+lb)+4*batch", SEQ ";dist=batch", SEQ_FILL, NULL, NULL, NO_TAIL,
+     .cuda = "/* One thread per pair: the LCS recurrence in two rows of the pair's slice\n"
+             " * of rows, then la + lb - 2 LCS. */\n"
+             "extern \"C\" __global__ void indel_distance(const $T *a, const $T *b, int *dist, int *rows, int batch, int la, int lb)\n"
+             "{\n"
+             "    const long long p = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "    if (p >= batch)\n"
+             "        return;\n"
+             "    const $T *s = a + p * la, *t = b + p * lb;\n"
+             "    int *prev = rows + p * 2 * (lb + 1), *cur = prev + lb + 1;\n"
+             "    for (int j = 0; j <= lb; j++)\n"
+             "        prev[j] = 0;\n"
+             "    for (int i = 1; i <= la; i++) {\n"
+             "        cur[0] = 0;\n"
+             "        for (int j = 1; j <= lb; j++) {\n"
+             "            const int best = prev[j] > cur[j - 1] ? prev[j] : cur[j - 1];\n"
+             "            cur[j] = s[i - 1] == t[j - 1] ? prev[j - 1] + 1 : best;\n"
+             "        }\n"
+             "        int *tmp = prev;\n"
+             "        prev = cur;\n"
+             "        cur = tmp;\n"
+             "    }\n"
+             "    dist[p] = la + lb - 2 * prev[lb];\n"
+             "}\n",
+     .launch = {{"indel_distance", "(batch+255)/256", "256", NULL, "a,b,dist,rows,batch,la,lb"}},
+     .scratch = "rows:i32:2*(lb+1)*batch",
+     .mapping = "one-pair-per-thread"),
     OP("smith-waterman", "u8", PAIRS, "smith_waterman",
        "#include <stdlib.h>\n\n" MAX3 "/* Smith-Waterman local alignment score of each pair with a linear gap\n"
        " * penalty: H = max(0, diagonal + (match or mismatch), up - gap,\n"
@@ -302,7 +672,39 @@ static const Op OPS[] = {
        "                if (cur[j] > best)\n                    best = cur[j];\n            }\n"
        SWAP_ROWS "        }\n        score[p] = best;\n    }\n    free(rows);\n",
        "7*batch*la*lb", "$S*batch*(la+lb)+4*batch", SEQ ";score=batch", SEQ_FILL, NULL,
-       "match=2;mismatch=-1;gap=1", NO_TAIL),
+       "match=2;mismatch=-1;gap=1", NO_TAIL,
+     .cuda = CU_MAX3
+             "/* One thread per pair: the local-alignment recurrence in two rows of the\n"
+             " * pair's slice of rows, keeping the best cell. */\n"
+             "extern \"C\" __global__ void smith_waterman(const $T *a, const $T *b, int *score, int *rows, int match, int mismatch,\n"
+             "                                          int gap, int batch, int la, int lb)\n"
+             "{\n"
+             "    const long long p = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "    if (p >= batch)\n"
+             "        return;\n"
+             "    const $T *s = a + p * la, *t = b + p * lb;\n"
+             "    int *prev = rows + p * 2 * (lb + 1), *cur = prev + lb + 1;\n"
+             "    int best = 0;\n"
+             "    for (int j = 0; j <= lb; j++)\n"
+             "        prev[j] = 0;\n"
+             "    for (int i = 1; i <= la; i++) {\n"
+             "        cur[0] = 0;\n"
+             "        for (int j = 1; j <= lb; j++) {\n"
+             "            const int h = max3(prev[j - 1] + (s[i - 1] == t[j - 1] ? match : mismatch), prev[j] - gap,\n"
+             "                               cur[j - 1] - gap);\n"
+             "            cur[j] = h > 0 ? h : 0;\n"
+             "            if (cur[j] > best)\n"
+             "                best = cur[j];\n"
+             "        }\n"
+             "        int *tmp = prev;\n"
+             "        prev = cur;\n"
+             "        cur = tmp;\n"
+             "    }\n"
+             "    score[p] = best;\n"
+             "}\n",
+     .launch = {{"smith_waterman", "(batch+255)/256", "256", NULL, "a,b,score,rows,match,mismatch,gap,batch,la,lb"}},
+     .scratch = "rows:i32:2*(lb+1)*batch",
+     .mapping = "one-pair-per-thread"),
     OP("smith-waterman-matrix", "i32", SUBST, "smith_waterman",
        "#include <stdlib.h>\n\n" MAX3 "/* Smith-Waterman local alignment of protein-like sequences (symbols 0..19)\n"
        " * scored by a 20 x 20 substitution matrix, with a linear gap penalty. */\n",
@@ -314,7 +716,39 @@ static const Op OPS[] = {
        "                cur[j] = h > 0 ? h : 0;\n                if (cur[j] > best)\n                    best = cur[j];\n            }\n"
        SWAP_ROWS "        }\n        score[p] = best;\n    }\n    free(rows);\n",
        "7*batch*la*lb", "$S*batch*(la+lb)+1600+4*batch", SEQ ";subst=20,20;score=batch",
-       "a=int:0:20;b=int:0:20;subst=int:-4:7", NULL, "gap=4", NO_TAIL),
+       "a=int:0:20;b=int:0:20;subst=int:-4:7", NULL, "gap=4", NO_TAIL,
+     .cuda = CU_MAX3
+             "/* One thread per pair: the local-alignment recurrence scored by the\n"
+             " * substitution matrix, two rows in the pair's slice of rows. */\n"
+             "extern \"C\" __global__ void smith_waterman(const $T *a, const $T *b, const int *subst, int *score, int *rows, int gap,\n"
+             "                                          int batch, int la, int lb)\n"
+             "{\n"
+             "    const long long p = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "    if (p >= batch)\n"
+             "        return;\n"
+             "    const $T *s = a + p * la, *t = b + p * lb;\n"
+             "    int *prev = rows + p * 2 * (lb + 1), *cur = prev + lb + 1;\n"
+             "    int best = 0;\n"
+             "    for (int j = 0; j <= lb; j++)\n"
+             "        prev[j] = 0;\n"
+             "    for (int i = 1; i <= la; i++) {\n"
+             "        cur[0] = 0;\n"
+             "        const int *row = subst + 20 * s[i - 1];\n"
+             "        for (int j = 1; j <= lb; j++) {\n"
+             "            const int h = max3(prev[j - 1] + row[t[j - 1]], prev[j] - gap, cur[j - 1] - gap);\n"
+             "            cur[j] = h > 0 ? h : 0;\n"
+             "            if (cur[j] > best)\n"
+             "                best = cur[j];\n"
+             "        }\n"
+             "        int *tmp = prev;\n"
+             "        prev = cur;\n"
+             "        cur = tmp;\n"
+             "    }\n"
+             "    score[p] = best;\n"
+             "}\n",
+     .launch = {{"smith_waterman", "(batch+255)/256", "256", NULL, "a,b,subst,score,rows,gap,batch,la,lb"}},
+     .scratch = "rows:i32:2*(lb+1)*batch",
+     .mapping = "one-pair-per-thread"),
     OP("smith-waterman-float", "u8", PAIRS, "smith_waterman",
        "#include <stdlib.h>\n\n/* Smith-Waterman local alignment scores with real-valued scoring (match,\n"
        " * mismatch, linear gap penalty). */\n",
@@ -330,7 +764,41 @@ static const Op OPS[] = {
        "            float *tmp = prev;\n            prev = cur;\n            cur = tmp;\n"
        "        }\n        score[p] = best;\n    }\n    free(rows);\n",
        "7*batch*la*lb", "$S*batch*(la+lb)+4*batch", SEQ ";score=batch", SEQ_FILL, NULL,
-       "match=1.5;mismatch=-0.75;gap=0.6", {1e-4, 1e-5}, {0, 0}),
+       "match=1.5;mismatch=-0.75;gap=0.6", {1e-4, 1e-5}, {0, 0},
+     .cuda = "/* One thread per pair: the real-valued local-alignment recurrence in two\n"
+             " * rows of the pair's slice of rows. */\n"
+             "extern \"C\" __global__ void smith_waterman(const $T *a, const $T *b, float *score, float *rows, float match,\n"
+             "                                          float mismatch, float gap, int batch, int la, int lb)\n"
+             "{\n"
+             "    const long long p = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "    if (p >= batch)\n"
+             "        return;\n"
+             "    const $T *s = a + p * la, *t = b + p * lb;\n"
+             "    float *prev = rows + p * 2 * (lb + 1), *cur = prev + lb + 1;\n"
+             "    float best = 0;\n"
+             "    for (int j = 0; j <= lb; j++)\n"
+             "        prev[j] = 0;\n"
+             "    for (int i = 1; i <= la; i++) {\n"
+             "        cur[0] = 0;\n"
+             "        for (int j = 1; j <= lb; j++) {\n"
+             "            float h = prev[j - 1] + (s[i - 1] == t[j - 1] ? match : mismatch);\n"
+             "            if (prev[j] - gap > h)\n"
+             "                h = prev[j] - gap;\n"
+             "            if (cur[j - 1] - gap > h)\n"
+             "                h = cur[j - 1] - gap;\n"
+             "            cur[j] = h > 0 ? h : 0;\n"
+             "            if (cur[j] > best)\n"
+             "                best = cur[j];\n"
+             "        }\n"
+             "        float *tmp = prev;\n"
+             "        prev = cur;\n"
+             "        cur = tmp;\n"
+             "    }\n"
+             "    score[p] = best;\n"
+             "}\n",
+     .launch = {{"smith_waterman", "(batch+255)/256", "256", NULL, "a,b,score,rows,match,mismatch,gap,batch,la,lb"}},
+     .scratch = "rows:f32:2*(lb+1)*batch",
+     .mapping = "one-pair-per-thread"),
     OP("smith-waterman-table", "u8", PAIRST, "smith_waterman",
        "#include <stddef.h>\n\n" MAX3 "/* Smith-Waterman score tables H (linear gap) of a batch of pairs; row 0\n"
        " * and column 0 are zero. */\n",
@@ -341,7 +809,31 @@ static const Op OPS[] = {
        "                             D[(i - 1) * w + j] - gap, D[i * w + j - 1] - gap);\n"
        "                D[i * w + j] = h > 0 ? h : 0;\n            }\n        }\n    }\n",
        "7*batch*la*lb", "$S*batch*(la+lb)+4*batch*(la+1)*(lb+1)", SEQ ";table=batch,la+1,lb+1", SEQ_FILL, NULL,
-       "match=3;mismatch=-1;gap=2", NO_TAIL),
+       "match=3;mismatch=-1;gap=2", NO_TAIL,
+     .cuda = CU_MAX3
+             "/* One thread per pair: the C code's score table H, row by row. */\n"
+             "extern \"C\" __global__ void smith_waterman(const $T *a, const $T *b, int *table, int match, int mismatch, int gap,\n"
+             "                                          int batch, int la, int lb)\n"
+             "{\n"
+             "    const long long p = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "    if (p >= batch)\n"
+             "        return;\n"
+             "    const int w = lb + 1;\n"
+             "    const $T *s = a + p * la, *t = b + p * lb;\n"
+             "    int *D = table + p * (la + 1) * w;\n"
+             "    for (int j = 0; j <= lb; j++)\n"
+             "        D[j] = 0;\n"
+             "    for (int i = 1; i <= la; i++) {\n"
+             "        D[i * w] = 0;\n"
+             "        for (int j = 1; j <= lb; j++) {\n"
+             "            const int h = max3(D[(i - 1) * w + j - 1] + (s[i - 1] == t[j - 1] ? match : mismatch),\n"
+             "                               D[(i - 1) * w + j] - gap, D[i * w + j - 1] - gap);\n"
+             "            D[i * w + j] = h > 0 ? h : 0;\n"
+             "        }\n"
+             "    }\n"
+             "}\n",
+     .launch = {{"smith_waterman", "(batch+255)/256", "256", NULL, "a,b,table,match,mismatch,gap,batch,la,lb"}},
+     .mapping = "one-pair-per-thread"),
     OP("smith-waterman-affine", "u8", PAIRS, "smith_waterman",
        "#include <stdlib.h>\n\n" MAX3 "/* Smith-Waterman with affine gaps (Gotoh): a gap of length k costs\n"
        " * open + (k - 1) extend.  E tracks gaps along a row, F along a column. */\n",
@@ -359,7 +851,43 @@ static const Op OPS[] = {
        "        }\n        score[p] = best;\n    }\n"
        "    free(buf);\n",
        "12*batch*la*lb", "$S*batch*(la+lb)+4*batch", SEQ ";score=batch", SEQ_FILL, NULL,
-       "match=2;mismatch=-3;open=5;extend=1", NO_TAIL),
+       "match=2;mismatch=-3;open=5;extend=1", NO_TAIL,
+     .cuda = CU_MAX3
+             "/* One thread per pair: Gotoh's recurrence, the rows h, hprev and f in the\n"
+             " * pair's slice of rows. */\n"
+             "extern \"C\" __global__ void smith_waterman(const $T *a, const $T *b, int *score, int *rows, int match, int mismatch,\n"
+             "                                          int open, int extend, int batch, int la, int lb)\n"
+             "{\n"
+             "    const long long p = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "    if (p >= batch)\n"
+             "        return;\n"
+             "    const $T *s = a + p * la, *t = b + p * lb;\n"
+             "    int *h = rows + p * 3 * (lb + 1), *hprev = h + lb + 1, *f = h + 2 * (lb + 1);\n"
+             "    int best = 0;\n"
+             "    for (int j = 0; j <= lb; j++) {\n"
+             "        hprev[j] = 0;\n"
+             "        f[j] = -open;\n"
+             "    }\n"
+             "    for (int i = 1; i <= la; i++) {\n"
+             "        int e = -open;\n"
+             "        h[0] = 0;\n"
+             "        for (int j = 1; j <= lb; j++) {\n"
+             "            e = (e - extend > h[j - 1] - open) ? e - extend : h[j - 1] - open;\n"
+             "            f[j] = (f[j] - extend > hprev[j] - open) ? f[j] - extend : hprev[j] - open;\n"
+             "            const int v = max3(hprev[j - 1] + (s[i - 1] == t[j - 1] ? match : mismatch), e, f[j]);\n"
+             "            h[j] = v > 0 ? v : 0;\n"
+             "            if (h[j] > best)\n"
+             "                best = h[j];\n"
+             "        }\n"
+             "        int *tmp = hprev;\n"
+             "        hprev = h;\n"
+             "        h = tmp;\n"
+             "    }\n"
+             "    score[p] = best;\n"
+             "}\n",
+     .launch = {{"smith_waterman", "(batch+255)/256", "256", NULL, "a,b,score,rows,match,mismatch,open,extend,batch,la,lb"}},
+     .scratch = "rows:i32:3*(lb+1)*batch",
+     .mapping = "one-pair-per-thread"),
     OP("smith-waterman-position", "u8", PAIRS, "smith_waterman",
        "#include <stdlib.h>\n\n" MAX3 "/* Smith-Waterman (linear gap) best local score of each pair and where it\n"
        " * ends: out[p] = (score, i, j) for the first maximal cell in row-major\n"
@@ -374,7 +902,44 @@ static const Op OPS[] = {
        SWAP_ROWS "        }\n        out[3 * p] = best;\n        out[3 * p + 1] = bi;\n        out[3 * p + 2] = bj;\n"
        "    }\n    free(rows);\n",
        "7*batch*la*lb", "$S*batch*(la+lb)+12*batch", SEQ ";out=batch,3", SEQ_FILL, NULL,
-       "match=2;mismatch=-1;gap=1", NO_TAIL),
+       "match=2;mismatch=-1;gap=1", NO_TAIL,
+     .cuda = CU_MAX3
+             "/* One thread per pair: the local-alignment recurrence in two rows of the\n"
+             " * pair's slice of rows, keeping the first best cell in row-major order. */\n"
+             "extern \"C\" __global__ void smith_waterman(const $T *a, const $T *b, int *out, int *rows, int match, int mismatch,\n"
+             "                                          int gap, int batch, int la, int lb)\n"
+             "{\n"
+             "    const long long p = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "    if (p >= batch)\n"
+             "        return;\n"
+             "    const $T *s = a + p * la, *t = b + p * lb;\n"
+             "    int *prev = rows + p * 2 * (lb + 1), *cur = prev + lb + 1;\n"
+             "    int best = 0, bi = 0, bj = 0;\n"
+             "    for (int j = 0; j <= lb; j++)\n"
+             "        prev[j] = 0;\n"
+             "    for (int i = 1; i <= la; i++) {\n"
+             "        cur[0] = 0;\n"
+             "        for (int j = 1; j <= lb; j++) {\n"
+             "            const int h = max3(prev[j - 1] + (s[i - 1] == t[j - 1] ? match : mismatch), prev[j] - gap,\n"
+             "                               cur[j - 1] - gap);\n"
+             "            cur[j] = h > 0 ? h : 0;\n"
+             "            if (cur[j] > best) {\n"
+             "                best = cur[j];\n"
+             "                bi = i;\n"
+             "                bj = j;\n"
+             "            }\n"
+             "        }\n"
+             "        int *tmp = prev;\n"
+             "        prev = cur;\n"
+             "        cur = tmp;\n"
+             "    }\n"
+             "    out[3 * p] = best;\n"
+             "    out[3 * p + 1] = bi;\n"
+             "    out[3 * p + 2] = bj;\n"
+             "}\n",
+     .launch = {{"smith_waterman", "(batch+255)/256", "256", NULL, "a,b,out,rows,match,mismatch,gap,batch,la,lb"}},
+     .scratch = "rows:i32:2*(lb+1)*batch",
+     .mapping = "one-pair-per-thread"),
     OP("smith-waterman-single", "u8", SINGLE, "smith_waterman",
        MAX3 "/* The full Smith-Waterman table (linear gap) of one long pair. */\n",
        "const $T *a, const $T *b, int *H, int match, int mismatch, int gap, int la, int lb",
@@ -384,7 +949,32 @@ static const Op OPS[] = {
        "                         H[(i - 1) * w + j] - gap, H[i * w + j - 1] - gap);\n"
        "            H[i * w + j] = h > 0 ? h : 0;\n        }\n    }\n",
        "7*la*lb", "$S*(la+lb)+4*(la+1)*(lb+1)", "a=la;b=lb;H=la+1,lb+1", SEQ_FILL, NULL,
-       "match=2;mismatch=-1;gap=1", NO_TAIL),
+       "match=2;mismatch=-1;gap=1", NO_TAIL,
+     .cuda = CU_MAX3
+             "/* One block: row 0 and column 0, then the anti-diagonals d = i + j in\n"
+             " * order, the block's threads sharing each diagonal, a barrier after it. */\n"
+             "extern \"C\" __global__ void smith_waterman(const $T *a, const $T *b, int *H, int match, int mismatch, int gap, int la,\n"
+             "                                          int lb)\n"
+             "{\n"
+             "    const long long w = lb + 1;\n"
+             "    for (int j = threadIdx.x; j <= lb; j += blockDim.x)\n"
+             "        H[j] = 0;\n"
+             "    for (int i = threadIdx.x; i <= la; i += blockDim.x)\n"
+             "        H[i * w] = 0;\n"
+             "    __syncthreads();\n"
+             "    for (int d = 2; d <= la + lb; d++) {\n"
+             "        const int lo = d - lb > 1 ? d - lb : 1, hi = d - 1 < la ? d - 1 : la;\n"
+             "        for (int i = lo + threadIdx.x; i <= hi; i += blockDim.x) {\n"
+             "            const int j = d - i;\n"
+             "            const int h = max3(H[(i - 1) * w + j - 1] + (a[i - 1] == b[j - 1] ? match : mismatch),\n"
+             "                               H[(i - 1) * w + j] - gap, H[i * w + j - 1] - gap);\n"
+             "            H[i * w + j] = h > 0 ? h : 0;\n"
+             "        }\n"
+             "        __syncthreads();\n"
+             "    }\n"
+             "}\n",
+     .launch = {{"smith_waterman", "1", "1024", NULL, "a,b,H,match,mismatch,gap,la,lb"}},
+     .mapping = "one-block-antidiagonal-wavefront"),
     OP("needleman-wunsch", "u8", PAIRS, "needleman_wunsch",
        "#include <stdlib.h>\n\n" MAX3 "/* Needleman-Wunsch global alignment score of each pair with a linear gap\n"
        " * penalty (borders -gap * length). */\n",
@@ -395,7 +985,33 @@ static const Op OPS[] = {
        "                              cur[j - 1] - gap);\n"
        SWAP_ROWS "        }\n        score[p] = prev[lb];\n    }\n    free(rows);\n",
        "6*batch*la*lb", "$S*batch*(la+lb)+4*batch", SEQ ";score=batch", SEQ_FILL, NULL,
-       "match=1;mismatch=-1;gap=2", NO_TAIL),
+       "match=1;mismatch=-1;gap=2", NO_TAIL,
+     .cuda = CU_MAX3
+             "/* One thread per pair: the global-alignment recurrence in two rows of the\n"
+             " * pair's slice of rows. */\n"
+             "extern \"C\" __global__ void needleman_wunsch(const $T *a, const $T *b, int *score, int *rows, int match, int mismatch,\n"
+             "                                            int gap, int batch, int la, int lb)\n"
+             "{\n"
+             "    const long long p = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "    if (p >= batch)\n"
+             "        return;\n"
+             "    const $T *s = a + p * la, *t = b + p * lb;\n"
+             "    int *prev = rows + p * 2 * (lb + 1), *cur = prev + lb + 1;\n"
+             "    for (int j = 0; j <= lb; j++)\n"
+             "        prev[j] = -gap * j;\n"
+             "    for (int i = 1; i <= la; i++) {\n"
+             "        cur[0] = -gap * i;\n"
+             "        for (int j = 1; j <= lb; j++)\n"
+             "            cur[j] = max3(prev[j - 1] + (s[i - 1] == t[j - 1] ? match : mismatch), prev[j] - gap, cur[j - 1] - gap);\n"
+             "        int *tmp = prev;\n"
+             "        prev = cur;\n"
+             "        cur = tmp;\n"
+             "    }\n"
+             "    score[p] = prev[lb];\n"
+             "}\n",
+     .launch = {{"needleman_wunsch", "(batch+255)/256", "256", NULL, "a,b,score,rows,match,mismatch,gap,batch,la,lb"}},
+     .scratch = "rows:i32:2*(lb+1)*batch",
+     .mapping = "one-pair-per-thread"),
     OP("needleman-wunsch-table", "u8", PAIRST, "needleman_wunsch",
        "#include <stddef.h>\n\n" MAX3 "/* Needleman-Wunsch score tables (linear gap) of a batch of pairs. */\n",
        "const $T *a, const $T *b, int *table, int match, int mismatch, int gap, int batch, int la, int lb",
@@ -404,7 +1020,29 @@ static const Op OPS[] = {
        "                D[i * w + j] = max3(D[(i - 1) * w + j - 1] + (s[i - 1] == t[j - 1] ? match : mismatch),\n"
        "                                    D[(i - 1) * w + j] - gap, D[i * w + j - 1] - gap);\n        }\n    }\n",
        "6*batch*la*lb", "$S*batch*(la+lb)+4*batch*(la+1)*(lb+1)", SEQ ";table=batch,la+1,lb+1", SEQ_FILL, NULL,
-       "match=2;mismatch=-1;gap=1", NO_TAIL),
+       "match=2;mismatch=-1;gap=1", NO_TAIL,
+     .cuda = CU_MAX3
+             "/* One thread per pair: the C code's score table, row by row. */\n"
+             "extern \"C\" __global__ void needleman_wunsch(const $T *a, const $T *b, int *table, int match, int mismatch, int gap,\n"
+             "                                            int batch, int la, int lb)\n"
+             "{\n"
+             "    const long long p = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "    if (p >= batch)\n"
+             "        return;\n"
+             "    const int w = lb + 1;\n"
+             "    const $T *s = a + p * la, *t = b + p * lb;\n"
+             "    int *D = table + p * (la + 1) * w;\n"
+             "    for (int j = 0; j <= lb; j++)\n"
+             "        D[j] = -gap * j;\n"
+             "    for (int i = 1; i <= la; i++) {\n"
+             "        D[i * w] = -gap * i;\n"
+             "        for (int j = 1; j <= lb; j++)\n"
+             "            D[i * w + j] = max3(D[(i - 1) * w + j - 1] + (s[i - 1] == t[j - 1] ? match : mismatch),\n"
+             "                                D[(i - 1) * w + j] - gap, D[i * w + j - 1] - gap);\n"
+             "    }\n"
+             "}\n",
+     .launch = {{"needleman_wunsch", "(batch+255)/256", "256", NULL, "a,b,table,match,mismatch,gap,batch,la,lb"}},
+     .mapping = "one-pair-per-thread"),
     OP("needleman-wunsch-matrix", "i32", SUBST, "needleman_wunsch",
        "#include <stdlib.h>\n\n" MAX3 "/* Needleman-Wunsch global alignment of sequences over 20 symbols scored\n"
        " * by a 20 x 20 substitution matrix, linear gap penalty. */\n",
@@ -415,7 +1053,33 @@ static const Op OPS[] = {
        "                cur[j] = max3(prev[j - 1] + subst[20 * s[i - 1] + t[j - 1]], prev[j] - gap, cur[j - 1] - gap);\n"
        SWAP_ROWS "        }\n        score[p] = prev[lb];\n    }\n    free(rows);\n",
        "6*batch*la*lb", "$S*batch*(la+lb)+1600+4*batch", SEQ ";subst=20,20;score=batch",
-       "a=int:0:20;b=int:0:20;subst=int:-4:7", NULL, "gap=4", NO_TAIL),
+       "a=int:0:20;b=int:0:20;subst=int:-4:7", NULL, "gap=4", NO_TAIL,
+     .cuda = CU_MAX3
+             "/* One thread per pair: the global-alignment recurrence scored by the\n"
+             " * substitution matrix, two rows in the pair's slice of rows. */\n"
+             "extern \"C\" __global__ void needleman_wunsch(const $T *a, const $T *b, const int *subst, int *score, int *rows,\n"
+             "                                            int gap, int batch, int la, int lb)\n"
+             "{\n"
+             "    const long long p = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "    if (p >= batch)\n"
+             "        return;\n"
+             "    const $T *s = a + p * la, *t = b + p * lb;\n"
+             "    int *prev = rows + p * 2 * (lb + 1), *cur = prev + lb + 1;\n"
+             "    for (int j = 0; j <= lb; j++)\n"
+             "        prev[j] = -gap * j;\n"
+             "    for (int i = 1; i <= la; i++) {\n"
+             "        cur[0] = -gap * i;\n"
+             "        for (int j = 1; j <= lb; j++)\n"
+             "            cur[j] = max3(prev[j - 1] + subst[20 * s[i - 1] + t[j - 1]], prev[j] - gap, cur[j - 1] - gap);\n"
+             "        int *tmp = prev;\n"
+             "        prev = cur;\n"
+             "        cur = tmp;\n"
+             "    }\n"
+             "    score[p] = prev[lb];\n"
+             "}\n",
+     .launch = {{"needleman_wunsch", "(batch+255)/256", "256", NULL, "a,b,subst,score,rows,gap,batch,la,lb"}},
+     .scratch = "rows:i32:2*(lb+1)*batch",
+     .mapping = "one-pair-per-thread"),
     OP("needleman-wunsch-affine", "u8", PAIRS, "needleman_wunsch",
        "#include <stdlib.h>\n\n" MAX3 "#define NEG (-1000000000 / 2)\n\n"
        "/* Global alignment with affine gaps (Gotoh): a gap of length k costs\n"
@@ -434,7 +1098,43 @@ static const Op OPS[] = {
        "        }\n        score[p] = hprev[lb];\n    }\n"
        "    free(buf);\n",
        "12*batch*la*lb", "$S*batch*(la+lb)+4*batch", SEQ ";score=batch", SEQ_FILL, NULL,
-       "match=2;mismatch=-2;open=4;extend=1", NO_TAIL),
+       "match=2;mismatch=-2;open=4;extend=1", NO_TAIL,
+     .cuda = CU_MAX3
+             "#define NEG (-1000000000 / 2)\n"
+             "\n"
+             "/* One thread per pair: Gotoh's global recurrence, the rows h, hprev and f\n"
+             " * in the pair's slice of rows. */\n"
+             "extern \"C\" __global__ void needleman_wunsch(const $T *a, const $T *b, int *score, int *rows, int match, int mismatch,\n"
+             "                                            int open, int extend, int batch, int la, int lb)\n"
+             "{\n"
+             "    const long long p = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "    if (p >= batch)\n"
+             "        return;\n"
+             "    const $T *s = a + p * la, *t = b + p * lb;\n"
+             "    int *h = rows + p * 3 * (lb + 1), *hprev = h + lb + 1, *f = h + 2 * (lb + 1);\n"
+             "    hprev[0] = 0;\n"
+             "    f[0] = NEG;\n"
+             "    for (int j = 1; j <= lb; j++) {\n"
+             "        hprev[j] = -open - (j - 1) * extend;\n"
+             "        f[j] = NEG;\n"
+             "    }\n"
+             "    for (int i = 1; i <= la; i++) {\n"
+             "        int e = NEG;\n"
+             "        h[0] = -open - (i - 1) * extend;\n"
+             "        for (int j = 1; j <= lb; j++) {\n"
+             "            e = (e - extend > h[j - 1] - open) ? e - extend : h[j - 1] - open;\n"
+             "            f[j] = (f[j] - extend > hprev[j] - open) ? f[j] - extend : hprev[j] - open;\n"
+             "            h[j] = max3(hprev[j - 1] + (s[i - 1] == t[j - 1] ? match : mismatch), e, f[j]);\n"
+             "        }\n"
+             "        int *tmp = hprev;\n"
+             "        hprev = h;\n"
+             "        h = tmp;\n"
+             "    }\n"
+             "    score[p] = hprev[lb];\n"
+             "}\n",
+     .launch = {{"needleman_wunsch", "(batch+255)/256", "256", NULL, "a,b,score,rows,match,mismatch,open,extend,batch,la,lb"}},
+     .scratch = "rows:i32:3*(lb+1)*batch",
+     .mapping = "one-pair-per-thread"),
     OP("needleman-wunsch-single", "u8", SINGLE, "needleman_wunsch",
        MAX3 "/* The full Needleman-Wunsch table (linear gap) of one long pair. */\n",
        "const $T *a, const $T *b, int *D, int match, int mismatch, int gap, int la, int lb",
@@ -443,7 +1143,31 @@ static const Op OPS[] = {
        "            D[i * w + j] = max3(D[(i - 1) * w + j - 1] + (a[i - 1] == b[j - 1] ? match : mismatch),\n"
        "                                D[(i - 1) * w + j] - gap, D[i * w + j - 1] - gap);\n    }\n",
        "6*la*lb", "$S*(la+lb)+4*(la+1)*(lb+1)", "a=la;b=lb;D=la+1,lb+1", SEQ_FILL, NULL,
-       "match=1;mismatch=-1;gap=1", NO_TAIL),
+       "match=1;mismatch=-1;gap=1", NO_TAIL,
+     .cuda = CU_MAX3
+             "/* One block: row 0 and column 0, then the anti-diagonals d = i + j in\n"
+             " * order, the block's threads sharing each diagonal, a barrier after it. */\n"
+             "extern \"C\" __global__ void needleman_wunsch(const $T *a, const $T *b, int *D, int match, int mismatch, int gap, int la,\n"
+             "                                            int lb)\n"
+             "{\n"
+             "    const long long w = lb + 1;\n"
+             "    for (int j = threadIdx.x; j <= lb; j += blockDim.x)\n"
+             "        D[j] = -gap * j;\n"
+             "    for (int i = threadIdx.x; i <= la; i += blockDim.x)\n"
+             "        D[i * w] = -gap * i;\n"
+             "    __syncthreads();\n"
+             "    for (int d = 2; d <= la + lb; d++) {\n"
+             "        const int lo = d - lb > 1 ? d - lb : 1, hi = d - 1 < la ? d - 1 : la;\n"
+             "        for (int i = lo + threadIdx.x; i <= hi; i += blockDim.x) {\n"
+             "            const int j = d - i;\n"
+             "            D[i * w + j] = max3(D[(i - 1) * w + j - 1] + (a[i - 1] == b[j - 1] ? match : mismatch),\n"
+             "                                D[(i - 1) * w + j] - gap, D[i * w + j - 1] - gap);\n"
+             "        }\n"
+             "        __syncthreads();\n"
+             "    }\n"
+             "}\n",
+     .launch = {{"needleman_wunsch", "1", "1024", NULL, "a,b,D,match,mismatch,gap,la,lb"}},
+     .mapping = "one-block-antidiagonal-wavefront"),
     OP("needleman-wunsch-float", "u8", PAIRS, "needleman_wunsch",
        "#include <stdlib.h>\n\n/* Needleman-Wunsch global alignment score with real-valued scoring. */\n",
        "const $T *a, const $T *b, double *score, double match, double mismatch, double gap, int batch, int la, int lb",
@@ -457,7 +1181,38 @@ static const Op OPS[] = {
        "            double *tmp = prev;\n            prev = cur;\n            cur = tmp;\n"
        "        }\n        score[p] = prev[lb];\n    }\n    free(rows);\n",
        "6*batch*la*lb", "$S*batch*(la+lb)+8*batch", SEQ ";score=batch", SEQ_FILL, NULL,
-       "match=1.25;mismatch=-0.5;gap=0.75", {1e-9, 1e-9}, {0, 0}),
+       "match=1.25;mismatch=-0.5;gap=0.75", {1e-9, 1e-9}, {0, 0},
+     .cuda = "/* One thread per pair: the real-valued global recurrence in two rows of\n"
+             " * the pair's slice of rows. */\n"
+             "extern \"C\" __global__ void needleman_wunsch(const $T *a, const $T *b, double *score, double *rows, double match,\n"
+             "                                            double mismatch, double gap, int batch, int la, int lb)\n"
+             "{\n"
+             "    const long long p = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "    if (p >= batch)\n"
+             "        return;\n"
+             "    const $T *s = a + p * la, *t = b + p * lb;\n"
+             "    double *prev = rows + p * 2 * (lb + 1), *cur = prev + lb + 1;\n"
+             "    for (int j = 0; j <= lb; j++)\n"
+             "        prev[j] = -gap * j;\n"
+             "    for (int i = 1; i <= la; i++) {\n"
+             "        cur[0] = -gap * i;\n"
+             "        for (int j = 1; j <= lb; j++) {\n"
+             "            double h = prev[j - 1] + (s[i - 1] == t[j - 1] ? match : mismatch);\n"
+             "            if (prev[j] - gap > h)\n"
+             "                h = prev[j] - gap;\n"
+             "            if (cur[j - 1] - gap > h)\n"
+             "                h = cur[j - 1] - gap;\n"
+             "            cur[j] = h;\n"
+             "        }\n"
+             "        double *tmp = prev;\n"
+             "        prev = cur;\n"
+             "        cur = tmp;\n"
+             "    }\n"
+             "    score[p] = prev[lb];\n"
+             "}\n",
+     .launch = {{"needleman_wunsch", "(batch+255)/256", "256", NULL, "a,b,score,rows,match,mismatch,gap,batch,la,lb"}},
+     .scratch = "rows:f64:2*(lb+1)*batch",
+     .mapping = "one-pair-per-thread"),
     OP("semi-global", "u8", PAIRS, "fitting_alignment",
        "#include <stdlib.h>\n\n" MAX3 "/* Fitting (semi-global) alignment: all of a aligned against any substring\n"
        " * of b.  Leading gaps in b are free (row 0 is zero) and the score is the\n"
@@ -471,7 +1226,37 @@ static const Op OPS[] = {
        "            if (prev[j] > best)\n                best = prev[j];\n        score[p] = best;\n    }\n"
        "    free(rows);\n",
        "6*batch*la*lb", "$S*batch*(la+lb)+4*batch", SEQ ";score=batch", SEQ_FILL, NULL,
-       "match=2;mismatch=-1;gap=2", NO_TAIL),
+       "match=2;mismatch=-1;gap=2", NO_TAIL,
+     .cuda = CU_MAX3
+             "/* One thread per pair: the fitting-alignment recurrence in two rows of the\n"
+             " * pair's slice of rows, then the best cell of the last row. */\n"
+             "extern \"C\" __global__ void fitting_alignment(const $T *a, const $T *b, int *score, int *rows, int match, int mismatch,\n"
+             "                                             int gap, int batch, int la, int lb)\n"
+             "{\n"
+             "    const long long p = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "    if (p >= batch)\n"
+             "        return;\n"
+             "    const $T *s = a + p * la, *t = b + p * lb;\n"
+             "    int *prev = rows + p * 2 * (lb + 1), *cur = prev + lb + 1;\n"
+             "    for (int j = 0; j <= lb; j++)\n"
+             "        prev[j] = 0;\n"
+             "    for (int i = 1; i <= la; i++) {\n"
+             "        cur[0] = -gap * i;\n"
+             "        for (int j = 1; j <= lb; j++)\n"
+             "            cur[j] = max3(prev[j - 1] + (s[i - 1] == t[j - 1] ? match : mismatch), prev[j] - gap, cur[j - 1] - gap);\n"
+             "        int *tmp = prev;\n"
+             "        prev = cur;\n"
+             "        cur = tmp;\n"
+             "    }\n"
+             "    int best = prev[0];\n"
+             "    for (int j = 1; j <= lb; j++)\n"
+             "        if (prev[j] > best)\n"
+             "            best = prev[j];\n"
+             "    score[p] = best;\n"
+             "}\n",
+     .launch = {{"fitting_alignment", "(batch+255)/256", "256", NULL, "a,b,score,rows,match,mismatch,gap,batch,la,lb"}},
+     .scratch = "rows:i32:2*(lb+1)*batch",
+     .mapping = "one-pair-per-thread"),
 #define DTW_PRE(cost)                                                                               \
     "#include <math.h>\n#include <stdlib.h>\n\n/* Dynamic time warping distance of each pair of series (a[p], b[p]):\n" \
     " * D[i][j] = " cost " + min(D[i-1][j], D[i][j-1], D[i-1][j-1]), D[0][0] = 0\n"  \
@@ -489,11 +1274,25 @@ static const Op OPS[] = {
     "        dist[p] = prev[lb];\n    }\n    free(rows);\n"
     OP("dtw", "f32", PAIRS, "dtw", DTW_PRE("|a_i - b_j|"),
        "const $T *a, const $T *b, $T *dist, int batch, int la, int lb", DTW_BODY("fabs$F(s[i - 1] - t[j - 1])"),
-       "5*batch*la*lb", "$S*batch*(la+lb)+$S*batch", SEQ ";dist=batch", NULL, NULL, NULL, {1e-4, 1e-5}, {0, 0}),
+       "5*batch*la*lb", "$S*batch*(la+lb)+$S*batch", SEQ ";dist=batch", NULL, NULL, NULL, {1e-4, 1e-5}, {0, 0},
+     .cuda = "#define INF __int_as_float(0x7f800000)\n"
+             "#define COST fabsf(s[i - 1] - t[j - 1])\n"
+             "\n"
+             CU_DTW_PAIR,
+     .launch = {{"dtw", "(batch+255)/256", "256", NULL, "a,b,dist,rows,batch,la,lb"}},
+     .scratch = "rows:$T:2*(lb+1)*batch",
+     .mapping = "one-pair-per-thread"),
     OP("dtw-squared", "f64", PAIRS, "dtw", DTW_PRE("(a_i - b_j)^2"),
        "const $T *a, const $T *b, $T *dist, int batch, int la, int lb",
        DTW_BODY("(s[i - 1] - t[j - 1]) * (s[i - 1] - t[j - 1])"),
-       "6*batch*la*lb", "$S*batch*(la+lb)+$S*batch", SEQ ";dist=batch", NULL, NULL, NULL, NO_TAIL),
+       "6*batch*la*lb", "$S*batch*(la+lb)+$S*batch", SEQ ";dist=batch", NULL, NULL, NULL, NO_TAIL,
+     .cuda = "#define INF __longlong_as_double(0x7ff0000000000000LL)\n"
+             "#define COST __dmul_rn(s[i - 1] - t[j - 1], s[i - 1] - t[j - 1]) /* rounded before the add, as in C */\n"
+             "\n"
+             CU_DTW_PAIR,
+     .launch = {{"dtw", "(batch+255)/256", "256", NULL, "a,b,dist,rows,batch,la,lb"}},
+     .scratch = "rows:$T:2*(lb+1)*batch",
+     .mapping = "one-pair-per-thread"),
     OP("dtw-band", "f32", BAND, "dtw",
        "#include <math.h>\n#include <stdlib.h>\n\n"
        "/* Dynamic time warping restricted to a Sakoe-Chiba band: cells with\n"
@@ -512,7 +1311,44 @@ static const Op OPS[] = {
        "            $T *tmp = prev;\n            prev = cur;\n            cur = tmp;\n        }\n"
        "        dist[p] = prev[lb];\n    }\n    free(rows);\n",
        "5*batch*la*(2*w+1)", "$S*batch*(la+lb)+$S*batch", SEQ ";dist=batch", NULL, NULL, NULL, {1e-4, 1e-5},
-       {0, 0}),
+       {0, 0},
+     .cuda = "#define INF __int_as_float(0x7f800000)\n"
+             "\n"
+             "/* One thread per pair: the banded warping recurrence, two rows in the\n"
+             " * pair's slice of rows; cells with |i - j| > w are infinite. */\n"
+             "extern \"C\" __global__ void dtw(const $T *a, const $T *b, $T *dist, $T *rows, int batch, int la, int lb, int w)\n"
+             "{\n"
+             "    const long long p = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "    if (p >= batch)\n"
+             "        return;\n"
+             "    const $T *s = a + p * la, *t = b + p * lb;\n"
+             "    $T *prev = rows + p * 2 * (lb + 1), *cur = prev + lb + 1;\n"
+             "    prev[0] = 0;\n"
+             "    for (int j = 1; j <= lb; j++)\n"
+             "        prev[j] = INF;\n"
+             "    for (int i = 1; i <= la; i++) {\n"
+             "        cur[0] = INF;\n"
+             "        for (int j = 1; j <= lb; j++) {\n"
+             "            if (abs(i - j) > w) {\n"
+             "                cur[j] = INF;\n"
+             "                continue;\n"
+             "            }\n"
+             "            $T m = prev[j - 1];\n"
+             "            if (prev[j] < m)\n"
+             "                m = prev[j];\n"
+             "            if (cur[j - 1] < m)\n"
+             "                m = cur[j - 1];\n"
+             "            cur[j] = fabsf(s[i - 1] - t[j - 1]) + m;\n"
+             "        }\n"
+             "        $T *tmp = prev;\n"
+             "        prev = cur;\n"
+             "        cur = tmp;\n"
+             "    }\n"
+             "    dist[p] = prev[lb];\n"
+             "}\n",
+     .launch = {{"dtw", "(batch+255)/256", "256", NULL, "a,b,dist,rows,batch,la,lb,w"}},
+     .scratch = "rows:$T:2*(lb+1)*batch",
+     .mapping = "one-pair-per-thread"),
     OP("dtw-multivariate", "f32", PAIRS, "dtw",
        "#include <math.h>\n#include <stdlib.h>\n\n"
        "/* Dynamic time warping of 3-dimensional series (a[p] is la x 3, b[p] is\n"
@@ -532,7 +1368,48 @@ static const Op OPS[] = {
        "            $T *tmp = prev;\n            prev = cur;\n            cur = tmp;\n        }\n"
        "        dist[p] = prev[lb];\n    }\n    free(rows);\n",
        "14*batch*la*lb", "3*$S*batch*(la+lb)+$S*batch", "a=batch,la,3;b=batch,lb,3;dist=batch", NULL, NULL, NULL,
-       {1e-4, 1e-5}, {0, 0}),
+       {1e-4, 1e-5}, {0, 0},
+     .cuda = "#define INF __int_as_float(0x7f800000)\n"
+             "\n"
+             "/* Euclidean distance of two 3-dimensional samples; the squares are rounded\n"
+             " * before the adds (no fused multiply-add), as in the C code. */\n"
+             "__device__ $T dist3(const $T *x, const $T *y)\n"
+             "{\n"
+             "    const $T dx = x[0] - y[0], dy = x[1] - y[1], dz = x[2] - y[2];\n"
+             "    return sqrtf(__fadd_rn(__fadd_rn(__fmul_rn(dx, dx), __fmul_rn(dy, dy)), __fmul_rn(dz, dz)));\n"
+             "}\n"
+             "\n"
+             "/* One thread per pair: the warping recurrence over 3-dimensional samples,\n"
+             " * two rows in the pair's slice of rows. */\n"
+             "extern \"C\" __global__ void dtw(const $T *a, const $T *b, $T *dist, $T *rows, int batch, int la, int lb)\n"
+             "{\n"
+             "    const long long p = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "    if (p >= batch)\n"
+             "        return;\n"
+             "    const $T *s = a + p * la * 3, *t = b + p * lb * 3;\n"
+             "    $T *prev = rows + p * 2 * (lb + 1), *cur = prev + lb + 1;\n"
+             "    prev[0] = 0;\n"
+             "    for (int j = 1; j <= lb; j++)\n"
+             "        prev[j] = INF;\n"
+             "    for (int i = 1; i <= la; i++) {\n"
+             "        cur[0] = INF;\n"
+             "        for (int j = 1; j <= lb; j++) {\n"
+             "            $T m = prev[j - 1];\n"
+             "            if (prev[j] < m)\n"
+             "                m = prev[j];\n"
+             "            if (cur[j - 1] < m)\n"
+             "                m = cur[j - 1];\n"
+             "            cur[j] = dist3(s + 3 * (i - 1), t + 3 * (j - 1)) + m;\n"
+             "        }\n"
+             "        $T *tmp = prev;\n"
+             "        prev = cur;\n"
+             "        cur = tmp;\n"
+             "    }\n"
+             "    dist[p] = prev[lb];\n"
+             "}\n",
+     .launch = {{"dtw", "(batch+255)/256", "256", NULL, "a,b,dist,rows,batch,la,lb"}},
+     .scratch = "rows:$T:2*(lb+1)*batch",
+     .mapping = "one-pair-per-thread"),
     OP("dtw-table", "f32", PAIRST, "dtw",
        "#include <math.h>\n#include <stddef.h>\n\n/* Full dynamic-time-warping tables of a batch of series pairs: D[i][j]\n"
        " * (0-based, la x lb) is |a_i - b_j| plus the smallest of D[i-1][j],\n"
@@ -546,7 +1423,30 @@ static const Op OPS[] = {
        "                } else if (j > 0) {\n                    m = D[j - 1];\n                }\n"
        "                D[i * lb + j] = fabs$F(s[i] - t[j]) + m;\n            }\n        }\n    }\n",
        "5*batch*la*lb", "2*$S*batch*(la+lb)+$S*batch*la*lb", "a=batch,la;b=batch,lb;table=batch,la,lb", NULL, NULL, NULL,
-       {1e-4, 1e-5}, {0, 0}),
+       {1e-4, 1e-5}, {0, 0},
+     .cuda = "/* One thread per pair: the C code's la x lb warping table, row by row. */\n"
+             "extern \"C\" __global__ void dtw(const $T *a, const $T *b, $T *table, int batch, int la, int lb)\n"
+             "{\n"
+             "    const long long p = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "    if (p >= batch)\n"
+             "        return;\n"
+             "    const $T *s = a + p * la, *t = b + p * lb;\n"
+             "    $T *D = table + p * la * lb;\n"
+             "    for (int i = 0; i < la; i++) {\n"
+             "        for (int j = 0; j < lb; j++) {\n"
+             "            $T m = 0;\n"
+             "            if (i > 0 && j > 0)\n"
+             "                m = fminf(D[(i - 1) * lb + j - 1], fminf(D[(i - 1) * lb + j], D[i * lb + j - 1]));\n"
+             "            else if (i > 0)\n"
+             "                m = D[(i - 1) * lb];\n"
+             "            else if (j > 0)\n"
+             "                m = D[j - 1];\n"
+             "            D[i * lb + j] = fabsf(s[i] - t[j]) + m;\n"
+             "        }\n"
+             "    }\n"
+             "}\n",
+     .launch = {{"dtw", "(batch+255)/256", "256", NULL, "a,b,table,batch,la,lb"}},
+     .mapping = "one-pair-per-thread"),
     OP("dtw-single-table", "f64", SINGLE, "dtw",
        "#include <math.h>\n\n/* The dynamic-time-warping table of one long pair of series (squared\n"
        " * difference cost): D[i][j] (0-based, la x lb) adds (a_i - b_j)^2 to the\n"
@@ -558,7 +1458,30 @@ static const Op OPS[] = {
        "            else if (i > 0)\n                m = D[(i - 1) * lb];\n"
        "            else if (j > 0)\n                m = D[j - 1];\n"
        "            $T d = a[i] - b[j];\n            D[i * lb + j] = d * d + m;\n        }\n    }\n",
-       "6*la*lb", "$S*(la+lb)+$S*la*lb", "a=la;b=lb;D=la,lb", NULL, NULL, NULL, NO_TAIL),
+       "6*la*lb", "$S*(la+lb)+$S*la*lb", "a=la;b=lb;D=la,lb", NULL, NULL, NULL, NO_TAIL,
+     .cuda = "/* One block sweeps the anti-diagonals d = i + j of the la x lb table in\n"
+             " * order, its threads sharing each diagonal, a barrier after it. */\n"
+             "extern \"C\" __global__ void dtw(const $T *a, const $T *b, $T *D, int la, int lb)\n"
+             "{\n"
+             "    for (int d = 0; d <= la + lb - 2; d++) {\n"
+             "        const int lo = d - (lb - 1) > 0 ? d - (lb - 1) : 0, hi = d < la - 1 ? d : la - 1;\n"
+             "        for (int i = lo + threadIdx.x; i <= hi; i += blockDim.x) {\n"
+             "            const int j = d - i;\n"
+             "            $T m = 0;\n"
+             "            if (i > 0 && j > 0)\n"
+             "                m = fmin(D[(long long)(i - 1) * lb + j - 1], fmin(D[(long long)(i - 1) * lb + j], D[(long long)i * lb + j - 1]));\n"
+             "            else if (i > 0)\n"
+             "                m = D[(long long)(i - 1) * lb];\n"
+             "            else if (j > 0)\n"
+             "                m = D[j - 1];\n"
+             "            const $T diff = a[i] - b[j];\n"
+             "            D[(long long)i * lb + j] = __dmul_rn(diff, diff) + m;\n"
+             "        }\n"
+             "        __syncthreads();\n"
+             "    }\n"
+             "}\n",
+     .launch = {{"dtw", "1", "1024", NULL, "a,b,D,la,lb"}},
+     .mapping = "one-block-antidiagonal-wavefront"),
 #define GRID_MAX(T2)                                                                                \
     "    for (int i = 0; i < n; i++) {\n        for (int j = 0; j < m; j++) {\n"                      \
     "            " T2 " best;\n            if (i == 0 && j == 0)\n                best = 0;\n"            \
@@ -570,7 +1493,26 @@ static const Op OPS[] = {
        "/* Heaviest monotone path on an n x m grid of weights moving right or down:\n"
        " * P[i][j] = W[i][j] + max(P[i-1][j], P[i][j-1]), from the top-left corner. */\n",
        "const $T *W, $T *P, int n, int m", GRID_MAX("$T"),
-       "2*n*m", "2*$S*n*m", "W=n,m;P=n,m", "W=int:0:100", NULL, NULL, {1e-3, 1e-5}, {1e-9, 1e-12}),
+       "2*n*m", "2*$S*n*m", "W=n,m;P=n,m", "W=int:0:100", NULL, NULL, {1e-3, 1e-5}, {1e-9, 1e-12},
+     .cuda = "/* P[i][j] = W[i][j] + the larger of the up and left paths. */\n"
+             "__device__ void cell(const $T *W, $T *P, int m, int i, int j)\n"
+             "{\n"
+             "    const long long at = (long long)i * m + j;\n"
+             "    $T best;\n"
+             "    if (i == 0 && j == 0)\n"
+             "        best = 0;\n"
+             "    else if (i == 0)\n"
+             "        best = P[at - 1];\n"
+             "    else if (j == 0)\n"
+             "        best = P[at - m];\n"
+             "    else\n"
+             "        best = P[at - m] > P[at - 1] ? P[at - m] : P[at - 1];\n"
+             "    P[at] = W[at] + best;\n"
+             "}\n"
+             "\n"
+             CU_GRID_SWEEP,
+     .launch = {{"grid_paths", "1", "1024", NULL, "W,P,n,m"}},
+     .mapping = "one-block-antidiagonal-wavefront"),
     OP("grid-max-path-diag", "f32", GRID, "grid_paths",
        "/* Heaviest monotone path on a weighted grid with right, down and diagonal\n"
        " * moves: P[i][j] = W[i][j] + max(P[i-1][j], P[i][j-1], P[i-1][j-1]). */\n",
@@ -582,7 +1524,29 @@ static const Op OPS[] = {
        "            } else if (i > 0) {\n                best = P[(i - 1) * m];\n"
        "            } else if (j > 0) {\n                best = P[j - 1];\n            }\n"
        "            P[i * m + j] = W[i * m + j] + best;\n        }\n    }\n",
-       "3*n*m", "2*$S*n*m", "W=n,m;P=n,m", "W=uni:0:1", NULL, NULL, {1e-3, 1e-5}, {0, 0}),
+       "3*n*m", "2*$S*n*m", "W=n,m;P=n,m", "W=uni:0:1", NULL, NULL, {1e-3, 1e-5}, {0, 0},
+     .cuda = "/* P[i][j] = W[i][j] + the largest of the up, left and diagonal paths. */\n"
+             "__device__ void cell(const $T *W, $T *P, int m, int i, int j)\n"
+             "{\n"
+             "    const long long at = (long long)i * m + j;\n"
+             "    $T best = 0;\n"
+             "    if (i > 0 && j > 0) {\n"
+             "        best = P[at - m - 1];\n"
+             "        if (P[at - m] > best)\n"
+             "            best = P[at - m];\n"
+             "        if (P[at - 1] > best)\n"
+             "            best = P[at - 1];\n"
+             "    } else if (i > 0) {\n"
+             "        best = P[at - m];\n"
+             "    } else if (j > 0) {\n"
+             "        best = P[at - 1];\n"
+             "    }\n"
+             "    P[at] = W[at] + best;\n"
+             "}\n"
+             "\n"
+             CU_GRID_SWEEP,
+     .launch = {{"grid_paths", "1", "1024", NULL, "W,P,n,m"}},
+     .mapping = "one-block-antidiagonal-wavefront"),
     OP("grid-min-path", "f64", GRID, "grid_paths",
        "#include <math.h>\n\n/* Cheapest monotone path (right or down moves) on a grid of positive\n"
        " * costs: P[i][j] = W[i][j] + min(P[i-1][j], P[i][j-1]). */\n",
@@ -592,7 +1556,27 @@ static const Op OPS[] = {
        "            $T left = j > 0 ? P[i * m + j - 1] : INFINITY;\n"
        "            $T best = i == 0 && j == 0 ? 0 : fmin(up, left);\n"
        "            P[i * m + j] = W[i * m + j] + best;\n        }\n    }\n",
-       "2*n*m", "2*$S*n*m", "W=n,m;P=n,m", "W=uni:0.1:1", NULL, NULL, NO_TAIL),
+       "2*n*m", "2*$S*n*m", "W=n,m;P=n,m", "W=uni:0.1:1", NULL, NULL, NO_TAIL,
+     .cuda = "/* P[i][j] = W[i][j] + the cheaper of the up and left paths (the missing\n"
+             " * one counts as infinite). */\n"
+             "__device__ void cell(const $T *W, $T *P, int m, int i, int j)\n"
+             "{\n"
+             "    const long long at = (long long)i * m + j;\n"
+             "    $T best;\n"
+             "    if (i == 0 && j == 0)\n"
+             "        best = 0;\n"
+             "    else if (i == 0)\n"
+             "        best = P[at - 1];\n"
+             "    else if (j == 0)\n"
+             "        best = P[at - m];\n"
+             "    else\n"
+             "        best = fmin(P[at - m], P[at - 1]);\n"
+             "    P[at] = W[at] + best;\n"
+             "}\n"
+             "\n"
+             CU_GRID_SWEEP,
+     .launch = {{"grid_paths", "1", "1024", NULL, "W,P,n,m"}},
+     .mapping = "one-block-antidiagonal-wavefront"),
     OP("grid-max-path-batched", "i32", GRIDB, "grid_best_paths",
        "#include <stdlib.h>\n\n/* Heaviest right/down path through each of a batch of n x m weight grids,\n"
        " * corner to corner, with one row of the table kept. */\n",
@@ -605,7 +1589,33 @@ static const Op OPS[] = {
        "                else\n                    prev = row[j] > row[j - 1] ? row[j] : row[j - 1];\n"
        "                row[j] = w[i * m + j] + prev;\n            }\n        }\n        best[g] = row[m - 1];\n    }\n"
        "    free(row);\n",
-       "2*batch*n*m", "$S*batch*n*m+$S*batch", "W=batch,n,m;best=batch", "W=int:-50:100", NULL, NULL, NO_TAIL),
+       "2*batch*n*m", "$S*batch*n*m+$S*batch", "W=batch,n,m;best=batch", "W=int:-50:100", NULL, NULL, NO_TAIL,
+     .cuda = "/* One thread per grid: the C code's one-row recurrence in the grid's slice\n"
+             " * of rows. */\n"
+             "extern \"C\" __global__ void grid_best_paths(const $T *W, $T *best, $T *rows, int batch, int n, int m)\n"
+             "{\n"
+             "    const long long g = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "    if (g >= batch)\n"
+             "        return;\n"
+             "    const $T *w = W + g * n * m;\n"
+             "    $T *row = rows + g * m;\n"
+             "    for (int i = 0; i < n; i++) {\n"
+             "        for (int j = 0; j < m; j++) {\n"
+             "            $T prev;\n"
+             "            if (i == 0)\n"
+             "                prev = j > 0 ? row[j - 1] : 0;\n"
+             "            else if (j == 0)\n"
+             "                prev = row[0];\n"
+             "            else\n"
+             "                prev = row[j] > row[j - 1] ? row[j] : row[j - 1];\n"
+             "            row[j] = w[i * m + j] + prev;\n"
+             "        }\n"
+             "    }\n"
+             "    best[g] = row[m - 1];\n"
+             "}\n",
+     .launch = {{"grid_best_paths", "(batch+255)/256", "256", NULL, "W,best,rows,batch,n,m"}},
+     .scratch = "rows:$T:m*batch",
+     .mapping = "one-grid-per-thread"),
 #define LATTICE(T2, mod, diag)                                                                      \
     "    for (int i = 0; i < n; i++) {\n        for (int j = 0; j < m; j++) {\n"                      \
     "            if (free_cell[i * m + j] == 0) {\n                C[i * m + j] = 0;\n                continue;\n" \
@@ -618,23 +1628,47 @@ static const Op OPS[] = {
        " * every cell of an n x m grid, modulo 1000000007; cells whose value is 0\n"
        " * are obstacles (no path enters them). */\n",
        "const uint8_t *free_cell, $T *C, int n, int m", LATTICE("int", "1000000007", ""),
-       "2*n*m", "n*m+$S*n*m", "free_cell=n,m;C=n,m", "free_cell=int:0:8", NULL, NULL, NO_TAIL),
+       "2*n*m", "n*m+$S*n*m", "free_cell=n,m;C=n,m", "free_cell=int:0:8", NULL, NULL, NO_TAIL,
+     .cuda = "#define MODULUS 1000000007\n"
+             "#define DIAGONAL 0\n"
+             "\n"
+             CU_LATTICE,
+     .launch = {{"lattice_paths", "1", "1024", NULL, "free_cell,C,n,m"}},
+     .mapping = "one-block-antidiagonal-wavefront"),
     OP("lattice-paths-998244353", "i64", GRID, "lattice_paths",
        "#include <stdint.h>\n\n/* Number of monotone lattice paths to every cell of an n x m grid with\n"
        " * obstacles (value 0), modulo the prime 998244353. */\n",
        "const uint8_t *free_cell, $T *C, int n, int m", LATTICE("int64_t", "998244353", ""),
-       "2*n*m", "n*m+$S*n*m", "free_cell=n,m;C=n,m", "free_cell=int:0:8", NULL, NULL, NO_TAIL),
+       "2*n*m", "n*m+$S*n*m", "free_cell=n,m;C=n,m", "free_cell=int:0:8", NULL, NULL, NO_TAIL,
+     .cuda = "#define MODULUS 998244353\n"
+             "#define DIAGONAL 0\n"
+             "\n"
+             CU_LATTICE,
+     .launch = {{"lattice_paths", "1", "1024", NULL, "free_cell,C,n,m"}},
+     .mapping = "one-block-antidiagonal-wavefront"),
     OP("lattice-paths-mod65521", "u16", GRID, "lattice_paths",
        "#include <stdint.h>\n\n/* Number of monotone lattice paths to every cell of an n x m grid with\n"
        " * obstacles (value 0), modulo the prime 65521 so counts fit 16 bits. */\n",
        "const uint8_t *free_cell, $T *C, int n, int m", LATTICE("uint16_t", "65521", ""),
-       "2*n*m", "n*m+$S*n*m", "free_cell=n,m;C=n,m", "free_cell=int:0:8", NULL, NULL, NO_TAIL),
+       "2*n*m", "n*m+$S*n*m", "free_cell=n,m;C=n,m", "free_cell=int:0:8", NULL, NULL, NO_TAIL,
+     .cuda = "#define MODULUS 65521\n"
+             "#define DIAGONAL 0\n"
+             "\n"
+             CU_LATTICE,
+     .launch = {{"lattice_paths", "1", "1024", NULL, "free_cell,C,n,m"}},
+     .mapping = "one-block-antidiagonal-wavefront"),
     OP("delannoy-paths", "i32", GRID, "lattice_paths",
        "#include <stdint.h>\n\n/* Number of lattice paths with right, down and diagonal steps (Delannoy\n"
        " * paths) to every cell of an n x m grid with obstacles (value 0), modulo\n * 1000000007. */\n",
        "const uint8_t *free_cell, $T *C, int n, int m",
        LATTICE("int", "1000000007", "            if (i > 0 && j > 0)\n                c += C[(i - 1) * m + j - 1];\n"),
-       "3*n*m", "n*m+$S*n*m", "free_cell=n,m;C=n,m", "free_cell=int:0:8", NULL, NULL, NO_TAIL),
+       "3*n*m", "n*m+$S*n*m", "free_cell=n,m;C=n,m", "free_cell=int:0:8", NULL, NULL, NO_TAIL,
+     .cuda = "#define MODULUS 1000000007\n"
+             "#define DIAGONAL 1\n"
+             "\n"
+             CU_LATTICE,
+     .launch = {{"lattice_paths", "1", "1024", NULL, "free_cell,C,n,m"}},
+     .mapping = "one-block-antidiagonal-wavefront"),
     OP("lattice-paths-batched", "i32", GRIDB, "lattice_path_counts",
        "#include <stdint.h>\n#include <stdlib.h>\n\n/* For each of a batch of n x m obstacle grids (value 0 = blocked), the\n"
        " * number of right/down paths from corner to corner modulo 1000000007. */\n",
@@ -647,7 +1681,32 @@ static const Op OPS[] = {
        "                else\n                    row[j] = ((i > 0 ? row[j] : 0) + (j > 0 ? row[j - 1] : 0)) % 1000000007;\n"
        "            }\n        }\n        count[g] = (int)row[m - 1];\n    }\n    free(row);\n",
        "2*batch*n*m", "batch*n*m+$S*batch", "free_cell=batch,n,m;count=batch", "free_cell=int:0:12", NULL, NULL,
-       NO_TAIL),
+       NO_TAIL,
+     .cuda = "/* One thread per grid: the C code's one-row path count in the grid's slice\n"
+             " * of rows. */\n"
+             "extern \"C\" __global__ void lattice_path_counts(const unsigned char *free_cell, $T *count, long long *rows, int batch,\n"
+             "                                               int n, int m)\n"
+             "{\n"
+             "    const long long g = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "    if (g >= batch)\n"
+             "        return;\n"
+             "    const unsigned char *f = free_cell + g * n * m;\n"
+             "    long long *row = rows + g * m;\n"
+             "    for (int i = 0; i < n; i++) {\n"
+             "        for (int j = 0; j < m; j++) {\n"
+             "            if (!f[i * m + j])\n"
+             "                row[j] = 0;\n"
+             "            else if (i == 0 && j == 0)\n"
+             "                row[j] = 1;\n"
+             "            else\n"
+             "                row[j] = ((i > 0 ? row[j] : 0) + (j > 0 ? row[j - 1] : 0)) % 1000000007;\n"
+             "        }\n"
+             "    }\n"
+             "    count[g] = (int)row[m - 1];\n"
+             "}\n",
+     .launch = {{"lattice_path_counts", "(batch+255)/256", "256", NULL, "free_cell,count,rows,batch,n,m"}},
+     .scratch = "rows:i64:m*batch",
+     .mapping = "one-grid-per-thread"),
     OP("common-substring-table", "u8", PAIRST, "common_substring",
        "#include <stddef.h>\n\n/* Longest-common-suffix tables of a batch of pairs: L[i][j] is the length\n"
        " * of the longest common suffix of a[0..i) and b[0..j) (0 on a mismatch). */\n",
@@ -656,7 +1715,26 @@ static const Op OPS[] = {
        "        for (int i = 1; i <= la; i++) {\n            D[i * w] = 0;\n            for (int j = 1; j <= lb; j++)\n"
        "                D[i * w + j] = s[i - 1] == t[j - 1] ? D[(i - 1) * w + j - 1] + 1 : 0;\n        }\n    }\n",
        "2*batch*la*lb", "$S*batch*(la+lb)+4*batch*(la+1)*(lb+1)", SEQ ";table=batch,la+1,lb+1", SEQ_FILL,
-       NULL, NULL, NO_TAIL),
+       NULL, NULL, NO_TAIL,
+     .cuda = "/* One thread per pair: the C code's common-suffix table, row by row. */\n"
+             "extern \"C\" __global__ void common_substring(const $T *a, const $T *b, int *table, int batch, int la, int lb)\n"
+             "{\n"
+             "    const long long p = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "    if (p >= batch)\n"
+             "        return;\n"
+             "    const int w = lb + 1;\n"
+             "    const $T *s = a + p * la, *t = b + p * lb;\n"
+             "    int *D = table + p * (la + 1) * w;\n"
+             "    for (int j = 0; j <= lb; j++)\n"
+             "        D[j] = 0;\n"
+             "    for (int i = 1; i <= la; i++) {\n"
+             "        D[i * w] = 0;\n"
+             "        for (int j = 1; j <= lb; j++)\n"
+             "            D[i * w + j] = s[i - 1] == t[j - 1] ? D[(i - 1) * w + j - 1] + 1 : 0;\n"
+             "    }\n"
+             "}\n",
+     .launch = {{"common_substring", "(batch+255)/256", "256", NULL, "a,b,table,batch,la,lb"}},
+     .mapping = "one-pair-per-thread"),
     OP("common-substring", "u8", PAIRS, "common_substring",
        "#include <stdlib.h>\n\n/* Length of the longest common substring of each pair, from the\n"
        " * common-suffix recurrence kept two rows at a time. */\n",
@@ -666,7 +1744,35 @@ static const Op OPS[] = {
        "                cur[j] = s[i - 1] == t[j - 1] ? prev[j - 1] + 1 : 0;\n"
        "                if (cur[j] > best)\n                    best = cur[j];\n            }\n"
        SWAP_ROWS "        }\n        len[p] = best;\n    }\n    free(rows);\n",
-       "3*batch*la*lb", "$S*batch*(la+lb)+4*batch", SEQ ";len=batch", SEQ_FILL, NULL, NULL, NO_TAIL),
+       "3*batch*la*lb", "$S*batch*(la+lb)+4*batch", SEQ ";len=batch", SEQ_FILL, NULL, NULL, NO_TAIL,
+     .cuda = "/* One thread per pair: the common-suffix recurrence in two rows of the\n"
+             " * pair's slice of rows, keeping the best. */\n"
+             "extern \"C\" __global__ void common_substring(const $T *a, const $T *b, int *len, int *rows, int batch, int la, int lb)\n"
+             "{\n"
+             "    const long long p = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "    if (p >= batch)\n"
+             "        return;\n"
+             "    const $T *s = a + p * la, *t = b + p * lb;\n"
+             "    int *prev = rows + p * 2 * (lb + 1), *cur = prev + lb + 1;\n"
+             "    int best = 0;\n"
+             "    for (int j = 0; j <= lb; j++)\n"
+             "        prev[j] = 0;\n"
+             "    for (int i = 1; i <= la; i++) {\n"
+             "        cur[0] = 0;\n"
+             "        for (int j = 1; j <= lb; j++) {\n"
+             "            cur[j] = s[i - 1] == t[j - 1] ? prev[j - 1] + 1 : 0;\n"
+             "            if (cur[j] > best)\n"
+             "                best = cur[j];\n"
+             "        }\n"
+             "        int *tmp = prev;\n"
+             "        prev = cur;\n"
+             "        cur = tmp;\n"
+             "    }\n"
+             "    len[p] = best;\n"
+             "}\n",
+     .launch = {{"common_substring", "(batch+255)/256", "256", NULL, "a,b,len,rows,batch,la,lb"}},
+     .scratch = "rows:i32:2*(lb+1)*batch",
+     .mapping = "one-pair-per-thread"),
     OP("osa-distance", "u8", PAIRS, "osa_distance",
        "#include <stdlib.h>\n\n" MIN3 "/* Optimal-string-alignment (restricted Damerau-Levenshtein) distance of\n"
        " * each pair: edit distance where swapping two adjacent symbols costs 1.\n"
@@ -681,7 +1787,37 @@ static const Op OPS[] = {
        "                    d = r2[j - 2] + 1;\n                r0[j] = d;\n            }\n"
        "            int *tmp = r2;\n            r2 = r1;\n            r1 = r0;\n            r0 = tmp;\n        }\n"
        "        dist[p] = r1[lb];\n    }\n    free(rows);\n",
-       "8*batch*la*lb", "$S*batch*(la+lb)+4*batch", SEQ ";dist=batch", SEQ_FILL, NULL, NULL, NO_TAIL),
+       "8*batch*la*lb", "$S*batch*(la+lb)+4*batch", SEQ ";dist=batch", SEQ_FILL, NULL, NULL, NO_TAIL,
+     .cuda = CU_MIN3
+             "/* One thread per pair: the C code's recurrence over the rows i - 2, i - 1\n"
+             " * and i, kept in the pair's slice of rows. */\n"
+             "extern \"C\" __global__ void osa_distance(const $T *a, const $T *b, int *dist, int *rows, int batch, int la, int lb)\n"
+             "{\n"
+             "    const long long p = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "    if (p >= batch)\n"
+             "        return;\n"
+             "    const $T *s = a + p * la, *t = b + p * lb;\n"
+             "    int *r2 = rows + p * 3 * (lb + 1), *r1 = r2 + lb + 1, *r0 = r2 + 2 * (lb + 1);\n"
+             "    for (int j = 0; j <= lb; j++)\n"
+             "        r1[j] = j;\n"
+             "    for (int i = 1; i <= la; i++) {\n"
+             "        r0[0] = i;\n"
+             "        for (int j = 1; j <= lb; j++) {\n"
+             "            int d = min3(r1[j - 1] + (s[i - 1] != t[j - 1]), r1[j] + 1, r0[j - 1] + 1);\n"
+             "            if (i > 1 && j > 1 && s[i - 1] == t[j - 2] && s[i - 2] == t[j - 1] && r2[j - 2] + 1 < d)\n"
+             "                d = r2[j - 2] + 1;\n"
+             "            r0[j] = d;\n"
+             "        }\n"
+             "        int *tmp = r2;\n"
+             "        r2 = r1;\n"
+             "        r1 = r0;\n"
+             "        r0 = tmp;\n"
+             "    }\n"
+             "    dist[p] = r1[lb];\n"
+             "}\n",
+     .launch = {{"osa_distance", "(batch+255)/256", "256", NULL, "a,b,dist,rows,batch,la,lb"}},
+     .scratch = "rows:i32:3*(lb+1)*batch",
+     .mapping = "one-pair-per-thread"),
     OP("osa-table", "i32", PAIRST, "osa_distance",
        "#include <stddef.h>\n\n" MIN3 "/* Optimal-string-alignment distance tables of a batch of pairs: the\n"
        " * Levenshtein recurrence plus D[i-2][j-2] + 1 for an adjacent swap. */\n",
@@ -694,7 +1830,32 @@ static const Op OPS[] = {
        "                    D[(i - 2) * w + j - 2] + 1 < d)\n                    d = D[(i - 2) * w + j - 2] + 1;\n"
        "                D[i * w + j] = d;\n            }\n        }\n    }\n",
        "8*batch*la*lb", "$S*batch*(la+lb)+4*batch*(la+1)*(lb+1)", SEQ ";table=batch,la+1,lb+1", SEQ_FILL,
-       NULL, NULL, NO_TAIL),
+       NULL, NULL, NO_TAIL,
+     .cuda = CU_MIN3
+             "/* One thread per pair: the C code's table, row by row. */\n"
+             "extern \"C\" __global__ void osa_distance(const $T *a, const $T *b, int *table, int batch, int la, int lb)\n"
+             "{\n"
+             "    const long long p = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "    if (p >= batch)\n"
+             "        return;\n"
+             "    const int w = lb + 1;\n"
+             "    const $T *s = a + p * la, *t = b + p * lb;\n"
+             "    int *D = table + p * (la + 1) * w;\n"
+             "    for (int j = 0; j <= lb; j++)\n"
+             "        D[j] = j;\n"
+             "    for (int i = 1; i <= la; i++) {\n"
+             "        D[i * w] = i;\n"
+             "        for (int j = 1; j <= lb; j++) {\n"
+             "            int d = min3(D[(i - 1) * w + j - 1] + (s[i - 1] != t[j - 1]), D[(i - 1) * w + j] + 1,\n"
+             "                         D[i * w + j - 1] + 1);\n"
+             "            if (i > 1 && j > 1 && s[i - 1] == t[j - 2] && s[i - 2] == t[j - 1] && D[(i - 2) * w + j - 2] + 1 < d)\n"
+             "                d = D[(i - 2) * w + j - 2] + 1;\n"
+             "            D[i * w + j] = d;\n"
+             "        }\n"
+             "    }\n"
+             "}\n",
+     .launch = {{"osa_distance", "(batch+255)/256", "256", NULL, "a,b,table,batch,la,lb"}},
+     .mapping = "one-pair-per-thread"),
     OP("max-square-table", "i32", GRID, "max_square",
        "#include <stdint.h>\n\n/* Largest all-ones square ending at each cell of a 0/1 grid (nonzero\n"
        " * bytes are ones): S[i][j] = 1 + min(S[i-1][j], S[i][j-1], S[i-1][j-1])\n"
@@ -706,7 +1867,34 @@ static const Op OPS[] = {
        "            int s = S[(i - 1) * m + j];\n            if (S[i * m + j - 1] < s)\n                s = S[i * m + j - 1];\n"
        "            if (S[(i - 1) * m + j - 1] < s)\n                s = S[(i - 1) * m + j - 1];\n"
        "            S[i * m + j] = s + 1;\n        }\n    }\n",
-       "3*n*m", "n*m+$S*n*m", "grid=n,m;S=n,m", "grid=int:0:10", NULL, NULL, NO_TAIL),
+       "3*n*m", "n*m+$S*n*m", "grid=n,m;S=n,m", "grid=int:0:10", NULL, NULL, NO_TAIL,
+     .cuda = "/* One block sweeps the anti-diagonals d = i + j of the grid in order, its\n"
+             " * threads sharing each diagonal, a barrier after it. */\n"
+             "extern \"C\" __global__ void max_square(const unsigned char *grid, $T *S, int n, int m)\n"
+             "{\n"
+             "    for (int d = 0; d <= n + m - 2; d++) {\n"
+             "        const int lo = d - (m - 1) > 0 ? d - (m - 1) : 0, hi = d < n - 1 ? d : n - 1;\n"
+             "        for (int i = lo + threadIdx.x; i <= hi; i += blockDim.x) {\n"
+             "            const int j = d - i;\n"
+             "            const long long at = (long long)i * m + j;\n"
+             "            if (!grid[at]) {\n"
+             "                S[at] = 0;\n"
+             "            } else if (i == 0 || j == 0) {\n"
+             "                S[at] = 1;\n"
+             "            } else {\n"
+             "                int s = S[at - m];\n"
+             "                if (S[at - 1] < s)\n"
+             "                    s = S[at - 1];\n"
+             "                if (S[at - m - 1] < s)\n"
+             "                    s = S[at - m - 1];\n"
+             "                S[at] = s + 1;\n"
+             "            }\n"
+             "        }\n"
+             "        __syncthreads();\n"
+             "    }\n"
+             "}\n",
+     .launch = {{"max_square", "1", "1024", NULL, "grid,S,n,m"}},
+     .mapping = "one-block-antidiagonal-wavefront"),
     OP("max-square", "i32", GRIDB, "max_square",
        "#include <stdint.h>\n#include <stdlib.h>\n\n/* Side of the largest all-ones square in each of a batch of 0/1 grids\n"
        " * (nonzero bytes are ones), with two rows of the square table. */\n",
@@ -723,7 +1911,44 @@ static const Op OPS[] = {
        "                if (s > best)\n                    best = s;\n            }\n"
        "            int *tmp = prev;\n            prev = cur;\n            cur = tmp;\n        }\n"
        "        side[g] = best;\n    }\n    free(rows);\n",
-       "3*batch*n*m", "batch*n*m+$S*batch", "grid=batch,n,m;side=batch", "grid=int:0:6", NULL, NULL, NO_TAIL),
+       "3*batch*n*m", "batch*n*m+$S*batch", "grid=batch,n,m;side=batch", "grid=int:0:6", NULL, NULL, NO_TAIL,
+     .cuda = "/* One thread per grid: the C code's two-row recurrence in the grid's slice\n"
+             " * of rows, keeping the largest side. */\n"
+             "extern \"C\" __global__ void max_square(const unsigned char *grid, $T *side, int *rows, int batch, int n, int m)\n"
+             "{\n"
+             "    const long long g = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "    if (g >= batch)\n"
+             "        return;\n"
+             "    const unsigned char *f = grid + g * n * m;\n"
+             "    int *prev = rows + g * 2 * m, *cur = prev + m;\n"
+             "    int best = 0;\n"
+             "    for (int i = 0; i < n; i++) {\n"
+             "        for (int j = 0; j < m; j++) {\n"
+             "            int s = 0;\n"
+             "            if (f[i * m + j]) {\n"
+             "                s = 1;\n"
+             "                if (i > 0 && j > 0) {\n"
+             "                    s = prev[j];\n"
+             "                    if (cur[j - 1] < s)\n"
+             "                        s = cur[j - 1];\n"
+             "                    if (prev[j - 1] < s)\n"
+             "                        s = prev[j - 1];\n"
+             "                    s++;\n"
+             "                }\n"
+             "            }\n"
+             "            cur[j] = s;\n"
+             "            if (s > best)\n"
+             "                best = s;\n"
+             "        }\n"
+             "        int *tmp = prev;\n"
+             "        prev = cur;\n"
+             "        cur = tmp;\n"
+             "    }\n"
+             "    side[g] = best;\n"
+             "}\n",
+     .launch = {{"max_square", "(batch+255)/256", "256", NULL, "grid,side,rows,batch,n,m"}},
+     .scratch = "rows:i32:2*m*batch",
+     .mapping = "one-grid-per-thread"),
     OP("subsequence-count", "u8", SUBSEQ, "count_subsequences",
        "#include <stdint.h>\n#include <stdlib.h>\n\n"
        "/* How many times b[p] occurs as a (not necessarily contiguous)\n"
@@ -735,7 +1960,29 @@ static const Op OPS[] = {
        "        for (int i = 1; i <= la; i++)\n            for (int j = lb; j >= 1; j--) /* right to left: n[j-1] is still row i-1 */\n"
        "                if (s[i - 1] == t[j - 1])\n                    n[j] = (n[j] + n[j - 1]) % 1000000007;\n"
        "        count[p] = (int)n[lb];\n    }\n    free(n);\n",
-       "2*batch*la*lb", "$S*batch*(la+lb)+4*batch", SEQ ";count=batch", "a=int:0:3;b=int:0:3", NULL, NULL, NO_TAIL),
+       "2*batch*la*lb", "$S*batch*(la+lb)+4*batch", SEQ ";count=batch", "a=int:0:3;b=int:0:3", NULL, NULL, NO_TAIL,
+     .cuda = "/* One thread per pair: the C code's one-row count, right to left, in the\n"
+             " * pair's slice of counts. */\n"
+             "extern \"C\" __global__ void count_subsequences(const $T *a, const $T *b, int *count, long long *counts, int batch, int la,\n"
+             "                                              int lb)\n"
+             "{\n"
+             "    const long long p = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "    if (p >= batch)\n"
+             "        return;\n"
+             "    const $T *s = a + p * la, *t = b + p * lb;\n"
+             "    long long *n = counts + p * (lb + 1);\n"
+             "    n[0] = 1;\n"
+             "    for (int j = 1; j <= lb; j++)\n"
+             "        n[j] = 0;\n"
+             "    for (int i = 1; i <= la; i++)\n"
+             "        for (int j = lb; j >= 1; j--) /* right to left: n[j-1] is still row i-1 */\n"
+             "            if (s[i - 1] == t[j - 1])\n"
+             "                n[j] = (n[j] + n[j - 1]) % 1000000007;\n"
+             "    count[p] = (int)n[lb];\n"
+             "}\n",
+     .launch = {{"count_subsequences", "(batch+255)/256", "256", NULL, "a,b,count,counts,batch,la,lb"}},
+     .scratch = "counts:i64:(lb+1)*batch",
+     .mapping = "one-pair-per-thread"),
 };
 #define N_OPS ((int)(sizeof OPS / sizeof *OPS))
 
@@ -796,6 +2043,33 @@ static const char *size_of(const char *dt)
 }
 
 /* Emits one instance ("f32" or "key/payload") of op. */
+/* The pair of one instance: the op's CUDA template with CUDA type names,
+ * its scratch buffers, launches and knobs (block: the largest block). */
+static void emit_cuda(GenProgram *p, const Op *op, const Sub *t, const Sub *dtypes)
+{
+    put(gen_cuda_src(p), t, op->cuda);
+    StrBuf scratch = STRBUF_INIT;
+    put(&scratch, dtypes, op->scratch ? op->scratch : "");
+    char *save = NULL;
+    for (char *it = scratch.data ? strtok_r(scratch.data, ";", &save) : NULL; it; it = strtok_r(NULL, ";", &save)) {
+        char *c1 = strchr(it, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+        if (!c2)
+            continue;
+        *c1 = *c2 = '\0';
+        gen_scratch(p, it, c1 + 1, c2 + 1);
+    }
+    sb_release(&scratch);
+    const char *block = "256";
+    for (int k = 0; k < 8 && op->launch[k].kernel; k++) {
+        const OpLaunch *l = &op->launch[k];
+        gen_launch(p, l->kernel, l->grid, l->block, l->smem, l->args);
+        if (atoi(l->block) > atoi(block))
+            block = l->block;
+    }
+    gen_knob(p, "block", block);
+    gen_knob(p, "mapping", op->mapping);
+}
+
 static int emit(GenCtx *g, const Op *op, const char *inst)
 {
     char kt[8] = "", vt[8] = "";
@@ -835,6 +2109,8 @@ static int emit(GenCtx *g, const Op *op, const char *inst)
     signature(s, op->entry, sig.data);
     put(s, &t, op->body);
     sb_append(s, "}\n");
+    Sub tc = {cuda_type_of(kt), slash ? cuda_type_of(vt) : "", t.F}, dts = {kt, vt, ""};
+    emit_cuda(p, op, &tc, &dts);
     sb_release(&sig);
     sb_release(&bytes);
     return gen_end(p);
