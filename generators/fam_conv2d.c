@@ -5,7 +5,9 @@
  * grouped filters, transposed convolution for upsampling, and epilogues
  * (bias, ReLU, ReLU6, a residual add, a folded batch-norm scale/shift), over
  * f32 and f64. */
+#include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gen.h"
@@ -91,6 +93,99 @@ static void emit_acc(StrBuf *s, const char *ind, const char *x, const char *w)
         sb_printf(s, "%sacc += %s * %s;\n", ind, x, w);
     else
         sb_printf(s, "%sacc += %s *\n%s       %s;\n", ind, x, ind, w);
+}
+
+/* Appends src (n bytes) with every line's first `drop` spaces removed and
+ * every size_t spelled long long, the CUDA side's 64-bit index type. */
+static void append_reindented(StrBuf *k, const char *src, size_t n, int drop)
+{
+    const char *end = src + n;
+    for (const char *line = src; line < end;) {
+        const char *nl = memchr(line, '\n', (size_t)(end - line));
+        const char *stop = nl ? nl + 1 : end;
+        int d = 0;
+        while (d < drop && line + d < stop && line[d] == ' ')
+            d++;
+        for (const char *c = line + d; c < stop; c++) {
+            int word_start = c == src || !(isalnum((unsigned char)c[-1]) || c[-1] == '_');
+            if (word_start && stop - c >= 6 && strncmp(c, "size_t", 6) == 0 &&
+                !(isalnum((unsigned char)c[6]) || c[6] == '_')) {
+                sb_append(k, "long long");
+                c += 5;
+            } else {
+                sb_putc(k, *c);
+            }
+        }
+        line = stop;
+    }
+}
+
+/* The pair: one thread per output element.  The kernel body is the C loop
+ * body itself (body: its text, at the C's 20-column indent), so taps,
+ * borders and epilogue match the program exactly; threads run along ox for
+ * NCHW and along the output channel for NHWC, y's contiguous dimension.
+ * constants: the C's enum line (may be empty). */
+static void emit_cuda(GenProgram *p, const Conv2 *c, int f64, const char *constants, const char *body, size_t body_len,
+                      const char *ho_c, const char *wo_c, const char *hw_out)
+{
+    int dw = c->kind == K_DW;
+    int same = strcmp(ho_c, "h") == 0 && strcmp(wo_c, "w") == 0;
+    const char *ty = f64 ? "double" : "float";
+    const char *ho = same ? "h" : "hout", *wo = same ? "w" : "wout";
+    const char *co = dw ? "c" : "cout", *yc = dw ? "ch" : "co";
+    int has_bias = c->epi == E_BIAS || c->epi == E_BIAS_RELU || c->epi == E_BIAS_RELU6 || c->epi == E_RESID;
+    StrBuf *k = gen_cuda_src(p);
+    sb_printf(k, "/* One thread per output element y[b][%s][oy][ox], %s fastest. */\n", yc,
+              c->nhwc ? "the channel" : "ox");
+    sb_append(k, constants);
+    StrBuf sig = STRBUF_INIT;
+    char args[96];
+    int al = snprintf(args, sizeof args, "x,weight,");
+    sb_printf(&sig, "extern \"C\" __global__ void conv2d(const %s *__restrict__ x, const %s *__restrict__ weight, ", ty,
+              ty);
+    if (has_bias) {
+        sb_printf(&sig, "const %s *__restrict__ bias, ", ty);
+        al += snprintf(args + al, sizeof args - (size_t)al, "bias,");
+    }
+    if (c->epi == E_BN_RELU) {
+        sb_printf(&sig, "const %s *__restrict__ scale, const %s *__restrict__ shift, ", ty, ty);
+        al += snprintf(args + al, sizeof args - (size_t)al, "scale,shift,");
+    }
+    if (c->epi == E_RESID) {
+        sb_printf(&sig, "const %s *__restrict__ res, ", ty);
+        al += snprintf(args + al, sizeof args - (size_t)al, "res,");
+    }
+    sb_printf(&sig, "%s *__restrict__ y, int n, %s, int h, int w)\n", ty, dw ? "int c" : "int cin, int cout");
+    snprintf(args + al, sizeof args - (size_t)al, "y,n,%s,h,w", dw ? "c" : "cin,cout");
+    tmpl_put_wrapped(k, sig.data);
+    sb_release(&sig);
+    sb_append(k, "{\n");
+    if (!same)
+        sb_printf(k, "    const int hout = %s;\n    const int wout = %s;\n", ho_c, wo_c);
+    if (c->groups > 1)
+        sb_append(k, "    const int cin_g = cin / GROUPS, cout_g = cout / GROUPS;\n");
+    sb_printf(k, "    const long long gid = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+                 "    if (gid >= (long long)n * %s * %s * %s)\n        return;\n", co, ho, wo);
+    if (c->nhwc)
+        sb_printf(k, "    const int %s = (int)(gid %% %s);\n"
+                     "    const int ox = (int)(gid / %s %% %s);\n"
+                     "    const int oy = (int)(gid / ((long long)%s * %s) %% %s);\n"
+                     "    const int b = (int)(gid / ((long long)%s * %s * %s));\n",
+                  yc, co, co, wo, co, wo, ho, co, wo, ho);
+    else
+        sb_printf(k, "    const int ox = (int)(gid %% %s);\n"
+                     "    const int oy = (int)(gid / %s %% %s);\n"
+                     "    const int %s = (int)(gid / ((long long)%s * %s) %% %s);\n"
+                     "    const int b = (int)(gid / ((long long)%s * %s * %s));\n",
+                  wo, wo, ho, yc, wo, ho, co, wo, ho, co);
+    append_reindented(k, body, body_len, 16);
+    sb_append(k, "}\n");
+
+    char grid[200];
+    snprintf(grid, sizeof grid, "(n*%s*%s+255)/256", co, hw_out);
+    gen_launch(p, "conv2d", grid, "256", NULL, args);
+    gen_knob(p, "block", "256");
+    gen_knob(p, "mapping", "one-output-per-thread");
 }
 
 static void program(GenProgram *p, const Conv2 *c, int f64)
@@ -295,9 +390,11 @@ static void program(GenProgram *p, const Conv2 *c, int f64)
         sb_printf(&en, ", DIL = %d", c->dil);
     if (G > 1)
         sb_printf(&en, ", GROUPS = %d", G);
+    size_t enum_at = s->len;
     if (en.len)
         sb_printf(s, "enum { %s };\n\n", en.data + 2);
     sb_release(&en);
+    char *constants = xstrndup(s->data + enum_at, s->len - enum_at);
 
     /* Signature. */
     {
@@ -332,6 +429,7 @@ static void program(GenProgram *p, const Conv2 *c, int f64)
                      "                for (int ox = 0; ox < %s; ox++) {\n",
                   yc, yc, co, yc, ho, wo);
     const char *I = "                    ";
+    size_t body_at = s->len;
     sb_printf(s, "%s%s acc = 0;\n", I, ty);
     if (G > 1)
         sb_printf(s, "%sint g = co / cout_g;\n", I);
@@ -459,7 +557,10 @@ static void program(GenProgram *p, const Conv2 *c, int f64)
         break;
     default: sb_printf(s, "%sy[%s] = acc;\n", I, Y); break;
     }
+    size_t body_end = s->len;
     sb_append(s, "                }\n}\n");
+    emit_cuda(p, c, f64, constants, s->data + body_at, body_end - body_at, ho_c, wo_c, hw_out);
+    free(constants);
 }
 
 static int generate(GenCtx *g)
