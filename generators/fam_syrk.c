@@ -17,6 +17,61 @@
 #define SCFG "small:n=96,k=64|edge:n=1,k=1|edge-prime:n=37,k=29"
 #define SCFG_L SCFG "|large:n=4096,k=4096"
 
+/* The pairs: one thread per element of the n x n result in 16 x 16 tiles,
+ * the tiles of the two operands staged through shared memory, K in steps
+ * of TILE; a triangular result lets the tiles wholly in the other triangle
+ * exit at once (SETUP) and guards its store.  A_AT is the left operand at
+ * (i, pa), B_AT the right one at (pb, j); ACCUM adds one term of the sum
+ * in the C program's order (the padding past K adds zeros), in double,
+ * which is exact for the integer programs (their sums stay far below
+ * 2^53).  TILED2 sums
+ * two products, for syr2k.  Results that C computes once and mirrors are
+ * computed for both (i, j) and (j, i), which gives the same values.
+ * Arguments are string literals, or "%s" to make a printf format of the
+ * template for the variants built at run time. */
+#define TILED_HEAD(DOC, ENTRY, PARAMS)                                                                   \
+    "/* " DOC ".\n"                                                                                     \
+    " * One thread per element of the result in 16 x 16 tiles, the tiles of\n"                          \
+    " * the operands staged through shared memory. */\n"                                                \
+    "#define TILE 16\n\n"                                                                               \
+    "extern \"C\" __global__ void " ENTRY "(" PARAMS ")\n{\n"
+#define TILED_LOOP(N, K, LOADS, ACCUM, STORE)                                                           \
+    "    const int ty = threadIdx.y, tx = threadIdx.x;\n"                                               \
+    "    const int i = blockIdx.y * TILE + ty, j = blockIdx.x * TILE + tx;\n"                           \
+    "    double acc = 0;\n"                                                                              \
+    "    for (int p0 = 0; p0 < " K "; p0 += TILE) {\n"                                                   \
+    "        const int pa = p0 + tx, pb = p0 + ty;\n"                                                    \
+    LOADS                                                                                               \
+    "        __syncthreads();\n"                                                                        \
+    "        for (int p = 0; p < TILE; p++)\n"                                                          \
+    "            " ACCUM ";\n"                                                                          \
+    "        __syncthreads();\n"                                                                        \
+    "    }\n"                                                                                           \
+    "    if (i < " N " && j < " N ") {\n"                                                                 \
+    "        " STORE ";\n"                                                                              \
+    "    }\n}\n"
+#define TILED(DOC, ENTRY, PARAMS, T, N, K, SETUP, A_AT, B_AT, ACCUM, STORE)                               \
+    TILED_HEAD(DOC, ENTRY, PARAMS)                                                                      \
+    "    __shared__ " T " as[TILE][TILE], bs[TILE][TILE];\n" SETUP                                       \
+    TILED_LOOP(N, K,                                                                                    \
+               "        as[ty][tx] = i < " N " && pa < " K " ? " A_AT " : 0;\n"                             \
+               "        bs[ty][tx] = pb < " K " && j < " N " ? " B_AT " : 0;\n",                            \
+               ACCUM, STORE)
+#define TILED2(DOC, ENTRY, PARAMS, T, N, K, SETUP, A_AT, B_AT, C_AT, D_AT, STORE)                         \
+    TILED_HEAD(DOC, ENTRY, PARAMS)                                                                      \
+    "    __shared__ " T " as[TILE][TILE], bs[TILE][TILE], cs[TILE][TILE], ds[TILE][TILE];\n" SETUP       \
+    TILED_LOOP(N, K,                                                                                    \
+               "        as[ty][tx] = i < " N " && pa < " K " ? " A_AT " : 0;\n"                             \
+               "        cs[ty][tx] = i < " N " && pa < " K " ? " C_AT " : 0;\n"                             \
+               "        bs[ty][tx] = pb < " K " && j < " N " ? " B_AT " : 0;\n"                             \
+               "        ds[ty][tx] = pb < " K " && j < " N " ? " D_AT " : 0;\n",                            \
+               "acc += as[ty][p] * bs[p][tx] + cs[ty][p] * ds[p][tx]", STORE)
+#define PRODUCT "acc += as[ty][p] * bs[p][tx]"
+#define LOWER_ONLY "    if (blockIdx.x > blockIdx.y)\n        return; /* the tile lies above the diagonal */\n"
+#define UPPER_ONLY "    if (blockIdx.x < blockIdx.y)\n        return; /* the tile lies below the diagonal */\n"
+#define SQ_LAUNCH(ENTRY, ARGS) ENTRY "|(n+15)/16,(n+15)/16|16,16||" ARGS
+#define SQ_KNOBS "block=16x16;mapping=tiled-16x16-shared,one-element-per-thread"
+
 /* syrk / syr2k on one triangle, row-major, C inout. */
 static int emit_tri(GenCtx *g, int two, int upper, int trans, const char *dtypes, const char *large)
 {
@@ -56,8 +111,29 @@ static int emit_tri(GenCtx *g, int two, int upper, int trans, const char *dtypes
              two ? "2" : "", upper ? "upper" : "lower", prod, two ? " and B" : "",
              two ? "are" : "is", trans ? "k x n" : "n x k", upper ? ">=" : "<=", two ? "syr2k" : "syrk",
              two ? "const $T *b, " : "", upper ? "i" : "0", upper ? "< n" : "<= i", body);
+    static char cuda[4096], store[160], doc[96];
+    snprintf(store, sizeof store,
+             "if (j %s i)\n            c[(long long)i * n + j] = alpha * acc + beta * c[(long long)i * n + j]",
+             upper ? ">=" : "<=");
+    snprintf(doc, sizeof doc, "C = alpha * (%s) + beta * C on the %s triangle", prod, upper ? "upper" : "lower");
+    const char *cai = trans ? "a[(long long)pa * n + i]" : "a[(long long)i * k + pa]";
+    const char *cbj = trans ? "b[(long long)pb * n + j]" : "b[(long long)j * k + pb]";
+    const char *cbi = trans ? "b[(long long)pa * n + i]" : "b[(long long)i * k + pa]";
+    const char *caj = trans ? "a[(long long)pb * n + j]" : "a[(long long)j * k + pb]";
+    if (two)
+        snprintf(cuda, sizeof cuda,
+                 TILED2("%s", "syr2k", "const $T *a, const $T *b, $T *c, $T alpha, $T beta, int n, int k", "$T", "n",
+                        "k", "%s", "%s", "%s", "%s", "%s", "%s"),
+                 doc, upper ? UPPER_ONLY : LOWER_ONLY, cai, cbi, cbj, caj, store); /* in load order */
+    else
+        snprintf(cuda, sizeof cuda,
+                 TILED("%s", "syrk", "const $T *a, $T *c, $T alpha, $T beta, int n, int k", "$T", "n", "k", "%s",
+                       "%s", "%s", PRODUCT, "%s"),
+                 doc, upper ? UPPER_ONLY : LOWER_ONLY, cai, caj, store);
     Spec sp = {dtypes, name, two ? "syr2k" : "syrk", desc, args, NULL, cfg, two ? "2*n*n*k" : "n*n*k",
-               two ? "$S*(2*n*k+n*n)" : "$S*(n*k+n*n)", 1e-2, 1e-3, 0, 0, src};
+               two ? "$S*(2*n*k+n*n)" : "$S*(n*k+n*n)", 1e-2, 1e-3, 0, 0, src, cuda,
+               two ? SQ_LAUNCH("syr2k", "a,b,c,alpha,beta,n,k") : SQ_LAUNCH("syrk", "a,c,alpha,beta,n,k"), NULL,
+               SQ_KNOBS};
     return spec_emit_all(g, &sp, 1);
 }
 
@@ -75,7 +151,13 @@ static const Spec SPECS[] = {
      "            for (int p = 0; p < k; p++)\n"
      "                acc += a[p * n + i] * a[p * n + j];\n"
      "            c[j * n + i] = alpha * acc + beta * c[j * n + i];\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     TILED("C = alpha * A * A^T + beta * C, lower, column-major", "syrk_colmajor",
+           "const $T *a, $T *c, $T alpha, $T beta, int n, int k", "$T", "n", "k", LOWER_ONLY,
+           "a[(long long)pa * n + i]", "a[(long long)pb * n + j]", PRODUCT,
+           "if (i >= j)\n            c[(long long)j * n + i] = alpha * acc + beta * c[(long long)j * n + i]"),
+     "syrk_colmajor|(n+15)/16,(n+15)/16|16,16||a,c,alpha,beta,n,k", NULL,
+     "block=16x16;mapping=tiled-16x16-shared,one-element-per-thread"},
     {"f64", "syrk-colmajor-upper-t", "syrk_colmajor_t", "C = alpha*A^T*A + beta*C, upper, column-major ($D)",
      "a:in:n,k;c:inout:n,n;alpha:scalar:~0.5~2;beta:scalar:~-1~1;n:param;k:param", NULL, SCFG_L, "n*n*k",
      "$S*(n*k+n*n)", 0, 0, 0, 0,
@@ -91,7 +173,13 @@ static const Spec SPECS[] = {
      "            for (int p = 0; p < k; p++)\n"
      "                acc += ai[p] * aj[p];\n"
      "            c[j * n + i] = alpha * acc + beta * c[j * n + i];\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     TILED("C = alpha * A^T * A + beta * C, upper, column-major", "syrk_colmajor_t",
+           "const double *a, double *c, double alpha, double beta, int n, int k", "double", "n", "k", UPPER_ONLY,
+           "a[(long long)i * k + pa]", "a[(long long)j * k + pb]", PRODUCT,
+           "if (i <= j)\n            c[(long long)j * n + i] = alpha * acc + beta * c[(long long)j * n + i]"),
+     "syrk_colmajor_t|(n+15)/16,(n+15)/16|16,16||a,c,alpha,beta,n,k", NULL,
+     "block=16x16;mapping=tiled-16x16-shared,one-element-per-thread"},
     {"f32 f64", "gram-ata", "gram", "G = A^T*A, the full Gram matrix of the columns ($D)",
      "a:in:m,n;gm:out:n,n;m:param;n:param", NULL,
      "small:m=64,n=96|edge:m=1,n=1|edge-prime:m=29,n=37|large:m=65536,n=1024", "m*n*n", "$S*(m*n+n*n)", 1e-2,
@@ -106,7 +194,11 @@ static const Spec SPECS[] = {
      "                acc += a[r * n + i] * a[r * n + j];\n"
      "            gm[i * n + j] = acc;\n"
      "            gm[j * n + i] = acc;\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     TILED("G = A^T * A", "gram", "const $T *a, $T *gm, int m, int n", "$T", "n", "m", "", "a[(long long)pa * n + i]",
+           "a[(long long)pb * n + j]", PRODUCT, "gm[(long long)i * n + j] = acc"),
+     "gram|(n+15)/16,(n+15)/16|16,16||a,gm,m,n", NULL,
+     "block=16x16;mapping=tiled-16x16-shared,one-element-per-thread"},
     {"f32 f64", "gram-aat", "gram_rows", "G = A*A^T, the full Gram matrix of the rows ($D)",
      "a:in:n,d;gm:out:n,n;n:param;d:param", NULL,
      "small:n=96,d=64|edge:n=1,d=1|edge-prime:n=37,d=29|large:n=8192,d=1024", "2*n*n*d", "$S*(n*d+n*n)", 1e-2,
@@ -120,7 +212,11 @@ static const Spec SPECS[] = {
      "            for (int p = 0; p < d; p++)\n"
      "                acc += a[i * d + p] * a[j * d + p];\n"
      "            gm[i * n + j] = acc;\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     TILED("G = A * A^T", "gram_rows", "const $T *a, $T *gm, int n, int d", "$T", "n", "d", "",
+           "a[(long long)i * d + pa]", "a[(long long)j * d + pb]", PRODUCT, "gm[(long long)i * n + j] = acc"),
+     "gram_rows|(n+15)/16,(n+15)/16|16,16||a,gm,n,d", NULL,
+     "block=16x16;mapping=tiled-16x16-shared,one-element-per-thread"},
     {"f32 f64", "covariance", "covariance", "sample covariance of the columns of X ($D)",
      "x:in:n,d;mean:out:d;cov:out:d,d;n:param;d:param", NULL,
      "small:n=96,d=64|edge:n=2,d=1|edge-three:n=3,d=3|edge-prime:n=37,d=29|large:n=65536,d=1024", "2*n*d*d",
@@ -144,7 +240,25 @@ static const Spec SPECS[] = {
      "                acc += (x[r * d + i] - mean[i]) * (x[r * d + j] - mean[j]);\n"
      "            cov[i * d + j] = acc / denom;\n"
      "            cov[j * d + i] = acc / denom;\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     "/* First launch: the column means, one thread per column. */\n"
+     "extern \"C\" __global__ void column_means(const $T *x, $T *mean, int n, int d)\n"
+     "{\n"
+     "    const int j = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (j >= d)\n"
+     "        return;\n"
+     "    double s = 0.0;\n"
+     "    for (int r = 0; r < n; r++)\n"
+     "        s += x[(long long)r * d + j];\n"
+     "    mean[j] = s / n;\n"
+     "}\n"
+     "\n"
+     TILED("Second launch, cov = (X - mean)^T * (X - mean) / (n - 1)", "covariance",
+           "const $T *x, const $T *mean, $T *cov, int n, int d", "$T", "d", "n",
+           "    const double denom = n > 1 ? n - 1 : 1;\n", "x[(long long)pa * d + i] - mean[i]",
+           "x[(long long)pb * d + j] - mean[j]", PRODUCT, "cov[(long long)i * d + j] = acc / denom"),
+     "column_means|(d+255)/256|256||x,mean,n,d;covariance|(d+15)/16,(d+15)/16|16,16||x,mean,cov,n,d", NULL,
+     "block=16x16;mapping=two-launches,one-column-per-thread+tiled-16x16-shared"},
     {"f32 f64", "correlation", "correlation", "Pearson correlation matrix of the columns of X ($D)",
      "x:in:n,d;corr:out:d,d;n:param;d:param", NULL,
      "small:n=96,d=64|edge:n=2,d=2|edge-prime:n=37,d=29|large:n=65536,d=1024", "2*n*d*d+4*n*d",
@@ -182,7 +296,32 @@ static const Spec SPECS[] = {
      "            corr[j * d + i] = c;\n"
      "        }\n    }\n"
      "    free(mean);\n"
-     "    free(scale);\n}\n"},
+     "    free(scale);\n}\n",
+     "/* First launch: the mean and inverse standard deviation of every column,\n"
+     " * one thread per column. */\n"
+     "extern \"C\" __global__ void column_stats(const $T *x, double *mean, double *scale, int n, int d)\n"
+     "{\n"
+     "    const int j = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (j >= d)\n"
+     "        return;\n"
+     "    double s = 0.0, ss = 0.0;\n"
+     "    for (int r = 0; r < n; r++)\n"
+     "        s += x[(long long)r * d + j];\n"
+     "    const double m = s / n;\n"
+     "    for (int r = 0; r < n; r++)\n"
+     "        ss += (x[(long long)r * d + j] - m) * (x[(long long)r * d + j] - m);\n"
+     "    const double sd = sqrt(ss / n);\n"
+     "    mean[j] = m;\n"
+     "    scale[j] = sd > 1e-6 ? 1.0 / sd : 1.0;\n"
+     "}\n"
+     "\n"
+     TILED("Second launch, the correlations from the centred columns", "correlation",
+           "const $T *x, const double *mean, const double *scale, $T *corr, int n, int d", "double", "d", "n", "",
+           "x[(long long)pa * d + i] - mean[i]", "x[(long long)pb * d + j] - mean[j]", PRODUCT,
+           "corr[(long long)i * d + j] = acc / n * scale[i] * scale[j]"),
+     "column_stats|(d+255)/256|256||x,mean,scale,n,d;"
+     "correlation|(d+15)/16,(d+15)/16|16,16||x,mean,scale,corr,n,d", "mean:f64:d;scale:f64:d",
+     "block=16x16;mapping=two-launches,one-column-per-thread+tiled-16x16-shared"},
     {"f32 f64", "sqdist", "pairwise_sqdist", "D[i][j] = |x_i - x_j|^2 for all pairs of rows ($D)",
      "x:in:n,d;dist:out:n,n;n:param;d:param", NULL,
      "small:n=96,d=64|edge:n=2,d=1|edge-prime:n=37,d=29|large:n=8192,d=512", "3*n*n*d", "$S*(n*d+n*n)", 1e-3,
@@ -198,7 +337,14 @@ static const Spec SPECS[] = {
      "                acc += diff * diff;\n"
      "            }\n"
      "            dist[i * n + j] = acc;\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     TILED("dist[i][j] = |x_i - x_j|^2", "pairwise_sqdist", "const $T *x, $T *dist, int n, int d", "$T", "n", "d", "",
+           "x[(long long)i * d + pa]", "x[(long long)j * d + pb]",
+           "{\n                const double diff = as[ty][p] - bs[p][tx];\n"
+           "                acc += diff * diff;\n            }",
+           "dist[(long long)i * n + j] = acc"),
+     "pairwise_sqdist|(n+15)/16,(n+15)/16|16,16||x,dist,n,d", NULL,
+     "block=16x16;mapping=tiled-16x16-shared,one-element-per-thread"},
     {"f32", "rbf-kernel", "rbf_kernel", "K[i][j] = exp(-gamma*|x_i - x_j|^2) ($D)",
      "x:in:n,d;kmat:out:n,n;gamma:scalar:0.02;n:param;d:param", NULL,
      "small:n=96,d=64|edge:n=2,d=1|edge-prime:n=37,d=29|large:n=8192,d=64", "3*n*n*d+n*n", "$S*(n*d+n*n)", 1e-5,
@@ -218,7 +364,15 @@ static const Spec SPECS[] = {
      "            float v = expf(-gamma * (float)acc);\n"
      "            kmat[i * n + j] = v;\n"
      "            kmat[j * n + i] = v;\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     TILED("K[i][j] = exp(-gamma * |x_i - x_j|^2)", "rbf_kernel",
+           "const float *x, float *kmat, float gamma, int n, int d", "float", "n", "d", "",
+           "x[(long long)i * d + pa]", "x[(long long)j * d + pb]",
+           "{\n                const double diff = as[ty][p] - bs[p][tx];\n"
+           "                acc += diff * diff;\n            }",
+           "kmat[(long long)i * n + j] = expf(-gamma * (float)acc)"),
+     "rbf_kernel|(n+15)/16,(n+15)/16|16,16||x,kmat,gamma,n,d", NULL,
+     "block=16x16;mapping=tiled-16x16-shared,one-element-per-thread"},
     {"f32", "laplacian-kernel", "laplacian_kernel", "K[i][j] = exp(-gamma*|x_i - x_j|_1) ($D)",
      "x:in:n,d;kmat:out:n,n;gamma:scalar:0.05;n:param;d:param", NULL,
      "small:n=96,d=32|edge:n=2,d=1|edge-prime:n=37,d=29|large:n=8192,d=32", "3*n*n*d+n*n", "$S*(n*d+n*n)", 1e-5,
@@ -233,7 +387,13 @@ static const Spec SPECS[] = {
      "            for (int p = 0; p < d; p++)\n"
      "                acc += fabs((double)x[i * d + p] - x[j * d + p]);\n"
      "            kmat[i * n + j] = expf(-gamma * (float)acc);\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     TILED("K[i][j] = exp(-gamma * |x_i - x_j|_1)", "laplacian_kernel",
+           "const float *x, float *kmat, float gamma, int n, int d", "float", "n", "d", "",
+           "x[(long long)i * d + pa]", "x[(long long)j * d + pb]", "acc += fabs((double)as[ty][p] - bs[p][tx])",
+           "kmat[(long long)i * n + j] = expf(-gamma * (float)acc)"),
+     "laplacian_kernel|(n+15)/16,(n+15)/16|16,16||x,kmat,gamma,n,d", NULL,
+     "block=16x16;mapping=tiled-16x16-shared,one-element-per-thread"},
     {"f64", "poly-kernel", "poly_kernel", "K = (X*X^T + c)^2, the degree-2 polynomial kernel ($D)",
      "x:in:n,d;kmat:out:n,n;c:scalar:1.0;n:param;d:param", NULL,
      "small:n=96,d=64|edge:n=1,d=1|edge-prime:n=37,d=29|large:n=8192,d=512", "2*n*n*d+3*n*n", "$S*(n*d+n*n)", 0,
@@ -248,7 +408,12 @@ static const Spec SPECS[] = {
      "                dot += x[i * d + p] * x[j * d + p];\n"
      "            kmat[i * n + j] = dot * dot;\n"
      "            kmat[j * n + i] = dot * dot;\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     TILED("K[i][j] = (x_i . x_j + c)^2", "poly_kernel", "const double *x, double *kmat, double c, int n, int d",
+           "double", "n", "d", "", "x[(long long)i * d + pa]", "x[(long long)j * d + pb]", PRODUCT,
+           "const double dot = c + acc;\n        kmat[(long long)i * n + j] = dot * dot"),
+     "poly_kernel|(n+15)/16,(n+15)/16|16,16||x,kmat,c,n,d", NULL,
+     "block=16x16;mapping=tiled-16x16-shared,one-element-per-thread"},
     {"f32", "cosine-similarity", "cosine_similarity", "S[i][j] = x_i.x_j / (|x_i| |x_j|) ($D)",
      "x:in:n,d;sim:out:n,n;n:param;d:param", NULL,
      "small:n=96,d=64|edge:n=1,d=1|edge-prime:n=37,d=29|large:n=8192,d=512", "2*n*n*d+4*n*d", "$S*(n*d+n*n)",
@@ -273,7 +438,26 @@ static const Spec SPECS[] = {
      "                dot += x[i * d + p] * x[j * d + p];\n"
      "            sim[i * n + j] = dot / fmax(norm[i] * norm[j], 1e-12);\n"
      "        }\n    }\n"
-     "    free(norm);\n}\n"},
+     "    free(norm);\n}\n",
+     "/* First launch: the norm of every row, one thread per row. */\n"
+     "extern \"C\" __global__ void row_norms(const float *x, double *norm, int n, int d)\n"
+     "{\n"
+     "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= n)\n"
+     "        return;\n"
+     "    double s = 0.0;\n"
+     "    for (int p = 0; p < d; p++)\n"
+     "        s += (double)x[(long long)i * d + p] * x[(long long)i * d + p];\n"
+     "    norm[i] = sqrt(s);\n"
+     "}\n"
+     "\n"
+     TILED("Second launch, sim[i][j] = x_i . x_j / max(|x_i| |x_j|, 1e-12)", "cosine_similarity",
+           "const float *x, const double *norm, float *sim, int n, int d", "float", "n", "d", "",
+           "x[(long long)i * d + pa]", "x[(long long)j * d + pb]", PRODUCT,
+           "sim[(long long)i * n + j] = acc / fmax(norm[i] * norm[j], 1e-12)"),
+     "row_norms|(n+255)/256|256||x,norm,n,d;"
+     "cosine_similarity|(n+15)/16,(n+15)/16|16,16||x,norm,sim,n,d", "norm:f64:n",
+     "block=16x16;mapping=two-launches,one-row-per-thread+tiled-16x16-shared"},
     {"f32 f64", "packed-lower", "syrk_packed", "packed lower triangle of A*A^T ($D)",
      "a:in:n,k;cp:out:n*(n+1)/2;n:param;k:param", NULL, SCFG "|large:n=4096,k=4096", "n*n*k",
      "$S*(n*k+n*(n+1)/2)", 1e-2, 1e-3, 0, 0,
@@ -287,7 +471,12 @@ static const Spec SPECS[] = {
      "            for (int p = 0; p < k; p++)\n"
      "                acc += a[i * k + p] * a[j * k + p];\n"
      "            row[j] = acc;\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     TILED("Packed lower triangle of A * A^T", "syrk_packed", "const $T *a, $T *cp, int n, int k", "$T", "n", "k",
+           LOWER_ONLY, "a[(long long)i * k + pa]", "a[(long long)j * k + pb]", PRODUCT,
+           "if (j <= i)\n            cp[(long long)i * (i + 1) / 2 + j] = acc"),
+     "syrk_packed|(n+15)/16,(n+15)/16|16,16||a,cp,n,k", NULL,
+     "block=16x16;mapping=tiled-16x16-shared,one-element-per-thread"},
     {"f32", "packed-upper-t", "syrk_packed_upper", "packed upper triangle of A^T*A ($D)",
      "a:in:k,n;cp:out:n*(n+1)/2;n:param;k:param", NULL, SCFG "|large:n=4096,k=4096", "n*n*k",
      "$S*(n*k+n*(n+1)/2)", 1e-2, 1e-3, 0, 0,
@@ -301,7 +490,12 @@ static const Spec SPECS[] = {
      "            for (int p = 0; p < k; p++)\n"
      "                acc += a[p * n + i] * a[p * n + j];\n"
      "            row[j - i] = acc;\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     TILED("Packed upper triangle of A^T * A", "syrk_packed_upper", "const float *a, float *cp, int n, int k",
+           "float", "n", "k", UPPER_ONLY, "a[(long long)pa * n + i]", "a[(long long)pb * n + j]", PRODUCT,
+           "if (j >= i)\n            cp[(long long)i * (2 * n - i + 1) / 2 + j - i] = acc"),
+     "syrk_packed_upper|(n+15)/16,(n+15)/16|16,16||a,cp,n,k", NULL,
+     "block=16x16;mapping=tiled-16x16-shared,one-element-per-thread"},
     {"f32 f64", "herk-lower", "herk", "Hermitian C = alpha*A*A^H + beta*C on the lower triangle ($D)",
      "a:in:n,k,2;c:inout:n,n,2;alpha:scalar:~0.5~2;beta:scalar:~-1~1;n:param;k:param", NULL, SCFG_L,
      "4*n*n*k", "$S*2*(n*k+n*n)", 1e-2, 1e-3, 0, 0,
@@ -321,7 +515,26 @@ static const Spec SPECS[] = {
      "            $T *cij = c + 2 * (i * n + j);\n"
      "            cij[0] = alpha * re + beta * cij[0];\n"
      "            cij[1] = i == j ? 0 : alpha * im + beta * cij[1];\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     "/* Hermitian C = alpha * A * A^H + beta * C on the lower triangle: one thread per element\n"
+     " * of the triangle (threads of the other triangle idle). */\n"
+     "extern \"C\" __global__ void herk(const $T *a, $T *c, $T alpha, $T beta, int n, int k)\n"
+     "{\n"
+     "    const int i = blockIdx.y * blockDim.y + threadIdx.y, j = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= n || j >= n || j > i)\n"
+     "        return;\n"
+     "    double re = 0.0, im = 0.0;\n"
+     "    for (int p = 0; p < k; p++) {\n"
+     "        const $T *x = a + 2 * ((long long)i * k + p), *y = a + 2 * ((long long)j * k + p);\n"
+     "        re += (double)x[0] * y[0] + (double)x[1] * y[1];\n"
+     "        im += (double)x[1] * y[0] - (double)x[0] * y[1];\n"
+     "    }\n"
+     "    $T *cij = c + 2 * ((long long)i * n + j);\n"
+     "    cij[0] = alpha * re + beta * cij[0];\n"
+     "    cij[1] = i == j ? 0 : alpha * im + beta * cij[1];\n"
+     "}\n",
+     "herk|(n+15)/16,(n+15)/16|16,16||a,c,alpha,beta,n,k", NULL,
+     "block=16x16;mapping=one-element-per-thread,other-triangle-idle"},
     {"f32", "herk-upper-t", "herk_upper_t", "Hermitian C = A^H*A on the upper triangle ($D)",
      "a:in:k,n,2;c:inout:n,n,2;n:param;k:param", NULL, SCFG_L, "4*n*n*k", "$S*2*(n*k+n*n)", 1e-2, 1e-3, 0, 0,
      "/* C = A^H * A on the upper triangle (entries j >= i of C) for complex A\n"
@@ -338,7 +551,25 @@ static const Spec SPECS[] = {
      "            }\n"
      "            c[2 * (i * n + j)] = re;\n"
      "            c[2 * (i * n + j) + 1] = i == j ? 0.0f : (float)im;\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     "/* Hermitian C = A^H * A on the upper triangle: one thread per element\n"
+     " * of the triangle (threads of the other triangle idle). */\n"
+     "extern \"C\" __global__ void herk_upper_t(const float *a, float *c, int n, int k)\n"
+     "{\n"
+     "    const int i = blockIdx.y * blockDim.y + threadIdx.y, j = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= n || j >= n || j < i)\n"
+     "        return;\n"
+     "    double re = 0.0, im = 0.0;\n"
+     "    for (int p = 0; p < k; p++) {\n"
+     "        const float *x = a + 2 * ((long long)p * n + i), *y = a + 2 * ((long long)p * n + j);\n"
+     "        re += (double)x[0] * y[0] + (double)x[1] * y[1];\n"
+     "        im += (double)x[0] * y[1] - (double)x[1] * y[0];\n"
+     "    }\n"
+     "    c[2 * ((long long)i * n + j)] = re;\n"
+     "    c[2 * ((long long)i * n + j) + 1] = i == j ? 0.0f : (float)im;\n"
+     "}\n",
+     "herk_upper_t|(n+15)/16,(n+15)/16|16,16||a,c,n,k", NULL,
+     "block=16x16;mapping=one-element-per-thread,other-triangle-idle"},
     {"i8", "int8-lower", "syrk_i8", "C += A*A^T on the lower triangle, int8 A, int32 C",
      "a:in:n,k;c:inout:n,n:i32;n:param;k:param", "a:i:-128:128;c:i:-100000:100000",
      SCFG "|large:n=4096,k=4096", "n*n*k", "n*k+4*n*n", 0, 0, 0, 0,
@@ -352,7 +583,13 @@ static const Spec SPECS[] = {
      "            for (int p = 0; p < k; p++)\n"
      "                acc += a[i * k + p] * a[j * k + p];\n"
      "            c[i * n + j] += acc;\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     TILED("C += A * A^T on the lower triangle, int8 A, exact int32 sums", "syrk_i8",
+           "const signed char *a, int *c, int n, int k", "signed char", "n", "k", LOWER_ONLY,
+           "a[(long long)i * k + pa]", "a[(long long)j * k + pb]", PRODUCT,
+           "if (j <= i)\n            c[(long long)i * n + j] += (int)acc"),
+     "syrk_i8|(n+15)/16,(n+15)/16|16,16||a,c,n,k", NULL,
+     "block=16x16;mapping=tiled-16x16-shared,one-element-per-thread"},
     {"i32", "int32-upper-t", "syrk_i32", "C = A^T*A on the upper triangle, int32",
      "a:in:k,n;c:inout:n,n;n:param;k:param", "a:i:-1000:1000", SCFG "|large:n=4096,k=2048", "n*n*k",
      "4*(n*k+n*n)", 0, 0, 0, 0,
@@ -366,7 +603,12 @@ static const Spec SPECS[] = {
      "            for (int p = 0; p < k; p++)\n"
      "                acc += a[p * n + i] * a[p * n + j];\n"
      "            c[i * n + j] = acc;\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     TILED("C = A^T * A on the upper triangle, int32", "syrk_i32", "const int *a, int *c, int n, int k", "int", "n",
+           "k", UPPER_ONLY, "a[(long long)pa * n + i]", "a[(long long)pb * n + j]", PRODUCT,
+           "if (j >= i)\n            c[(long long)i * n + j] = (int)acc"),
+     "syrk_i32|(n+15)/16,(n+15)/16|16,16||a,c,n,k", NULL,
+     "block=16x16;mapping=tiled-16x16-shared,one-element-per-thread"},
     {"i16", "int16-gram", "gram_i16", "G = A*A^T for int16 A, int64 results",
      "a:in:n,k;gm:out:n,n:i64;n:param;k:param", "a:i:-32768:32768", SCFG "|large:n=4096,k=4096", "n*n*k",
      "2*n*k+8*n*n", 0, 0, 0, 0,
@@ -381,7 +623,12 @@ static const Spec SPECS[] = {
      "                acc += a[i * k + p] * a[j * k + p];\n"
      "            gm[i * n + j] = acc;\n"
      "            gm[j * n + i] = acc;\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     TILED("G = A * A^T, int16 A, exact int64 sums", "gram_i16", "const short *a, long long *gm, int n, int k",
+           "short", "n", "k", "", "a[(long long)i * k + pa]", "a[(long long)j * k + pb]", PRODUCT,
+           "gm[(long long)i * n + j] = (long long)acc"),
+     "gram_i16|(n+15)/16,(n+15)/16|16,16||a,gm,n,k", NULL,
+     "block=16x16;mapping=tiled-16x16-shared,one-element-per-thread"},
     {"f32 f64", "batched-mirror", "syrk_batched", "C[t] = A[t]*A[t]^T for a batch, lower computed and mirrored ($D)",
      "a:in:batch,n,k;c:out:batch,n,n;batch:param;n:param;k:param", NULL,
      "small:batch=8,n=32,k=16|edge:batch=1,n=1,k=1|edge-prime:batch=3,n=13,k=7|large:batch=64,n=1024,k=1024",
@@ -400,7 +647,12 @@ static const Spec SPECS[] = {
      "                    acc += at[i * k + p] * at[j * k + p];\n"
      "                ct[i * n + j] = acc;\n"
      "                ct[j * n + i] = acc;\n"
-     "            }\n        }\n    }\n}\n"},
+     "            }\n        }\n    }\n}\n",
+     TILED("C[t] = A[t] * A[t]^T, t = blockIdx.z", "syrk_batched", "const $T *a, $T *c, int batch, int n, int k",
+           "$T", "n", "k", "    const $T *at = a + (long long)blockIdx.z * n * k;\n", "at[i * k + pa]",
+           "at[j * k + pb]", PRODUCT, "c[((long long)blockIdx.z * n + i) * n + j] = acc"),
+     "syrk_batched|(n+15)/16,(n+15)/16,batch|16,16||a,c,batch,n,k", NULL,
+     "block=16x16;mapping=tiled-16x16-shared,one-element-per-thread,batch-in-grid-z"},
     {"f32", "batched-self-similarity", "self_similarity", "S[t] = X[t]*X[t]^T / d for a batch ($D)",
      "x:in:batch,n,d;s:out:batch,n,n;batch:param;n:param;d:param", NULL,
      "small:batch=8,n=32,d=16|edge:batch=1,n=1,d=1|edge-prime:batch=3,n=13,d=7|large:batch=32,n=2048,d=128",
@@ -417,7 +669,13 @@ static const Spec SPECS[] = {
      "                for (int p = 0; p < d; p++)\n"
      "                    acc += xt[i * d + p] * xt[j * d + p];\n"
      "                s[((size_t)t * n + i) * n + j] = acc / d;\n"
-     "            }\n        }\n    }\n}\n"},
+     "            }\n        }\n    }\n}\n",
+     TILED("S[t] = X[t] * X[t]^T / d, t = blockIdx.z", "self_similarity",
+           "const float *x, float *s, int batch, int n, int d", "float", "n", "d",
+           "    const float *xt = x + (long long)blockIdx.z * n * d;\n", "xt[i * d + pa]", "xt[j * d + pb]",
+           PRODUCT, "s[((long long)blockIdx.z * n + i) * n + j] = acc / d"),
+     "self_similarity|(n+15)/16,(n+15)/16,batch|16,16||x,s,batch,n,d", NULL,
+     "block=16x16;mapping=tiled-16x16-shared,one-element-per-thread,batch-in-grid-z"},
     {"f32 f64", "weighted-gram", "weighted_gram", "G = A^T*diag(w)*A ($D)",
      "a:in:m,n;w:in:m;gm:out:n,n;m:param;n:param", "w:u:0:1",
      "small:m=64,n=96|edge:m=1,n=1|edge-prime:m=29,n=37|large:m=65536,n=1024", "2*m*n*n", "$S*(m*n+m+n*n)",
@@ -432,7 +690,12 @@ static const Spec SPECS[] = {
      "                acc += w[r] * a[r * n + i] * a[r * n + j];\n"
      "            gm[i * n + j] = acc;\n"
      "            gm[j * n + i] = acc;\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     TILED("G = A^T * diag(w) * A", "weighted_gram", "const $T *a, const $T *w, $T *gm, int m, int n", "$T", "n", "m",
+           "", "w[pa] * a[(long long)pa * n + i]", "a[(long long)pb * n + j]", PRODUCT,
+           "gm[(long long)i * n + j] = acc"),
+     "weighted_gram|(n+15)/16,(n+15)/16|16,16||a,w,gm,m,n", NULL,
+     "block=16x16;mapping=tiled-16x16-shared,one-element-per-thread"},
     {"f32 f64", "ridge-normal", "ridge_normal", "G = A^T*A + lambda*I ($D)",
      "a:in:m,n;gm:out:n,n;lambda:scalar:~0.1~2;m:param;n:param", NULL,
      "small:m=64,n=96|edge:m=1,n=1|edge-prime:m=29,n=37|large:m=65536,n=1024", "m*n*n", "$S*(m*n+n*n)", 1e-2,
@@ -447,7 +710,12 @@ static const Spec SPECS[] = {
      "                acc += a[r * n + i] * a[r * n + j];\n"
      "            gm[i * n + j] = acc;\n"
      "            gm[j * n + i] = acc;\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     TILED("G = A^T * A + lambda * I", "ridge_normal", "const $T *a, $T *gm, $T lambda, int m, int n", "$T", "n", "m",
+           "", "a[(long long)pa * n + i]", "a[(long long)pb * n + j]", PRODUCT,
+           "gm[(long long)i * n + j] = (i == j ? lambda : 0.0) + acc"),
+     "ridge_normal|(n+15)/16,(n+15)/16|16,16||a,gm,lambda,m,n", NULL,
+     "block=16x16;mapping=tiled-16x16-shared,one-element-per-thread"},
     {"f32", "syrk-lower-ld", "syrk_ld", "C = A*A^T + C on the lower triangle with leading dimensions ($D)",
      "a:in:n,lda;c:inout:n,ldc;n:param;k:param;lda:param;ldc:param", NULL,
      "small:n=96,k=64,lda=72,ldc=100|edge:n=1,k=1,lda=1,ldc=1|edge-prime:n=37,k=29,lda=31,ldc=41|"
@@ -462,7 +730,13 @@ static const Spec SPECS[] = {
      "            for (int p = 0; p < k; p++)\n"
      "                acc += a[i * lda + p] * a[j * lda + p];\n"
      "            c[i * ldc + j] = acc;\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     TILED("C += A * A^T on the lower triangle, leading dimensions", "syrk_ld",
+           "const float *a, float *c, int n, int k, int lda, int ldc", "float", "n", "k", LOWER_ONLY,
+           "a[(long long)i * lda + pa]", "a[(long long)j * lda + pb]", PRODUCT,
+           "if (j <= i)\n            c[(long long)i * ldc + j] = c[(long long)i * ldc + j] + acc"),
+     "syrk_ld|(n+15)/16,(n+15)/16|16,16||a,c,n,k,lda,ldc", NULL,
+     "block=16x16;mapping=tiled-16x16-shared,one-element-per-thread"},
     {"f64", "syrk-upper-t-ld", "syrk_t_ld", "C = alpha*A^T*A + beta*C on the upper triangle, leading dimensions ($D)",
      "a:in:k,lda;c:inout:n,ldc;alpha:scalar:~0.5~2;beta:scalar:~-1~1;n:param;k:param;lda:param;ldc:param", NULL,
      "small:n=96,k=64,lda=100,ldc=96|edge:n=1,k=1,lda=1,ldc=1|edge-prime:n=37,k=29,lda=40,ldc=37|"
@@ -478,7 +752,13 @@ static const Spec SPECS[] = {
      "            for (int p = 0; p < k; p++)\n"
      "                acc += a[p * lda + i] * a[p * lda + j];\n"
      "            c[i * ldc + j] = alpha * acc + beta * c[i * ldc + j];\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     TILED("C = alpha * A^T * A + beta * C on the upper triangle, leading dimensions", "syrk_t_ld",
+           "const double *a, double *c, double alpha, double beta, int n, int k, int lda, int ldc", "double", "n",
+           "k", UPPER_ONLY, "a[(long long)pa * lda + i]", "a[(long long)pb * lda + j]", PRODUCT,
+           "if (j >= i)\n            c[(long long)i * ldc + j] = alpha * acc + beta * c[(long long)i * ldc + j]"),
+     "syrk_t_ld|(n+15)/16,(n+15)/16|16,16||a,c,alpha,beta,n,k,lda,ldc", NULL,
+     "block=16x16;mapping=tiled-16x16-shared,one-element-per-thread"},
     {"f32 f64", "syrk-lower-alpha", "syrk_alpha", "C = alpha*A*A^T on the lower triangle, no beta ($D)",
      "a:in:n,k;c:inout:n,n;alpha:scalar:~0.5~2;n:param;k:param", NULL, "small:n=64,k=96|edge:n=1,k=1|"
      "edge-prime:n=37,k=29|large:n=8192,k=1024", "n*n*k", "$S*(n*k+n*n/2)", 1e-2, 1e-3, 0, 0,
@@ -493,7 +773,12 @@ static const Spec SPECS[] = {
      "            for (int p = 0; p < k; p++)\n"
      "                acc += ai[p] * aj[p];\n"
      "            c[i * n + j] = alpha * acc;\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     TILED("C = alpha * A * A^T on the lower triangle", "syrk_alpha", "const $T *a, $T *c, $T alpha, int n, int k",
+           "$T", "n", "k", LOWER_ONLY, "a[(long long)i * k + pa]", "a[(long long)j * k + pb]", PRODUCT,
+           "if (j <= i)\n            c[(long long)i * n + j] = alpha * acc"),
+     "syrk_alpha|(n+15)/16,(n+15)/16|16,16||a,c,alpha,n,k", NULL,
+     "block=16x16;mapping=tiled-16x16-shared,one-element-per-thread"},
     {"f32", "syr2k-full", "syr2k_full", "C = A^T*B + B^T*A, both triangles ($D)",
      "a:in:k,n;b:in:k,n;c:out:n,n;n:param;k:param", NULL, SCFG_L, "2*n*n*k", "$S*(2*n*k+n*n)", 1e-2, 1e-3, 0, 0,
      "/* The symmetric matrix C = A^T * B + B^T * A (A, B k x n, row-major),\n"
@@ -506,7 +791,12 @@ static const Spec SPECS[] = {
      "                acc += a[p * n + i] * b[p * n + j] + b[p * n + i] * a[p * n + j];\n"
      "            c[i * n + j] = acc;\n"
      "            c[j * n + i] = acc;\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     TILED2("C = A^T * B + B^T * A", "syr2k_full", "const float *a, const float *b, float *c, int n, int k", "float",
+            "n", "k", "", "a[(long long)pa * n + i]", "b[(long long)pb * n + j]", "b[(long long)pa * n + i]",
+            "a[(long long)pb * n + j]", "c[(long long)i * n + j] = acc"),
+     "syr2k_full|(n+15)/16,(n+15)/16|16,16||a,b,c,n,k", NULL,
+     "block=16x16;mapping=tiled-16x16-shared,one-element-per-thread"},
     {"f64", "weighted-covariance", "weighted_cov", "weighted covariance of the columns of X ($D)",
      "x:in:n,d;w:in:n;cov:out:d,d;n:param;d:param", "w:u:0.1:1",
      "small:n=96,d=64|edge:n=2,d=1|edge-prime:n=37,d=29|large:n=65536,d=1024", "3*n*d*d", "$S*(n*d+n+d*d)", 0,
@@ -535,7 +825,33 @@ static const Spec SPECS[] = {
      "            cov[i * d + j] = acc / wsum;\n"
      "            cov[j * d + i] = acc / wsum;\n"
      "        }\n    }\n"
-     "    free(mean);\n}\n"},
+     "    free(mean);\n}\n",
+     "/* First launch: the weight sum and the weighted column means, one thread\n"
+     " * per column (each forms the weight sum in the C program's order). */\n"
+     "extern \"C\" __global__ void weighted_means(const double *x, const double *w, double *mean, "
+     "double *wsum, int n,\n"
+     "                                          int d)\n"
+     "{\n"
+     "    const int j = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (j >= d)\n"
+     "        return;\n"
+     "    double ws = 0.0, s = 0.0;\n"
+     "    for (int r = 0; r < n; r++) {\n"
+     "        ws += w[r];\n"
+     "        s += w[r] * x[(long long)r * d + j];\n"
+     "    }\n"
+     "    mean[j] = s / ws;\n"
+     "    if (j == 0)\n"
+     "        wsum[0] = ws;\n"
+     "}\n"
+     "\n"
+     TILED("Second launch, the weighted products of the centred columns", "weighted_cov",
+           "const double *x, const double *w, const double *mean, const double *wsum, double *cov, int n, int d",
+           "double", "d", "n", "", "w[pa] * (x[(long long)pa * d + i] - mean[i])",
+           "x[(long long)pb * d + j] - mean[j]", PRODUCT, "cov[(long long)i * d + j] = acc / wsum[0]"),
+     "weighted_means|(d+255)/256|256||x,w,mean,wsum,n,d;"
+     "weighted_cov|(d+15)/16,(d+15)/16|16,16||x,w,mean,wsum,cov,n,d", "mean:f64:d;wsum:f64:1",
+     "block=16x16;mapping=two-launches,one-column-per-thread+tiled-16x16-shared"},
 };
 
 static int generate(GenCtx *g)
