@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "gen_tmpl.h"
 
 enum {
     OP_AXPY, OP_AXPBY, OP_WAXPBY, OP_XPAY, OP_SCAL, OP_SWAPSCALE, OP_ROT, OP_ROTM, OP_NORMALIZE, OP_AXPYDOT,
@@ -59,28 +60,35 @@ typedef struct Ctx {
     char X[48], Y[48];  /* element i of x and y as written in the loop */
 } Ctx;
 
-static void emit_vector_op(StrBuf *s, int op, const Ctx *c)
+/* Appends the update of element i of the vector operation op, one
+ * statement a line at indentation ind; X and Y are element i of x and y as
+ * written in the code (the C loop and the CUDA thread share it). */
+static void emit_vector_body(StrBuf *s, int op, const char *X, const char *Y, const char *ty, const char *ind)
 {
-    const char *X = c->X, *Y = c->Y, *ty = c->ty;
-    sb_append(s, "    for (int i = 0; i < n; i++) {\n");
     switch (op) {
-    case OP_AXPY: sb_printf(s, "        %s += alpha * %s;\n", Y, X); break;
-    case OP_AXPBY: sb_printf(s, "        %s = alpha * %s + beta * %s;\n", Y, X, Y); break;
-    case OP_WAXPBY: sb_printf(s, "        w[i] = alpha * %s + beta * %s;\n", X, Y); break;
-    case OP_XPAY: sb_printf(s, "        %s = %s + beta * %s;\n", Y, X, Y); break;
-    case OP_SCAL: sb_printf(s, "        %s *= alpha;\n", X); break;
+    case OP_AXPY: sb_printf(s, "%s%s += alpha * %s;\n", ind, Y, X); break;
+    case OP_AXPBY: sb_printf(s, "%s%s = alpha * %s + beta * %s;\n", ind, Y, X, Y); break;
+    case OP_WAXPBY: sb_printf(s, "%sw[i] = alpha * %s + beta * %s;\n", ind, X, Y); break;
+    case OP_XPAY: sb_printf(s, "%s%s = %s + beta * %s;\n", ind, Y, X, Y); break;
+    case OP_SCAL: sb_printf(s, "%s%s *= alpha;\n", ind, X); break;
     case OP_SWAPSCALE:
-        sb_printf(s, "        const %s t = %s;\n        %s = alpha * %s;\n        %s = beta * t;\n", ty, X, X, Y, Y);
+        sb_printf(s, "%sconst %s t = %s;\n%s%s = alpha * %s;\n%s%s = beta * t;\n", ind, ty, X, ind, X, Y, ind, Y);
         break;
     case OP_ROT:
     case OP_ROTM:
-        sb_printf(s, "        const %s xi = %s;\n        const %s yi = %s;\n", ty, X, ty, Y);
+        sb_printf(s, "%sconst %s xi = %s;\n%sconst %s yi = %s;\n", ind, ty, X, ind, ty, Y);
         if (op == OP_ROT)
-            sb_printf(s, "        %s = c * xi + s * yi;\n        %s = c * yi - s * xi;\n", X, Y);
+            sb_printf(s, "%s%s = c * xi + s * yi;\n%s%s = c * yi - s * xi;\n", ind, X, ind, Y);
         else
-            sb_printf(s, "        %s = h11 * xi + h12 * yi;\n        %s = h21 * xi + h22 * yi;\n", X, Y);
+            sb_printf(s, "%s%s = h11 * xi + h12 * yi;\n%s%s = h21 * xi + h22 * yi;\n", ind, X, ind, Y);
         break;
     }
+}
+
+static void emit_vector_op(StrBuf *s, int op, const Ctx *c)
+{
+    sb_append(s, "    for (int i = 0; i < n; i++) {\n");
+    emit_vector_body(s, op, c->X, c->Y, c->ty, "        ");
     sb_append(s, "    }\n");
 }
 
@@ -110,6 +118,247 @@ static void emit_signature(StrBuf *s, const char *name, const char *params)
             q += 2;
     }
     sb_append(s, ")\n");
+}
+
+/* ---- the pair ----
+ * Vector updates: one thread per element (256-thread blocks, 64-bit
+ * index).  Batched reductions: one 256-thread block per vector; each thread
+ * accumulates a strided slice (in double, as the C program does), then a
+ * shared-memory tree combines the block.  normalize and axpydot reduce the
+ * whole vector: per-block partial sums of grid-stride slices (a block per
+ * 1024 elements, at most 1024 blocks) into scratch, one block to combine
+ * them, and for normalize a third launch to scale. */
+
+#define RED_BLOCKS "min((n+1023)/1024,1024)"
+
+/* Writes the CUDA parameter list for the C one (pointers gain __restrict__:
+ * every buffer is distinct) into sig, and the parameter names, comma
+ * separated, into args. */
+static void cuda_params(const char *c_params, StrBuf *sig, StrBuf *args)
+{
+    for (const char *q = c_params; *q;) {
+        const char *comma = strstr(q, ", ");
+        size_t len = comma ? (size_t)(comma - q) : strlen(q);
+        const char *star = memchr(q, '*', len), *name = q + len;
+        while (name > q && name[-1] != ' ' && name[-1] != '*')
+            name--;
+        if (q != c_params) {
+            sb_append(sig, ", ");
+            sb_putc(args, ',');
+        }
+        if (star)
+            sb_printf(sig, "%.*s__restrict__ %.*s", (int)(star + 1 - q), q, (int)(q + len - name), name);
+        else
+            sb_append_n(sig, q, len);
+        sb_append_n(args, name, (size_t)(q + len - name));
+        q += len;
+        if (*q)
+            q += 2;
+    }
+}
+
+static void put_kernel_head(StrBuf *k, const char *name, const char *params)
+{
+    StrBuf t = STRBUF_INIT;
+    sb_printf(&t, "extern \"C\" __global__ void %s(%s)\n{\n", name, params);
+    tmpl_put_wrapped(k, sb_str(&t));
+    sb_release(&t);
+}
+
+/* The shared-memory tree that sums sh[0 .. blockDim.x) into sh[0]. */
+static const char BLOCK_SUM[] =
+    "/* Sums sh[0 .. blockDim.x) into sh[0]; blockDim.x is a power of two. */\n"
+    "__device__ void block_sum(double *sh)\n"
+    "{\n"
+    "    for (int s = blockDim.x / 2; s > 0; s >>= 1) {\n"
+    "        __syncthreads();\n"
+    "        if (threadIdx.x < s)\n"
+    "            sh[threadIdx.x] += sh[threadIdx.x + s];\n"
+    "    }\n"
+    "    __syncthreads();\n"
+    "}\n\n";
+
+/* The final launch of a whole-vector sum: one block adds the partials and
+ * thread 0 hands the total to `tail` (C statements using `total`). */
+static void emit_partials_final(StrBuf *k, const char *name, const char *params, const char *tail)
+{
+    put_kernel_head(k, name, params);
+    sb_printf(k, "    extern __shared__ double sh[];\n"
+                 "    double acc = 0.0;\n"
+                 "    for (int i = threadIdx.x; i < nparts; i += blockDim.x)\n"
+                 "        acc += partial[i];\n"
+                 "    sh[threadIdx.x] = acc;\n"
+                 "    block_sum(sh);\n"
+                 "    if (threadIdx.x != 0)\n        return;\n"
+                 "    const double total = sh[0];\n%s}\n",
+              tail);
+}
+
+static void emit_cuda(GenProgram *p, int op, const Ctx *c, const char *entry, const char *c_params)
+{
+    const OpInfo *O = &OPS[op];
+    const char *ty = c->ty, *f = c->f32 ? "f" : "", *dcast = c->f32 ? "(double)" : "";
+    int sz = c->f32 ? 4 : 8;
+    StrBuf *k = gen_cuda_src(p);
+    StrBuf sig = STRBUF_INIT, args = STRBUF_INIT;
+    cuda_params(c_params, &sig, &args);
+    char X[48], Y[48];
+    /* The vector kernels' i is 64-bit already; the reductions' i is an int. */
+    if (O->reduction) {
+        snprintf(X, sizeof X, c->strided ? "xb[(long long)i * incx]" : "xb[i]");
+        snprintf(Y, sizeof Y, c->strided ? "yb[(long long)i * incy]" : "yb[i]");
+    } else {
+        snprintf(X, sizeof X, c->strided ? "x[i * incx]" : "x[i]");
+        snprintf(Y, sizeof Y, c->strided ? "y[i * incy]" : "y[i]");
+    }
+    const char *index = "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+                        "    if (i >= n)\n        return;\n";
+    if (!O->reduction && op != OP_NORMALIZE && op != OP_AXPYDOT) {
+        sb_printf(k, "/* %s: one thread per element. */\n", O->math);
+        put_kernel_head(k, entry, sb_str(&sig));
+        sb_append(k, index);
+        emit_vector_body(k, op, X, Y, ty, "    ");
+        sb_append(k, "}\n");
+        gen_launch(p, entry, "(n+255)/256", "256", NULL, sb_str(&args));
+        gen_knob(p, "block", "256");
+        gen_knob(p, "mapping", "one-element-per-thread");
+    } else if (O->reduction) {
+        int isidx = op == OP_IAMAX || op == OP_IAMIN;
+        sb_printf(k, "/* For each of nb vectors, %s: one block per vector, a strided\n"
+                     " * slice per thread, then a shared-memory tree. */\n\n",
+                  O->math);
+        if (isidx) {
+            const char *cmp = op == OP_IAMAX ? ">" : "<";
+            sb_printf(k, "struct Best {\n    %s v; /* |x[i]| */\n    int i;   /* -1: no element yet */\n};\n\n", ty);
+            sb_printf(k, "/* The %s |x| wins; a tie goes to the lower index (the first occurrence). */\n"
+                         "__device__ Best best_merge(Best a, Best b)\n{\n"
+                         "    if (b.i < 0)\n        return a;\n    if (a.i < 0)\n        return b;\n"
+                         "    return b.v %s a.v || (b.v == a.v && b.i < a.i) ? b : a;\n}\n\n",
+                      op == OP_IAMAX ? "larger" : "smaller", cmp);
+            put_kernel_head(k, entry, sb_str(&sig));
+            sb_printf(k, "    extern __shared__ Best sh[];\n    const int b = blockIdx.x;\n");
+        } else {
+            sb_append(k, BLOCK_SUM);
+            put_kernel_head(k, entry, sb_str(&sig));
+            sb_printf(k, "    extern __shared__ double sh[];\n    const int b = blockIdx.x;\n");
+        }
+        if (c->strided) {
+            sb_printf(k, "    const %s *xb = x + b * (1 + (long long)(n - 1) * incx);\n", ty);
+            if (O->uses_y)
+                sb_printf(k, "    const %s *yb = y + b * (1 + (long long)(n - 1) * incy);\n", ty);
+        } else {
+            sb_printf(k, "    const %s *xb = x + (long long)b * n;\n", ty);
+            if (O->uses_y)
+                sb_printf(k, "    const %s *yb = y + (long long)b * n;\n", ty);
+        }
+        if (isidx) {
+            sb_printf(k, "    Best best = {0, -1};\n"
+                         "    for (int i = threadIdx.x; i < n; i += blockDim.x) {\n"
+                         "        const %s a = fabs%s(%s);\n"
+                         "        if (best.i < 0 || a %s best.v) { /* strict: this thread's first wins ties */\n"
+                         "            best.v = a;\n            best.i = i;\n        }\n    }\n"
+                         "    sh[threadIdx.x] = best;\n"
+                         "    for (int s = blockDim.x / 2; s > 0; s >>= 1) {\n"
+                         "        __syncthreads();\n"
+                         "        if (threadIdx.x < s)\n"
+                         "            sh[threadIdx.x] = best_merge(sh[threadIdx.x], sh[threadIdx.x + s]);\n"
+                         "    }\n"
+                         "    if (threadIdx.x == 0)\n        r[b] = sh[0].i;\n}\n",
+                      ty, f, X, op == OP_IAMAX ? ">" : "<");
+        } else {
+            sb_append(k, "    double acc = 0.0;\n    for (int i = threadIdx.x; i < n; i += blockDim.x) {\n");
+            switch (op) {
+            case OP_DOT:
+            case OP_DOTPLUS: sb_printf(k, "        acc += %s%s * %s;\n", dcast, X, Y); break;
+            case OP_NRM2: sb_printf(k, "        acc += %s%s * %s;\n", dcast, X, X); break;
+            case OP_ASUM: sb_printf(k, "        acc += fabs(%s%s);\n", dcast, X); break;
+            case OP_DIST: sb_printf(k, "        const double d = %s%s - %s;\n        acc += d * d;\n", dcast, X, Y); break;
+            case OP_SUM: sb_printf(k, "        acc += %s;\n", X); break;
+            }
+            sb_append(k, "    }\n    sh[threadIdx.x] = acc;\n    block_sum(sh);\n");
+            const char *res = op == OP_NRM2 || op == OP_DIST ? "sqrt(sh[0])" : op == OP_DOTPLUS ? "sb + sh[0]" : "sh[0]";
+            if (c->f32)
+                sb_printf(k, "    if (threadIdx.x == 0)\n        r[b] = (float)(%s);\n}\n", res);
+            else
+                sb_printf(k, "    if (threadIdx.x == 0)\n        r[b] = %s;\n}\n", res);
+        }
+        char smem[16];
+        snprintf(smem, sizeof smem, "256*%d", isidx ? 2 * sz : 8);
+        gen_launch(p, entry, "nb", "256", smem, sb_str(&args));
+        gen_knob(p, "block", "256");
+        gen_knob(p, "mapping", "one-vector-per-block-reduction-shared");
+    } else if (op == OP_NORMALIZE) {
+        sb_printf(k, "/* y = x / ||x||_2 in three launches: per-block partial sums of squares (in\n"
+                     " * double) over grid-stride slices, one block turning them into 1 / ||x||, and\n"
+                     " * one thread per element to scale. */\n\n");
+        sb_append(k, BLOCK_SUM);
+        char name[64], sig2[160];
+        snprintf(name, sizeof name, "%s_sumsq", entry);
+        snprintf(sig2, sizeof sig2, "const %s *__restrict__ x, double *__restrict__ partial, int n%s", ty,
+                 c->strided ? ", int incx" : "");
+        put_kernel_head(k, name, sig2);
+        sb_printf(k, "    extern __shared__ double sh[];\n    double acc = 0.0;\n"
+                     "    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n;\n"
+                     "         i += (long long)gridDim.x * blockDim.x)\n"
+                     "        acc += %s%s * %s;\n"
+                     "    sh[threadIdx.x] = acc;\n    block_sum(sh);\n"
+                     "    if (threadIdx.x == 0)\n        partial[blockIdx.x] = sh[0];\n}\n\n",
+                  dcast, X, X);
+        gen_launch(p, name, RED_BLOCKS, "256", "256*8", c->strided ? "x,partial,n,incx" : "x,partial,n");
+        snprintf(name, sizeof name, "%s_inv_norm", entry);
+        emit_partials_final(k, name, "const double *__restrict__ partial, int nparts, double *__restrict__ inv",
+                            "    inv[0] = total > 0.0 ? 1.0 / sqrt(total) : 0.0;\n");
+        gen_launch(p, name, "1", "256", "256*8", "partial," RED_BLOCKS ",inv");
+        sb_append(k, "\n");
+        snprintf(sig2, sizeof sig2, "const %s *__restrict__ x, %s *__restrict__ y, const double *__restrict__ inv, "
+                                    "int n%s", ty, ty, c->strided ? ", int incx, int incy" : "");
+        put_kernel_head(k, entry, sig2);
+        sb_append(k, index);
+        sb_printf(k, "    %s = %s(%s * inv[0]);\n}\n", Y, c->f32 ? "(float)" : "", X);
+        gen_launch(p, entry, "(n+255)/256", "256", NULL, c->strided ? "x,y,inv,n,incx,incy" : "x,y,inv,n");
+        gen_scratch(p, "partial", "f64", "1024");
+        gen_scratch(p, "inv", "f64", "1");
+        gen_knob(p, "block", "256");
+        gen_knob(p, "mapping", "grid-stride-block-reduction-shared-then-one-element-per-thread");
+        gen_knob(p, "max_blocks", "1024");
+        gen_knob(p, "launches", "3");
+    } else {
+        const char *W = c->strided ? "w[i * incx]" : "w[i]";
+        const char *V = c->strided ? "v[i * incx]" : "v[i]";
+        const char *U = c->strided ? "u[i * incx]" : "u[i]";
+        sb_printf(k, "/* AXPY-DOT in two launches: each thread writes z[i] = w[i] - alpha*v[i] and\n"
+                     " * adds u[i]*z[i] to its block's partial sum (double, grid-stride slices); one\n"
+                     " * block then adds the partials into r. */\n\n");
+        sb_append(k, BLOCK_SUM);
+        char name[64], sig2[200];
+        snprintf(name, sizeof name, "%s_partial", entry);
+        snprintf(sig2, sizeof sig2, "const %s *__restrict__ w, const %s *__restrict__ v, const %s *__restrict__ u, "
+                                    "%s *__restrict__ z, double *__restrict__ partial, int n%s, %s alpha",
+                 ty, ty, ty, ty, c->strided ? ", int incx" : "", ty);
+        put_kernel_head(k, name, sig2);
+        sb_printf(k, "    extern __shared__ double sh[];\n    double acc = 0.0;\n"
+                     "    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n;\n"
+                     "         i += (long long)gridDim.x * blockDim.x) {\n"
+                     "        const %s zi = %s - alpha * %s;\n"
+                     "        z[i] = zi;\n"
+                     "        acc += %s%s * zi;\n    }\n"
+                     "    sh[threadIdx.x] = acc;\n    block_sum(sh);\n"
+                     "    if (threadIdx.x == 0)\n        partial[blockIdx.x] = sh[0];\n}\n\n",
+                  ty, W, V, dcast, U);
+        gen_launch(p, name, RED_BLOCKS, "256", "256*8",
+                   c->strided ? "w,v,u,z,partial,n,incx,alpha" : "w,v,u,z,partial,n,alpha");
+        snprintf(name, sizeof name, "%s_final", entry);
+        snprintf(sig2, sizeof sig2, "const double *__restrict__ partial, int nparts, %s *__restrict__ r", ty);
+        emit_partials_final(k, name, sig2, c->f32 ? "    r[0] = (float)total;\n" : "    r[0] = total;\n");
+        gen_launch(p, name, "1", "256", "256*8", "partial," RED_BLOCKS ",r");
+        gen_scratch(p, "partial", "f64", "1024");
+        gen_knob(p, "block", "256");
+        gen_knob(p, "mapping", "grid-stride-block-reduction-shared");
+        gen_knob(p, "max_blocks", "1024");
+        gen_knob(p, "launches", "2");
+    }
+    sb_release(&sig);
+    sb_release(&args);
 }
 
 static int emit(GenCtx *g, int op, int variant_kind)
@@ -385,6 +634,7 @@ static int emit(GenCtx *g, int op, int variant_kind)
         emit_vector_op(s, op, &c);
         sb_append(s, "}\n");
     }
+    emit_cuda(p, op, &c, entry, sb_str(&params));
     sb_release(&params);
     return gen_end(p);
 }
