@@ -9,10 +9,6 @@
 
 #include "../common/strbuf.h"
 
-/* Block sizes tried by the block-size variants (the reference's own is
- * skipped). */
-static const int BLOCK_SIZES[] = {64, 128, 512, 1024};
-
 typedef struct VariantList {
     GenVariant *v;
     int n;
@@ -90,54 +86,69 @@ static const char *str_item(const cJSON *o, const char *key)
 
 /* ---- block size ---- */
 
-/* The reference's one-dimensional block size when every launch uses the
- * same literal one and no dynamic shared memory; 0 otherwise. */
-static int uniform_block(const cJSON *launches)
+#define MAX_DIMS 3
+
+/* The reference's block shape when every launch uses the same literal one
+ * and no dynamic shared memory: its dimension count, 0 otherwise. */
+static int uniform_block(const cJSON *launches, int dims[MAX_DIMS])
 {
-    int block = 0;
+    int n = 0;
     const cJSON *l;
     cJSON_ArrayForEach(l, launches) {
         const cJSON *b = cJSON_GetObjectItemCaseSensitive(l, "block");
         const char *smem = str_item(l, "smem");
-        if (cJSON_GetArraySize(b) != 1 || !cJSON_IsString(b->child) || (smem && strcmp(smem, "0") != 0))
+        int k = cJSON_GetArraySize(b);
+        if (k < 1 || k > MAX_DIMS || (n && k != n) || (smem && strcmp(smem, "0") != 0))
             return 0;
-        char *end;
-        long v = strtol(b->child->valuestring, &end, 10);
-        if (*end || v <= 0 || (block && v != block))
-            return 0;
-        block = (int)v;
+        const cJSON *d;
+        int i = 0;
+        cJSON_ArrayForEach(d, b) {
+            char *end;
+            long v = cJSON_IsString(d) ? strtol(d->valuestring, &end, 10) : 0;
+            if (v <= 0 || *end || (n && v != dims[i]))
+                return 0;
+            dims[i++] = (int)v;
+        }
+        n = k;
     }
-    return block;
+    return n;
 }
 
-/* Launches with block size `to` instead of `from`, the grid's
- * "+(from-1))/from" ceilings rewritten; NULL when anything else in the
- * plan depends on `from`. */
-static cJSON *relaunch(const cJSON *launches, int from, int to)
+/* Launches with block shape `to` instead of `from`, each grid dimension's
+ * "+(from-1))/from" ceiling rewritten; NULL when anything else in the plan
+ * depends on the old shape. */
+static cJSON *relaunch(const cJSON *launches, int n, const int from[], const int to[])
 {
-    char from_tok[16], ceil_from[48], ceil_to[48], to_tok[16];
-    snprintf(from_tok, sizeof from_tok, "%d", from);
-    snprintf(to_tok, sizeof to_tok, "%d", to);
-    snprintf(ceil_from, sizeof ceil_from, "+%d)/%d", from - 1, from);
-    snprintf(ceil_to, sizeof ceil_to, "+%d)/%d", to - 1, to);
     cJSON *out = cJSON_Duplicate(launches, 1);
     cJSON *l;
     cJSON_ArrayForEach(l, out) {
-        cJSON *g;
-        cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(l, "grid")) {
-            char *rewritten = replace_all(g->valuestring, ceil_from, ceil_to);
-            int stale = has_token(rewritten, from_tok);
-            cJSON_SetValuestring(g, rewritten);
-            free(rewritten);
-            if (stale)
-                goto refuse;
+        cJSON *g = cJSON_GetObjectItemCaseSensitive(l, "grid")->child;
+        cJSON *b = cJSON_GetObjectItemCaseSensitive(l, "block")->child;
+        for (int d = 0; d < n; d++, b = b->next) {
+            char from_tok[16], to_tok[16], ceil_from[48], ceil_to[48];
+            snprintf(from_tok, sizeof from_tok, "%d", from[d]);
+            snprintf(to_tok, sizeof to_tok, "%d", to[d]);
+            snprintf(ceil_from, sizeof ceil_from, "+%d)/%d", from[d] - 1, from[d]);
+            snprintf(ceil_to, sizeof ceil_to, "+%d)/%d", to[d] - 1, to[d]);
+            if (g) {
+                char *rewritten = replace_all(g->valuestring, ceil_from, ceil_to);
+                int stale = from[d] != to[d] && has_token(rewritten, from_tok);
+                cJSON_SetValuestring(g, rewritten);
+                free(rewritten);
+                if (stale)
+                    goto refuse;
+                g = g->next;
+            }
+            cJSON_SetValuestring(b, to_tok);
         }
         cJSON *a;
         cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(l, "args"))
-            if (has_token(a->valuestring, from_tok))
-                goto refuse;
-        cJSON *b = cJSON_GetObjectItemCaseSensitive(l, "block");
-        cJSON_SetValuestring(b->child, to_tok);
+            for (int d = 0; d < n; d++) {
+                char tok[16];
+                snprintf(tok, sizeof tok, "%d", from[d]);
+                if (has_token(a->valuestring, tok))
+                    goto refuse;
+            }
     }
     return out;
 refuse:
@@ -145,25 +156,40 @@ refuse:
     return NULL;
 }
 
+/* Block shapes tried: 1-D sizes, and 2-D shapes of 128 to 1024 threads. */
+static const int SHAPES_1D[][1] = {{64}, {128}, {512}, {1024}};
+static const int SHAPES_2D[][2] = {{32, 8}, {8, 32}, {32, 16}, {16, 16}, {32, 32}};
+
 static void block_variants(VariantList *l, const char *src, const cJSON *launches, const cJSON *knobs)
 {
-    int from = uniform_block(launches);
-    char tok[16];
-    snprintf(tok, sizeof tok, "%d", from);
-    /* a literal of the block size in the source (a shared array, a loop
-     * bound) means the kernel assumes it */
-    if (!from || has_token(src, tok))
+    int from[MAX_DIMS];
+    int n = uniform_block(launches, from);
+    if (n < 1 || n > 2)
         return;
-    for (size_t i = 0; i < sizeof BLOCK_SIZES / sizeof BLOCK_SIZES[0]; i++) {
-        int to = BLOCK_SIZES[i];
-        if (to == from)
+    /* a literal of a block dimension in the source (a shared array, a
+     * loop bound) means the kernel assumes it */
+    for (int d = 0; d < n; d++) {
+        char tok[16];
+        snprintf(tok, sizeof tok, "%d", from[d]);
+        if (has_token(src, tok))
+            return;
+    }
+    int count = n == 1 ? 4 : 5;
+    for (int i = 0; i < count; i++) {
+        const int *to = n == 1 ? SHAPES_1D[i] : SHAPES_2D[i];
+        if (to[0] == from[0] && (n == 1 || to[1] == from[1]))
             continue;
-        cJSON *plan = relaunch(launches, from, to);
+        cJSON *plan = relaunch(launches, n, from, to);
         if (!plan)
             return;
-        char name[32], value[16];
-        snprintf(name, sizeof name, "block-%d", to);
-        snprintf(value, sizeof value, "%d", to);
+        char name[32], value[24];
+        if (n == 1) {
+            snprintf(name, sizeof name, "block-%d", to[0]);
+            snprintf(value, sizeof value, "%d", to[0]);
+        } else {
+            snprintf(name, sizeof name, "block-%dx%d", to[0], to[1]);
+            snprintf(value, sizeof value, "%dx%d", to[0], to[1]);
+        }
         add_variant(l, name, xstrdup(src), plan, knobs, NULL, "pass", "block", value);
     }
 }
@@ -196,11 +222,186 @@ static void restrict_variant(VariantList *l, const char *src, const cJSON *launc
     add_variant(l, "no-restrict", b, cJSON_Duplicate(launches, 1), knobs, NULL, "pass", "restrict", "no");
 }
 
+/* ---- grid-stride loop ---- */
+
+/* One thread per element written as
+ *
+ *     [const] <type> i = [(long long)]blockIdx.x * blockDim.x + threadIdx.x;
+ *     if (i >= n)
+ *         return;
+ *     <body without return or barriers>
+ *     }
+ *
+ * becomes a grid-stride loop over a grid capped at 1056 blocks (132 SMs x 8
+ * resident 256-thread blocks): each thread handles several elements. */
+static void grid_stride_variant(VariantList *l, const char *src, const cJSON *launches, const cJSON *knobs)
+{
+    if (count_of(src, "__global__") != 1 || cJSON_GetArraySize(launches) != 1 || strstr(src, "__syncthreads") ||
+        strstr(src, "__shared__") || strstr(src, "__shfl"))
+        return;
+    const cJSON *grid = cJSON_GetObjectItemCaseSensitive(launches->child, "grid");
+    if (cJSON_GetArraySize(grid) != 1)
+        return;
+    const char *at = strstr(src, COALESCED_INDEX ";\n");
+    if (!at)
+        return;
+    const char *line = at;
+    while (line > src && line[-1] != '\n')
+        line--;
+    /* "    const long long i = (long long)" before the index expression */
+    char var[64] = "";
+    const char *eq = NULL;
+    for (const char *q = line; q < at; q++)
+        if (*q == '=')
+            eq = q;
+    if (!eq)
+        return;
+    const char *name_end = eq;
+    while (name_end > line && name_end[-1] == ' ')
+        name_end--;
+    const char *name = name_end;
+    while (name > line && (isalnum((unsigned char)name[-1]) || name[-1] == '_'))
+        name--;
+    if (name == name_end || name_end - name >= (long)sizeof var)
+        return;
+    snprintf(var, sizeof var, "%.*s", (int)(name_end - name), name);
+    const char *indent_end = line;
+    while (*indent_end == ' ')
+        indent_end++;
+    const char *next = strchr(at, '\n') + 1;
+    /* the guard right after it */
+    char guard_prefix[96];
+    snprintf(guard_prefix, sizeof guard_prefix, "%.*sif (%s >= ", (int)(indent_end - line), line, var);
+    if (strncmp(next, guard_prefix, strlen(guard_prefix)) != 0)
+        return;
+    const char *bound = next + strlen(guard_prefix), *bound_end = strstr(bound, ")\n");
+    if (!bound_end || memchr(bound, '\n', (size_t)(bound_end - bound)))
+        return;
+    const char *ret = bound_end + 2;
+    while (*ret == ' ')
+        ret++;
+    if (strncmp(ret, "return;\n", 8) != 0)
+        return;
+    const char *body = ret + 8;
+    /* the body runs to the function's closing brace, the last line "}" */
+    const char *close = strstr(body, "\n}");
+    if (!close || strstr(close + 2, "}") || memmem(body, (size_t)(close - body), "return", 6))
+        return;
+    StrBuf b = STRBUF_INIT;
+    sb_printf(&b, "%.*s", (int)(line - src), src);
+    sb_printf(&b, "%.*sfor (long long %s = (long long)%s; %s < %.*s;\n", (int)(indent_end - line), line, var,
+              COALESCED_INDEX, var, (int)(bound_end - bound), bound);
+    sb_printf(&b, "%.*s     %s += (long long)gridDim.x * blockDim.x) {\n", (int)(indent_end - line), line, var);
+    for (const char *q = body; q <= close;) {
+        const char *e = strchr(q, '\n');
+        if (e - q > 0)
+            sb_printf(&b, "    %.*s\n", (int)(e - q), q);
+        else
+            sb_append(&b, "\n");
+        q = e + 1;
+    }
+    sb_printf(&b, "%.*s}%s", (int)(indent_end - line), line, close);
+    cJSON *plan = cJSON_Duplicate(launches, 1);
+    cJSON *g = cJSON_GetObjectItemCaseSensitive(plan->child, "grid")->child;
+    char *capped = xasprintf("min(%s,1056)", g->valuestring);
+    cJSON_SetValuestring(g, capped);
+    free(capped);
+    add_variant(l, "grid-stride", sb_steal(&b), plan, knobs, NULL, "pass", "mapping", "grid-stride");
+}
+
+/* ---- loop unrolling ---- */
+
+/* "#pragma unroll N" before the first for loop that has none: 1 (never
+ * unrolled) and 8. */
+static void unroll_variants(VariantList *l, const char *src, const cJSON *launches, const cJSON *knobs)
+{
+    for (const char *f = strstr(src, "for ("); f; f = strstr(f + 1, "for (")) {
+        const char *line = f;
+        while (line > src && line[-1] != '\n')
+            line--;
+        int own_statement = 1;
+        for (const char *q = line; q < f; q++)
+            own_statement &= *q == ' ';
+        if (!own_statement)
+            continue;
+        /* the previous line must not be a pragma already */
+        const char *prev = line > src ? line - 1 : src;
+        while (prev > src && prev[-1] != '\n')
+            prev--;
+        const char *p = prev;
+        while (*p == ' ')
+            p++;
+        if (line > src && strncmp(p, "#pragma", 7) == 0)
+            return;
+        static const char *const factors[] = {"1", "8"};
+        for (int i = 0; i < 2; i++) {
+            char *pragma = xasprintf("%.*s#pragma unroll %s\n", (int)(f - line), line, factors[i]);
+            char name[32];
+            snprintf(name, sizeof name, "unroll-%s", factors[i]);
+            add_variant(l, name, splice(src, (size_t)(line - src), 0, pragma), cJSON_Duplicate(launches, 1), knobs,
+                        NULL, "pass", "unroll", factors[i]);
+            free(pragma);
+        }
+        return;
+    }
+}
+
+/* ---- shared-memory padding ---- */
+
+/* A tile padded against bank conflicts ("[TILE + 1]") without its padding:
+ * correct, but a column walk now hits one bank. */
+static void bank_conflict_variant(VariantList *l, const char *src, const cJSON *launches, const cJSON *knobs)
+{
+    const char *sh = strstr(src, "__shared__");
+    if (!sh)
+        return;
+    const char *eol = strchr(sh, '\n');
+    static const char *const pads[] = {" + 1]", "+1]"};
+    for (int i = 0; i < 2; i++) {
+        const char *pad = strstr(sh, pads[i]);
+        if (pad && (!eol || pad < eol)) {
+            add_variant(l, "bank-conflicts", splice(src, (size_t)(pad - src), strlen(pads[i]), "]"),
+                        cJSON_Duplicate(launches, 1), knobs, "bank-conflicts", "slower", "smem_padding", "none");
+            return;
+        }
+    }
+}
+
 /* ---- planted defects ---- */
 
-/* The first bounds guard: a line "if (COND)" whose COND is one comparison
- * of the form "A >= B" followed by a line "return;", or "A < B" guarding
- * what follows.  Sets the condition's span and the guard's kind. */
+/* A double accumulator started at zero ("double acc = 0.0;") made float:
+ * every partial sum rounds to 24 bits, far outside an f64 tolerance. */
+static void precision_variant(VariantList *l, const char *src, const cJSON *launches, const cJSON *knobs)
+{
+    for (const char *d = strstr(src, "double "); d; d = strstr(d + 1, "double ")) {
+        const char *line = d;
+        while (line > src && line[-1] != '\n')
+            line--;
+        int own_statement = 1;
+        for (const char *q = line; q < d; q++)
+            own_statement &= *q == ' ';
+        const char *name = d + 7, *e = name;
+        while (isalnum((unsigned char)*e) || *e == '_')
+            e++;
+        if (!own_statement || e == name)
+            continue;
+        static const char *const zeros[] = {" = 0.0;", " = 0;"};
+        for (int i = 0; i < 2; i++)
+            if (strncmp(e, zeros[i], strlen(zeros[i])) == 0) {
+                char *decl = xasprintf("float %.*s = 0.0f;", (int)(e - name), name);
+                add_variant(l, "low-precision-accumulation",
+                            splice(src, (size_t)(d - src), (size_t)(e + strlen(zeros[i]) - d), decl),
+                            cJSON_Duplicate(launches, 1), knobs, "low-precision-accumulation", "fail", NULL, NULL);
+                free(decl);
+                return;
+            }
+    }
+}
+
+/* The first bounds guard: a line "if (COND)" whose COND is "A >= B" (or
+ * several such joined by ||) followed by a line "return;", or "A < B" (or
+ * several joined by &&) guarding what follows.  Sets the condition's span,
+ * its first operator and the guard's kind. */
 typedef struct Guard {
     size_t line_at, line_len;  /* the "if (...)" line, without its newline */
     size_t cond_at, cond_len;
@@ -232,7 +433,11 @@ static int find_guard(const char *src, Guard *g)
             goto next;
         size_t cond_at = (size_t)(open + 1 - src), cond_len = (size_t)(close - open - 1);
         char *cond = xasprintf("%.*s", (int)cond_len, open + 1);
-        int single = !strstr(cond, "&&") && !strstr(cond, "||");
+        /* one comparison, or several joined the way bounds guards join
+         * them: "i >= n || j >= m" before a return, "i < n && j < m" around
+         * the work */
+        int has_and = strstr(cond, "&&") != NULL, has_or = strstr(cond, "||") != NULL;
+        int has_ternary = strchr(cond, '?') != NULL;
         /* the operators' places in src (cond is a copy of src's bytes) */
         const char *ge = strstr(cond, " >= "), *lt = strstr(cond, " < ");
         ge = ge ? open + 1 + (ge - cond) : NULL;
@@ -240,10 +445,10 @@ static int find_guard(const char *src, Guard *g)
         const char *eol = strchr(close, '\n');
         const char *rest = close + 1;
         free(cond);
-        if (!single || !eol)
+        if ((has_and && has_or) || !eol || has_ternary)
             goto next;
         /* "if (i >= n)\n    return;" */
-        if (ge && rest == eol) {
+        if (ge && !has_and && rest == eol) {
             const char *r = eol + 1;
             while (*r == ' ' || *r == '\t')
                 r++;
@@ -254,7 +459,7 @@ static int find_guard(const char *src, Guard *g)
             }
         }
         /* "if (i < n)" guarding a statement or a block */
-        if (lt && !ge && (rest == eol || (eol - rest == 2 && strncmp(rest, " {", 2) == 0))) {
+        if (lt && !ge && !has_or && (rest == eol || (eol - rest == 2 && strncmp(rest, " {", 2) == 0))) {
             *g = (Guard){(size_t)(line - src), (size_t)(eol - line), cond_at, cond_len,
                          (size_t)(lt - src) + 1, 0, 0};
             return 1;
@@ -290,21 +495,27 @@ static void guard_variants(VariantList *l, const char *src, const cJSON *launche
     add_variant(l, "off-by-one", off, cJSON_Duplicate(launches, 1), knobs, "off-by-one", "fail", NULL, NULL);
 }
 
-static void sync_variant(VariantList *l, const char *src, const cJSON *launches, const cJSON *knobs)
+/* One variant per barrier statement (the first three): each leaves out one
+ * __syncthreads, so a later read may see a value not yet written. */
+static void sync_variants(VariantList *l, const char *src, const cJSON *launches, const cJSON *knobs)
 {
-    const char *s = strstr(src, "__syncthreads();");
-    if (!s)
-        return;
-    const char *line = s;
-    while (line > src && line[-1] != '\n')
-        line--;
-    const char *eol = strchr(s, '\n');
-    for (const char *q = line; q < s; q++)
-        if (!isspace((unsigned char)*q))
-            return; /* not a statement of its own */
-    char *out = splice(src, (size_t)(line - src), (size_t)(eol ? eol + 1 - line : (long)strlen(line)), "");
-    add_variant(l, "missing-syncthreads", out, cJSON_Duplicate(launches, 1), knobs, "missing-syncthreads", "race",
-                NULL, NULL);
+    int made = 0;
+    for (const char *s = strstr(src, "__syncthreads();"); s && made < 3; s = strstr(s + 1, "__syncthreads();")) {
+        const char *line = s;
+        while (line > src && line[-1] != '\n')
+            line--;
+        const char *eol = strchr(s, '\n');
+        int own_statement = 1;
+        for (const char *q = line; q < s; q++)
+            own_statement &= isspace((unsigned char)*q) != 0;
+        if (!own_statement || !eol)
+            continue;
+        char *out = splice(src, (size_t)(line - src), (size_t)(eol + 1 - line), "");
+        char name[40];
+        snprintf(name, sizeof name, made ? "missing-syncthreads-%d" : "missing-syncthreads", made + 1);
+        add_variant(l, name, out, cJSON_Duplicate(launches, 1), knobs, "missing-syncthreads", "race", NULL, NULL);
+        made++;
+    }
 }
 
 /* "atomicAdd(&x[i], v);" as a statement becomes "x[i] += v;". */
@@ -355,10 +566,14 @@ int variants_derive(const char *source, const cJSON *launches, const cJSON *knob
     VariantList l = {NULL, 0};
     block_variants(&l, source, launches, knobs);
     uncoalesced_variant(&l, source, launches, knobs);
+    grid_stride_variant(&l, source, launches, knobs);
     restrict_variant(&l, source, launches, knobs);
+    unroll_variants(&l, source, launches, knobs);
+    bank_conflict_variant(&l, source, launches, knobs);
     guard_variants(&l, source, launches, knobs);
-    sync_variant(&l, source, launches, knobs);
+    sync_variants(&l, source, launches, knobs);
     atomic_variant(&l, source, launches, knobs);
+    precision_variant(&l, source, launches, knobs);
     *out = l.v;
     return l.n;
 }
