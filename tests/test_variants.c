@@ -69,7 +69,15 @@ TEST(variants_rewrites)
     cJSON_AddStringToObject(knobs, "block", "256");
     GenVariant *v = NULL;
     int n = variants_derive(ELEMENTWISE, launches, knobs, &v);
-    CHECK_MSG(n == 8, "elementwise: %d variants", n);
+    CHECK_MSG(n == 9, "elementwise: %d variants", n);
+    const GenVariant *gs = find(v, n, "grid-stride");
+    CHECK_MSG(gs && strstr(gs->source, "for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n;") &&
+                  strstr(gs->source, "i += (long long)gridDim.x * blockDim.x) {") && !strstr(gs->source, "return;"),
+              "%s", gs ? gs->source : "(none)");
+    if (gs) {
+        const cJSON *l = cJSON_GetArrayItem(gs->launches, 0);
+        CHECK(strcmp(cJSON_GetObjectItemCaseSensitive(l, "grid")->child->valuestring, "min((n+255)/256,1056)") == 0);
+    }
     const GenVariant *b = find(v, n, "block-128");
     CHECK(b && strcmp(knob(b, "block"), "128") == 0 && strcmp(knob(b, "expect"), "pass") == 0);
     if (b) {
@@ -107,6 +115,26 @@ TEST(variants_rewrites)
               m ? m->source : "(none)");
     o = find(v, n, "off-by-one");
     CHECK(o && strstr(o->source, "if (i <= n) {"));
+    variants_free(v, n);
+    cJSON_Delete(launches);
+
+    /* a loop gets unrolling variants; a padded tile an unpadded one */
+    static const char *const TILED =
+        "#define T 32\n"
+        "extern \"C\" __global__ void tr(const float *a, float *b, int n)\n"
+        "{\n"
+        "    __shared__ float tile[T][T + 1];\n"
+        "    for (int k = 0; k < n; k++)\n"
+        "        tile[threadIdx.y][threadIdx.x] = a[k];\n"
+        "    __syncthreads();\n"
+        "    b[0] = tile[threadIdx.x][threadIdx.y];\n"
+        "}\n";
+    launches = plan("(n+31)/32", "32", "0");
+    n = variants_derive(TILED, launches, NULL, &v);
+    const GenVariant *u1 = find(v, n, "unroll-1"), *bc = find(v, n, "bank-conflicts");
+    CHECK(u1 && strstr(u1->source, "    #pragma unroll 1\n    for (int k = 0;") && find(v, n, "unroll-8"));
+    CHECK(bc && strstr(bc->source, "tile[T][T];") && strcmp(knob(bc, "expect"), "slower") == 0);
+    CHECK(!find(v, n, "block-64")); /* 32 is named in the source */
     variants_free(v, n);
     cJSON_Delete(launches);
 
