@@ -206,6 +206,299 @@ static void emit_helper(StrBuf *s, TmplSubs *sub, const Op *op, int layout)
     sb_append(s, "}\n\n");
 }
 
+/* ---- the pair ----
+ * Rows (contiguous or padded): one block per row; each reduction over the
+ * row (maximum, sum, the online pair) is a per-thread pass over a strided
+ * slice followed by a shared-memory tree whose result every thread reads.
+ * Columns (stride c): one thread per (i, k) column, running the C program's
+ * own helper as a device function (neighbouring threads read neighbouring
+ * elements). */
+
+/* The row kernels' bodies, by operator tag: x, y, ... point at row i (the
+ * loops run over a strided slice j = threadIdx.x, threadIdx.x + blockDim.x,
+ * ...); sh is the block's shared memory. */
+typedef struct RowBody {
+    const char *tag;
+    const char *body;
+} RowBody;
+
+#define J_LOOP "for (int j = threadIdx.x; j < m; j += blockDim.x)"
+#define CUDA_ROWMAX                                                                                \
+    "    @T mx = x[0];\n"                                                                          \
+    "    " J_LOOP "\n"                                                                             \
+    "        if (x[j] > mx)\n"                                                                     \
+    "            mx = x[j];\n"                                                                     \
+    "    mx = block_max(mx, sh);\n"
+
+static const RowBody ROW_BODIES[] = {
+    {"softmax", CUDA_ROWMAX
+                "    @T sum = 0;\n"
+                "    " J_LOOP " {\n"
+                "        y[j] = @exp(x[j] - mx);\n"
+                "        sum += y[j];\n"
+                "    }\n"
+                "    sum = block_sum(sum, sh);\n"
+                "    " J_LOOP "\n"
+                "        y[j] /= sum;\n"},
+    {"logsoftmax", CUDA_ROWMAX
+                   "    @T sum = 0;\n"
+                   "    " J_LOOP "\n"
+                   "        sum += @exp(x[j] - mx);\n"
+                   "    sum = block_sum(sum, sh);\n"
+                   "    const @T lse = mx + @log(sum);\n"
+                   "    " J_LOOP "\n"
+                   "        y[j] = x[j] - lse;\n"},
+    {"temp", CUDA_ROWMAX
+             "    const @T inv_t = 1 / temperature;\n"
+             "    @T sum = 0;\n"
+             "    " J_LOOP " {\n"
+             "        y[j] = @exp((x[j] - mx) * inv_t);\n"
+             "        sum += y[j];\n"
+             "    }\n"
+             "    sum = block_sum(sum, sh);\n"
+             "    " J_LOOP "\n"
+             "        y[j] /= sum;\n"},
+    {"masked", "    @T mx = NEG_INF;\n"
+               "    " J_LOOP "\n"
+               "        if (mask[j] && x[j] > mx)\n"
+               "            mx = x[j];\n"
+               "    mx = block_max(mx, sh);\n"
+               "    if (mx == NEG_INF) { /* the whole row is masked */\n"
+               "        " J_LOOP "\n"
+               "            y[j] = 0;\n"
+               "        return;\n"
+               "    }\n"
+               "    @T sum = 0;\n"
+               "    " J_LOOP " {\n"
+               "        y[j] = mask[j] ? @exp(x[j] - mx) : 0;\n"
+               "        sum += y[j];\n"
+               "    }\n"
+               "    sum = block_sum(sum, sh);\n"
+               "    " J_LOOP "\n"
+               "        y[j] /= sum;\n"},
+    {"online", "    /* The thread's running maximum and sum, rescaled whenever the maximum grows. */\n"
+               "    @T mx = NEG_INF, sum = 0;\n"
+               "    " J_LOOP " {\n"
+               "        const @T v = x[j];\n"
+               "        if (v > mx) {\n"
+               "            sum = sum * @exp(mx - v) + 1;\n"
+               "            mx = v;\n"
+               "        } else {\n"
+               "            sum += @exp(v - mx);\n"
+               "        }\n"
+               "    }\n"
+               "    block_online(&mx, &sum, sh);\n"
+               "    " J_LOOP "\n"
+               "        y[j] = @exp(x[j] - mx) / sum;\n"
+               "    if (threadIdx.x == 0)\n"
+               "        lse[i] = mx + @log(sum);\n"},
+    {"bias", "    @T mx = scale * x[0] + bias[0];\n"
+             "    " J_LOOP " {\n"
+             "        const @T v = scale * x[j] + bias[j];\n"
+             "        if (v > mx)\n"
+             "            mx = v;\n"
+             "    }\n"
+             "    mx = block_max(mx, sh);\n"
+             "    @T sum = 0;\n"
+             "    " J_LOOP " {\n"
+             "        y[j] = @exp(scale * x[j] + bias[j] - mx);\n"
+             "        sum += y[j];\n"
+             "    }\n"
+             "    sum = block_sum(sum, sh);\n"
+             "    " J_LOOP "\n"
+             "        y[j] /= sum;\n"},
+    {"lse", CUDA_ROWMAX
+            "    @T sum = 0;\n"
+            "    " J_LOOP "\n"
+            "        sum += @exp(x[j] - mx);\n"
+            "    sum = block_sum(sum, sh);\n"
+            "    if (threadIdx.x == 0)\n"
+            "        lse[i] = mx + @log(sum);\n"},
+    {"backward", "    @T dot = 0;\n"
+                 "    " J_LOOP "\n"
+                 "        dot += dy[j] * y[j];\n"
+                 "    dot = block_sum(dot, sh);\n"
+                 "    " J_LOOP "\n"
+                 "        dx[j] = y[j] * (dy[j] - dot);\n"},
+    {"logbackward", "    @T total = 0;\n"
+                    "    " J_LOOP "\n"
+                    "        total += dy[j];\n"
+                    "    total = block_sum(total, sh);\n"
+                    "    " J_LOOP "\n"
+                    "        dx[j] = dy[j] - @exp(logy[j]) * total;\n"},
+};
+
+static const char *const BLOCK_MAX =
+    "/* The maximum of v over the block, returned to every thread; sh holds\n"
+    " * blockDim.x values (a power of two). */\n"
+    "__device__ @T block_max(@T v, @T *sh)\n{\n"
+    "    sh[threadIdx.x] = v;\n"
+    "    for (int s = blockDim.x / 2; s > 0; s >>= 1) {\n"
+    "        __syncthreads();\n"
+    "        if (threadIdx.x < s && sh[threadIdx.x + s] > sh[threadIdx.x])\n"
+    "            sh[threadIdx.x] = sh[threadIdx.x + s];\n"
+    "    }\n"
+    "    __syncthreads();\n"
+    "    v = sh[0];\n"
+    "    __syncthreads(); /* sh is free for the next reduction */\n"
+    "    return v;\n}\n\n";
+
+static const char *const BLOCK_SUM =
+    "/* The sum of v over the block, returned to every thread; sh holds\n"
+    " * blockDim.x values (a power of two). */\n"
+    "__device__ @T block_sum(@T v, @T *sh)\n{\n"
+    "    sh[threadIdx.x] = v;\n"
+    "    for (int s = blockDim.x / 2; s > 0; s >>= 1) {\n"
+    "        __syncthreads();\n"
+    "        if (threadIdx.x < s)\n"
+    "            sh[threadIdx.x] += sh[threadIdx.x + s];\n"
+    "    }\n"
+    "    __syncthreads();\n"
+    "    v = sh[0];\n"
+    "    __syncthreads(); /* sh is free for the next reduction */\n"
+    "    return v;\n}\n\n";
+
+static const char *const BLOCK_ONLINE =
+    "/* Merges the pair (m2, s2) into (*mx, *sum): sum * exp(mx) and s2 * exp(m2)\n"
+    " * are sums of exponentials; a zero sum is an empty set. */\n"
+    "__device__ void online_merge(@T *mx, @T *sum, @T m2, @T s2)\n{\n"
+    "    if (s2 == 0)\n        return;\n"
+    "    if (*sum == 0) {\n        *mx = m2;\n        *sum = s2;\n        return;\n    }\n"
+    "    const @T m = m2 > *mx ? m2 : *mx;\n"
+    "    *sum = *sum * @exp(*mx - m) + s2 * @exp(m2 - m);\n"
+    "    *mx = m;\n}\n\n"
+    "/* The block's (maximum, sum) pair, returned to every thread; sh holds\n"
+    " * 2 * blockDim.x values (blockDim.x a power of two). */\n"
+    "__device__ void block_online(@T *mx, @T *sum, @T *sh)\n{\n"
+    "    @T *shm = sh, *shs = sh + blockDim.x;\n"
+    "    shm[threadIdx.x] = *mx;\n"
+    "    shs[threadIdx.x] = *sum;\n"
+    "    for (int s = blockDim.x / 2; s > 0; s >>= 1) {\n"
+    "        __syncthreads();\n"
+    "        const int t = threadIdx.x;\n"
+    "        if (t < s)\n"
+    "            online_merge(&shm[t], &shs[t], shm[t + s], shs[t + s]);\n"
+    "    }\n"
+    "    __syncthreads();\n"
+    "    *mx = shm[0];\n"
+    "    *sum = shs[0];\n}\n\n";
+
+/* The CUDA parameter list of the entry (the C function's order); `names`
+ * gets the launch args. */
+static void cuda_params(StrBuf *sig, StrBuf *names, const Op *op, int layout, const char *ty)
+{
+    for (int a = 0; a < op->nargs; a++) {
+        const OpArg *x = &op->args[a];
+        sb_printf(sig, "%s%s%s *__restrict__ %s", a ? ", " : "", x->out ? "" : "const ",
+                  x->kind == 'k' ? "unsigned char" : ty, x->name);
+        sb_printf(names, "%s%s", a ? "," : "", x->name);
+    }
+    sb_printf(sig, ", int n, int m%s", layout == LAYOUT_LD ? ", int ld" : layout == LAYOUT_COLS ? ", int c" : "");
+    sb_printf(names, ",n,m%s", layout == LAYOUT_LD ? ",ld" : layout == LAYOUT_COLS ? ",c" : "");
+    if (op->scalar) {
+        sb_printf(sig, ", %s %s", ty, op->scalar);
+        sb_printf(names, ",%s", op->scalar);
+    }
+}
+
+static void emit_cuda(GenProgram *p, TmplSubs *sub, const Op *op, int layout)
+{
+    StrBuf *k = gen_cuda_src(p);
+    const char *ty = sub->val[0];
+    int neg_inf = strcmp(op->tag, "masked") == 0 || (strcmp(op->tag, "online") == 0 && layout != LAYOUT_COLS);
+    sb_printf(k, "/* %s along %s:\n * %s.\n", op->title,
+              layout == LAYOUT_COLS ? "the middle axis of an n x m x c tensor (stride c)" : "each row of an n x m matrix",
+              op->math);
+    sb_append(k, layout == LAYOUT_COLS ? " * One thread per (i, k) column. */\n"
+                                       : " * One block per row; shared-memory tree reductions. */\n");
+    if (neg_inf)
+        sb_append(k, "#define NEG_INF (-__int_as_float(0x7f800000)) /* -infinity, in float or double */\n");
+    sb_append(k, "\n");
+    StrBuf sig = STRBUF_INIT, names = STRBUF_INIT;
+    sb_printf(&sig, "extern \"C\" __global__ void %s(", op->entry);
+    cuda_params(&sig, &names, op, layout, ty);
+    sb_append(&sig, ")");
+    const char *ret = NULL;
+    for (int a = 0; a < op->nargs; a++)
+        if (op->args[a].kind == 'r')
+            ret = op->args[a].name;
+
+    if (layout == LAYOUT_COLS) {
+        /* The C helper, as a device function. */
+        StrBuf h = STRBUF_INIT;
+        emit_helper(&h, sub, op, layout);
+        const char *src = sb_str(&h);
+        const char *st = strstr(src, "static ");
+        sb_append_n(k, src, (size_t)(st - src));
+        sb_append(k, "__device__ ");
+        for (const char *c = st + 7; *c;) {
+            if (strncmp(c, "-INFINITY", 9) == 0) {
+                sb_append(k, "NEG_INF");
+                c += 9;
+            } else if (strncmp(c, "uint8_t", 7) == 0) {
+                sb_append(k, "unsigned char");
+                c += 7;
+            } else {
+                sb_putc(k, *c++);
+            }
+        }
+        sb_release(&h);
+        tmpl_put_wrapped(k, sb_str(&sig));
+        sb_append(k, "\n{\n"
+                     "    const long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; /* i * c + k */\n"
+                     "    if (t >= (long long)n * c)\n        return;\n"
+                     "    const long long i = t / c, k = t % c, base = i * m * c + k;\n    ");
+        if (ret)
+            sb_printf(k, "%s[t] = ", ret);
+        sb_printf(k, "%s_col(", op->tag);
+        int first = 1;
+        for (int a = 0; a < op->nargs; a++) {
+            const OpArg *x = &op->args[a];
+            if (x->kind == 'r')
+                continue;
+            sb_printf(k, "%s%s%s", first ? "" : ", ", x->name, x->kind == 'v' ? "" : " + base");
+            first = 0;
+        }
+        sb_printf(k, ", m, c%s%s);\n}\n", op->scalar ? ", " : "", op->scalar ? op->scalar : "");
+        gen_launch(p, op->entry, "(n*c+255)/256", "256", NULL, sb_str(&names));
+        gen_knob(p, "mapping", "one-column-per-thread");
+    } else {
+        const RowBody *rb = NULL;
+        for (size_t b = 0; b < sizeof ROW_BODIES / sizeof ROW_BODIES[0]; b++)
+            if (strcmp(ROW_BODIES[b].tag, op->tag) == 0)
+                rb = &ROW_BODIES[b];
+        int online = strcmp(op->tag, "online") == 0;
+        if (online)
+            tmpl_expand(k, sub, BLOCK_ONLINE);
+        if (strstr(rb->body, "block_max"))
+            tmpl_expand(k, sub, BLOCK_MAX);
+        if (strstr(rb->body, "block_sum"))
+            tmpl_expand(k, sub, BLOCK_SUM);
+        tmpl_put_wrapped(k, sb_str(&sig));
+        sb_append(k, "\n{\n");
+        tmpl_expand(k, sub, "    extern __shared__ @T sh[];\n    const int i = blockIdx.x;\n");
+        int first_full = 1;
+        for (int a = 0; a < op->nargs; a++) {
+            const OpArg *x = &op->args[a];
+            if (x->kind != 'x' && x->kind != 'k')
+                continue;
+            int ld = layout == LAYOUT_LD && x->kind == 'x' && !x->out && first_full;
+            sb_printf(k, "    %s += (long long)i * %s;\n", x->name, ld ? "ld" : "m");
+            if (x->kind == 'x' && !x->out)
+                first_full = 0;
+        }
+        tmpl_expand(k, sub, rb->body);
+        sb_append(k, "}\n");
+        char smem[32];
+        snprintf(smem, sizeof smem, "%s256*%d", online ? "2*" : "", strcmp(ty, "double") == 0 ? 8 : 4);
+        gen_launch(p, op->entry, "n", "256", smem, sb_str(&names));
+        gen_knob(p, "mapping", "one-row-per-block-reduction-shared");
+    }
+    gen_knob(p, "block", "256");
+    sb_release(&sig);
+    sb_release(&names);
+}
+
 static int generate(GenCtx *g)
 {
     int nops = (int)(sizeof OPS / sizeof OPS[0]);
@@ -384,6 +677,7 @@ static int generate(GenCtx *g)
                 if (layout == LAYOUT_COLS)
                     sb_append(s, "        }\n    }\n");
                 sb_append(s, "}\n");
+                emit_cuda(p, &sub, op, layout);
                 if (gen_end(p) != 0)
                     return -1;
             }
