@@ -4,7 +4,9 @@
 # from scratch, no-op rebuild time, catalog size, programs per family, and the
 # per-program ingest cost as a ratio to a bare `cc -O2 -shared` of the same
 # programs measured in the same run (machines here are noisy; the ratio is what
-# to compare across runs).
+# to compare across runs).  Then the CPU backend on every reference CUDA
+# implementation's small config ("CPU backend" section; BENCH_SKIP_CPU_BACKEND=1
+# skips it).  GPU figures come from tests/bench/device_bench.sh on a GPU machine.
 set -eu
 cd "$(dirname "$0")/../.."
 OUT=${BENCH_DIR:-$(mktemp -d /tmp/cudaperf-bench-XXXXXX)}
@@ -65,13 +67,47 @@ section=$(mktemp)
 
 doc=docs/BENCHMARKS.md
 [ -f "$doc" ] || printf '# CudaPerf benchmarks\n\nWritten by `make bench` (and by device runs for GPU figures). Each section says how and when it was measured.\n\n' > "$doc"
-# Replace the old section (up to the next "## ") with the new one.
-awk -v sec="$section" '
-  /^## Dataset build/ { while ((getline line < sec) > 0) print line; skip = 1; done = 1; next }
-  /^## / { skip = 0 }
-  !skip { print }
-  END { if (!done) while ((getline line < sec) > 0) print line }
-' "$doc" > "$doc.tmp" && mv "$doc.tmp" "$doc"
+# Replaces the section headed $1 (up to the next "## ") with the file $2.
+replace_section() {
+  awk -v sec="$2" -v head="$1" '
+    index($0, head) == 1 { while ((getline line < sec) > 0) print line; skip = 1; done = 1; next }
+    /^## / { skip = 0 }
+    !skip { print }
+    END { if (!done) while ((getline line < sec) > 0) print line }
+  ' "$doc" > "$doc.tmp" && mv "$doc.tmp" "$doc"
+}
+replace_section "## Dataset build" "$section"
 rm -f "$section"
+
+# The CPU backend on every reference CUDA implementation's small config
+# (issue: at most 20 minutes on a 2-core machine).  BENCH_SKIP_CPU_BACKEND=1
+# leaves it out.
+if [ "${BENCH_SKIP_CPU_BACKEND:-0}" != 1 ]; then
+  t6=$(now)
+  ./bin/harness --catalog "$OUT/catalog.db" run --backend cpu --kernels reference --configs small \
+      --cache "$OUT/cache" > "$OUT/cpu-backend.log" 2>&1 || true
+  t7=$(now)
+  ./bin/harness --catalog "$OUT/catalog.db" results --json > "$OUT/cpu-backend.json"
+  summary=$(tail -1 "$OUT/cpu-backend.log")
+  counts=$(python3 -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1]))["summary"]))' "$OUT/cpu-backend.json")
+  section=$(mktemp)
+  {
+    echo "## CPU backend: every reference on its small config (make bench)"
+    echo
+    echo "Measured $(date -u +%Y-%m-%d) on $(uname -n), $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'))."
+    echo "\`harness run --backend cpu --kernels reference --configs small\` over the catalog just built"
+    echo "(3 fresh-input trials each, cold caches: every kernel compiled with g++ against the prelude)."
+    echo
+    echo "| figure | value |"
+    echo "| --- | --- |"
+    printf '| wall time | %.0f s (%.1f min) |\n' "$(echo "$t7 - $t6" | bc -l)" "$(echo "($t7 - $t6) / 60" | bc -l)"
+    echo "| verdicts (results by status) | \`$counts\` |"
+    echo "| run summary | $summary |"
+    echo
+  } > "$section"
+  replace_section "## CPU backend: every reference" "$section"
+  rm -f "$section"
+fi
+
 cat "$doc"
 echo "bench: catalog and logs in $OUT"
