@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "gen_tmpl.h"
 
 static const char *ctype(int f64)
 {
@@ -76,6 +77,171 @@ static void emit_mean(StrBuf *s, const char *ty, int col, const char *src)
 
 enum { INPLACE, COPY, DIRECT };
 static const char *const FORM_TAG[] = {"inplace", "copy", "direct"};
+
+/* ---- the pair ---- */
+
+/* Column means.  Row-major: one thread per column walking the rows
+ * (consecutive threads read consecutive columns).  Column-major: one block
+ * per column and a shared-memory tree reduction (blockDim.x a power of
+ * two; its T-sized slots are the launch's dynamic shared memory). */
+static const char MEAN_ROWMAJOR[] =
+    "/* mean[j] = the average of column j: one thread per column, walking the rows\n"
+    " * (consecutive threads read consecutive columns). */\n"
+    "extern \"C\" __global__ void col_mean(const @T *__restrict__ data, @T *__restrict__ mean, int n, int m)\n"
+    "{\n"
+    "    const int j = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (j >= m)\n        return;\n"
+    "    @T sum = 0;\n"
+    "    for (int k = 0; k < n; k++)\n        sum += data[(long long)k * m + j];\n"
+    "    mean[j] = sum / n;\n"
+    "}\n\n";
+static const char MEAN_COLMAJOR[] =
+    "/* mean[j] = the average of column j: one block per column, a shared-memory\n"
+    " * tree reduction (blockDim.x a power of two). */\n"
+    "extern \"C\" __global__ void col_mean(const @T *__restrict__ data, @T *__restrict__ mean, int n, int m)\n"
+    "{\n"
+    "    extern __shared__ @T part[];\n"
+    "    const @T *x = data + (long long)blockIdx.x * n;\n"
+    "    @T sum = 0;\n"
+    "    for (int k = threadIdx.x; k < n; k += blockDim.x)\n        sum += x[k];\n"
+    "    part[threadIdx.x] = sum;\n"
+    "    __syncthreads();\n"
+    "    for (int s = blockDim.x / 2; s > 0; s >>= 1) {\n"
+    "        if (threadIdx.x < s)\n            part[threadIdx.x] += part[threadIdx.x + s];\n"
+    "        __syncthreads();\n"
+    "    }\n"
+    "    if (threadIdx.x == 0)\n        mean[blockIdx.x] = part[0] / n;\n"
+    "}\n\n";
+
+/* The centring launch: one thread per element, the column from the
+ * storage order. */
+static const char CENTRE_INPLACE[] =
+    "/* data -= mean of its column: one thread per element. */\n"
+    "extern \"C\" __global__ void centre(@T *__restrict__ data, const @T *__restrict__ mean, int n, int m)\n"
+    "{\n"
+    "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (e >= (long long)n * m)\n        return;\n"
+    "    data[e] -= mean[@col];\n"
+    "}\n\n";
+static const char CENTRE_COPY[] =
+    "/* centered = data - the mean of its column: one thread per element. */\n"
+    "extern \"C\" __global__ void centre(const @T *__restrict__ data, @T *__restrict__ centered,\n"
+    "                                  const @T *__restrict__ mean, int n, int m)\n"
+    "{\n"
+    "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (e >= (long long)n * m)\n        return;\n"
+    "    centered[e] = data[e] - mean[@col];\n"
+    "}\n\n";
+
+/* The product: cov = X^T X / d, tiled.  Block (bx, by) of 16 x 16 threads
+ * computes the tile of rows by*16.. and columns bx*16.. when by <= bx (the
+ * upper triangle) and writes it and its mirror; its threads stage 16 x 16
+ * slabs of X's columns i0.. and j0.. through shared memory, reading along
+ * X's storage order (coalesced), and sum over k in order as the C program
+ * does.  Without a centred copy the means are subtracted while staging. */
+static const char COV_TILES[] =
+    "#define TILE 16\n\n"
+    "/* cov(i, j) = sum_k X(k, i) X(k, j) / @div, X the @what: one 16 x 16\n"
+    " * block per tile of the upper triangle, which it also mirrors; X's columns\n"
+    " * staged through shared memory in 16-row slabs. */\n"
+    "extern \"C\" __global__ void cov_tiles(@params)\n"
+    "{\n"
+    "    __shared__ @T xi[TILE][TILE + 1]; /* xi[kk][c] = X(k0 + kk, i0 + c) */\n"
+    "    __shared__ @T xj[TILE][TILE + 1]; /* xj[kk][c] = X(k0 + kk, j0 + c) */\n"
+    "    if (blockIdx.y > blockIdx.x)\n        return; /* below the diagonal: the mirror of a computed tile */\n"
+    "    const int tx = threadIdx.x, ty = threadIdx.y;\n"
+    "    const int i0 = blockIdx.y * TILE, j0 = blockIdx.x * TILE;\n"
+    "    const int i = i0 + ty, j = j0 + tx;\n"
+    "    @T acc = 0;\n"
+    "    for (int k0 = 0; k0 < n; k0 += TILE) {\n"
+    "@load"
+    "        __syncthreads();\n"
+    "        for (int kk = 0; kk < TILE; kk++)\n"
+    "            acc += xi[kk][ty] * xj[kk][tx];\n"
+    "        __syncthreads();\n"
+    "    }\n"
+    "    if (i <= j && j < m) {\n"
+    "        const @T r = acc / @div;\n"
+    "        cov[(long long)i * m + j] = r;\n"
+    "        cov[(long long)j * m + i] = r;\n"
+    "    }\n"
+    "}\n";
+
+/* Staging loads: row-major X(k, c) = x[k * m + c] is read with tx along c,
+ * column-major X(k, c) = x[k + c * n] with tx along k. */
+static const char LOAD_ROWMAJOR[] =
+    "        const int k = k0 + ty;\n"
+    "        xi[ty][tx] = k < n && i0 + tx < m ? @x[(long long)k * m + i0 + tx]@mi : 0;\n"
+    "        xj[ty][tx] = k < n && j0 + tx < m ? @x[(long long)k * m + j0 + tx]@mj : 0;\n";
+static const char LOAD_COLMAJOR[] =
+    "        const int k = k0 + tx;\n"
+    "        xi[tx][ty] = k < n && i0 + ty < m ? @x[k + (long long)(i0 + ty) * n]@mi : 0;\n"
+    "        xj[tx][ty] = k < n && j0 + ty < m ? @x[k + (long long)(j0 + ty) * n]@mj : 0;\n";
+
+/* The pair: means, centring (unless direct), then the tiled product. */
+static void emit_cuda(GenProgram *p, int form, int col, int f64, int sample)
+{
+    TmplSubs ts;
+    tmpl_init(&ts, f64);
+    tmpl_set(&ts, "col", col ? "e / n" : "e % m");
+    tmpl_set(&ts, "div", sample ? "(n - 1)" : "n");
+    const char *x = form == COPY ? "centered" : "data";
+    tmpl_set(&ts, "x", x);
+    tmpl_set(&ts, "mi", form == DIRECT ? (col ? " - mean[i0 + ty]" : " - mean[i0 + tx]") : "");
+    tmpl_set(&ts, "mj", form == DIRECT ? (col ? " - mean[j0 + ty]" : " - mean[j0 + tx]") : "");
+    tmpl_set(&ts, "what", form == DIRECT ? "data less its column means"
+                          : form == COPY ? "centred copy" : "data centred in place");
+    char params[200];
+    snprintf(params, sizeof params, "const %s *__restrict__ %s, %s%s *__restrict__ cov, int n, int m", ts.val[0], x,
+             form == DIRECT ? (f64 ? "const double *__restrict__ mean, " : "const float *__restrict__ mean, ") : "",
+             ts.val[0]);
+    StrBuf line = STRBUF_INIT;
+    sb_printf(&line, "extern \"C\" __global__ void cov_tiles(%s)", params);
+    StrBuf head = STRBUF_INIT;
+    tmpl_put_wrapped(&head, line.data);
+    sb_append(&head, "\n{\n");
+    StrBuf body = STRBUF_INIT;
+    tmpl_expand(&body, &ts, col ? LOAD_COLMAJOR : LOAD_ROWMAJOR);
+    tmpl_set(&ts, "load", body.data);
+
+    StrBuf *k = gen_cuda_src(p);
+    tmpl_expand(k, &ts, col ? MEAN_COLMAJOR : MEAN_ROWMAJOR);
+    if (form == INPLACE)
+        tmpl_expand(k, &ts, CENTRE_INPLACE);
+    else if (form == COPY)
+        tmpl_expand(k, &ts, CENTRE_COPY);
+    /* The product kernel, its signature wrapped. */
+    const char *sig = strstr(COV_TILES, "extern");
+    StrBuf pre = STRBUF_INIT, post = STRBUF_INIT;
+    sb_append_n(&pre, COV_TILES, (size_t)(sig - COV_TILES));
+    sb_append(&post, strstr(sig, "{\n") + 2);
+    tmpl_expand(k, &ts, pre.data);
+    sb_append(k, head.data);
+    tmpl_expand(k, &ts, post.data);
+    sb_release(&pre);
+    sb_release(&post);
+    sb_release(&line);
+    sb_release(&head);
+    sb_release(&body);
+
+    if (col)
+        gen_launch(p, "col_mean", "m", "256", f64 ? "256*8" : "256*4", "data,mean,n,m");
+    else
+        gen_launch(p, "col_mean", "(m+255)/256", "256", NULL, "data,mean,n,m");
+    if (form == INPLACE)
+        gen_launch(p, "centre", "(n*m+255)/256", "256", NULL, "data,mean,n,m");
+    else if (form == COPY)
+        gen_launch(p, "centre", "(n*m+255)/256", "256", NULL, "data,centered,mean,n,m");
+    gen_launch(p, "cov_tiles", "(m+15)/16,(m+15)/16", "16,16", NULL,
+               form == DIRECT ? "data,mean,cov,n,m" : form == COPY ? "centered,cov,n,m" : "data,cov,n,m");
+    gen_knob(p, "block", "16x16");
+    gen_knob(p, "mapping", col ? (form == DIRECT ? "block-per-column mean (shared reduction), tiled-16x16 upper triangle"
+                                                 : "block-per-column mean (shared reduction), one-element-per-thread "
+                                                   "centring, tiled-16x16 upper triangle")
+                               : (form == DIRECT ? "thread-per-column mean, tiled-16x16 upper triangle"
+                                                 : "thread-per-column mean, one-element-per-thread centring, "
+                                                   "tiled-16x16 upper triangle"));
+}
 
 static int generate(GenCtx *g)
 {
@@ -153,6 +319,7 @@ static int generate(GenCtx *g)
                         sb_printf(s, "                sum += %s * %s;\n", dat(col, x, "k", "i"), dat(col, x, "k", "j"));
                     sb_printf(s, "            cov[i * m + j] = sum / %s;\n", sample ? "(n - 1)" : "n");
                     sb_append(s, "            cov[j * m + i] = cov[i * m + j];\n        }\n    }\n}\n");
+                    emit_cuda(p, form, col, f64, sample);
                     if (gen_end(p) != 0)
                         return -1;
                 }
