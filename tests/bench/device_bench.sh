@@ -50,6 +50,9 @@ phase_checks() {
 
 phase_correctness() {
     local t0=$(date +%s.%N)
+    # CORR_BUDGET (seconds): stop the run then (SIGINT: stored as interrupted,
+    # continued later with `harness run --resume`)
+    ${CORR_BUDGET:+timeout -s INT "$CORR_BUDGET"} \
     "$H" --catalog "$CAT" run --kernels reference ${CORR_SKIP:+--skip-configs "$CORR_SKIP"} --timing-runs 0 \
         --per-gpu $((CORES - 2)) --jobs 2 --cache "$OUT/cache" >"$OUT/correctness.log" 2>&1
     echo "correctness run: exit $?, $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.0f", b-a}') s"
