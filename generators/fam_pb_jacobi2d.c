@@ -96,6 +96,89 @@ static void emit_sweep(StrBuf *s, int ind, int boundary, const char *dst, const 
     }
 }
 
+/* ---- the pair ---- */
+
+/* Time steps the launch plans unroll (two launches each, A -> B and
+ * B -> A): the largest tsteps of the configs.  Any further steps run in
+ * one block. */
+#define JACOBI_LAUNCHES 50
+
+/* The pair: one thread per point on 32x8 blocks (threadIdx.x along the
+ * contiguous j), one launch per sweep, A -> B then B -> A for each of the
+ * first JACOBI_LAUNCHES steps (a launch past tsteps returns at once);
+ * sweep_tail runs any further steps in one block with a barrier between
+ * sweeps.  With copied borders a first launch copies A into B. */
+static void emit_cuda(GenProgram *p, int bnd, int f64, int runtime, int rect, const char *w)
+{
+    StrBuf *k = gen_cuda_src(p);
+    const char *ty = ctype(f64), *M = rect ? "m" : "n";
+    char wp[24], wa[8], hp[200], kp[240], tp[240], args[64];
+    snprintf(wp, sizeof wp, "%s%s", runtime ? ty : "", runtime ? " w, " : "");
+    snprintf(wa, sizeof wa, "%s", runtime ? "w," : "");
+    snprintf(hp, sizeof hp, "const %s *src, %s *dst, %sint n%s, int i, int j", ty, ty, wp, rect ? ", int m" : "");
+    sb_printf(k, "/* Point (i, j) of dst: the %s-weighted 5-point sum of src%s. */\n", runtime ? "w" : "0.2",
+              bnd == PERIODIC ? ", wrapping around" : " (interior points only)");
+    put_signature(k, "static __device__ void update", hp);
+    sb_append(k, "{\n");
+    if (bnd == PERIODIC)
+        sb_printf(k, "    const int up = i > 0 ? i - 1 : n - 1, down = i + 1 < n ? i + 1 : 0;\n"
+                     "    const int left = j > 0 ? j - 1 : %s - 1, right = j + 1 < %s ? j + 1 : 0;\n", M, M);
+    else
+        sb_printf(k, "    if (i < 1 || i >= n - 1 || j < 1 || j >= %s - 1)\n        return;\n", M);
+    emit_point(k, 4, bnd, "dst", "src", w, M);
+    sb_append(k, "}\n\n");
+
+    snprintf(kp, sizeof kp, "const %s *__restrict__ src, %s *__restrict__ dst, %sint n%s, int t, int tsteps", ty, ty,
+             wp, rect ? ", int m" : "");
+    sb_append(k, "/* One sweep of time step t: src -> dst, one thread per point. */\n");
+    put_signature(k, "extern \"C\" __global__ void sweep", kp);
+    sb_printf(k, "{\n"
+                 "    const int j = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                 "    const int i = blockIdx.y * blockDim.y + threadIdx.y;\n"
+                 "    if (t >= tsteps || i >= n || j >= %s)\n        return;\n"
+                 "    update(src, dst, %sn%s, i, j);\n}\n\n", M, runtime ? "w, " : "", rect ? ", m" : "");
+
+    snprintf(tp, sizeof tp, "%s *A, %s *B, %sint n%s, int first, int tsteps", ty, ty, wp, rect ? ", int m" : "");
+    sb_append(k, "/* Steps first..tsteps-1 in one block: A -> B, then B -> A. */\n");
+    put_signature(k, "extern \"C\" __global__ void sweep_tail", tp);
+    sb_printf(k, "{\n"
+                 "    const int count = n * %s;\n"
+                 "    for (int t = first; t < tsteps; t++) {\n"
+                 "        for (int c = threadIdx.x; c < count; c += blockDim.x)\n"
+                 "            update(A, B, %sn%s, c / %s, c %% %s);\n"
+                 "        __syncthreads();\n"
+                 "        for (int c = threadIdx.x; c < count; c += blockDim.x)\n"
+                 "            update(B, A, %sn%s, c / %s, c %% %s);\n"
+                 "        __syncthreads();\n"
+                 "    }\n}\n",
+              M, runtime ? "w, " : "", rect ? ", m" : "", M, M, runtime ? "w, " : "", rect ? ", m" : "", M, M);
+    if (bnd == COPY) {
+        sb_printf(k, "\n/* B = A, one thread per element. */\n"
+                     "extern \"C\" __global__ void copy(const %s *__restrict__ A, %s *__restrict__ B, int count)\n{\n"
+                     "    const int c = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                     "    if (c < count)\n        B[c] = A[c];\n}\n", ty, ty);
+        snprintf(args, sizeof args, "A,B,n*%s", M);
+        char grid[32];
+        snprintf(grid, sizeof grid, "(n*%s+255)/256", M);
+        gen_launch(p, "copy", grid, "256", NULL, args);
+    }
+    char grid[32];
+    snprintf(grid, sizeof grid, "(%s+31)/32,(n+7)/8", M);
+    for (int t = 0; t < JACOBI_LAUNCHES; t++) {
+        snprintf(args, sizeof args, "A,B,%sn%s,%d,tsteps", wa, rect ? ",m" : "", t);
+        gen_launch(p, "sweep", grid, "32,8", NULL, args);
+        snprintf(args, sizeof args, "B,A,%sn%s,%d,tsteps", wa, rect ? ",m" : "", t);
+        gen_launch(p, "sweep", grid, "32,8", NULL, args);
+    }
+    snprintf(args, sizeof args, "A,B,%sn%s,%d,tsteps", wa, rect ? ",m" : "", JACOBI_LAUNCHES);
+    gen_launch(p, "sweep_tail", "1", "1024", NULL, args);
+    char steps[16];
+    snprintf(steps, sizeof steps, "%d", JACOBI_LAUNCHES);
+    gen_knob(p, "block", "32x8");
+    gen_knob(p, "mapping", "one-element-per-thread, one launch per sweep, one-block tail");
+    gen_knob(p, "unrolled_steps", steps);
+}
+
 static int generate(GenCtx *g)
 {
     for (int bnd = 0; bnd < 3; bnd++)
@@ -187,6 +270,7 @@ static int generate(GenCtx *g)
                         emit_sweep(s, 8, bnd, "A", "B", w, N, M);
                         sb_append(s, "    }\n}\n");
                     }
+                    emit_cuda(p, bnd, f64, runtime, rect, w);
                     if (gen_end(p) != 0)
                         return -1;
                 }
