@@ -36,6 +36,7 @@ int cmd_compile(CliContext *cx, int argc, char **argv);
 int cmd_eval(CliContext *cx, int argc, char **argv);
 int cmd_ingest(CliContext *cx, int argc, char **argv);
 int cmd_kernels(CliContext *cx, int argc, char **argv);
+int cmd_merge(CliContext *cx, int argc, char **argv);
 int cmd_results(CliContext *cx, int argc, char **argv);
 int cmd_run(CliContext *cx, int argc, char **argv);
 int cmd_worker(CliContext *cx, int argc, char **argv);

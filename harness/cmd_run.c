@@ -26,6 +26,8 @@ static const char USAGE[] =
     "  --skip-configs a,b  config names never run (e.g. large)\n"
     "  --limit N           at most N kernels (in program order)\n"
     "  --sample N          N kernels spread evenly over the selection (every family in turn)\n"
+    "  --shard I/N         only shard I of N (whole programs, dealt round-robin): run each shard on its\n"
+    "                      own copy of the catalog, then `harness merge` the copies into one run\n"
     "options:\n"
     "  --resume RUN        continue run RUN (its own selection) without redoing finished kernels\n"
     "  --backend gpu|cpu   where candidates run (default gpu; cpu: correctness only)\n"
@@ -133,6 +135,9 @@ int cmd_run(CliContext *cx, int argc, char **argv)
             o.sel.configs = argv[++i];
         } else if (OPT("--skip-configs")) {
             o.sel.skip_configs = argv[++i];
+        } else if (OPT("--shard")) {
+            if (run_parse_shard(argv[++i], &o.sel.shard_index, &o.sel.shard_count) != 0)
+                return cli_usage_error("run", "--shard takes I/N with 0 <= I < N (e.g. 0/4), not '%s'", argv[i]);
         } else if (OPT("--sample")) {
             o.sel.sample = atoi(argv[++i]);
             if (o.sel.sample < 1)

@@ -54,11 +54,30 @@ static char *selection_json(const RunSelection *s)
         cJSON_AddNumberToObject(j, "limit", s->limit);
     if (s->sample)
         cJSON_AddNumberToObject(j, "sample", s->sample);
+    if (s->shard_count) {
+        char shard[32];
+        snprintf(shard, sizeof shard, "%d/%d", s->shard_index, s->shard_count);
+        cJSON_AddStringToObject(j, "shard", shard);
+    }
     char *text = cJSON_PrintUnformatted(j);
     char *out = xstrdup(text);
     cJSON_free(text);
     cJSON_Delete(j);
     return out;
+}
+
+int run_parse_shard(const char *text, int *index, int *count)
+{
+    char *end1, *end2;
+    long i = strtol(text, &end1, 10);
+    if (end1 == text || *end1 != '/')
+        return -1;
+    long n = strtol(end1 + 1, &end2, 10);
+    if (end2 == end1 + 1 || *end2 || n < 1 || n > 100000 || i < 0 || i >= n)
+        return -1;
+    *index = (int)i;
+    *count = (int)n;
+    return 0;
 }
 
 /* A selection parsed back from a run; strings and ids point into *owner
@@ -85,6 +104,9 @@ static int selection_parse(const char *text, RunSelection *s, cJSON **owner, int
         s->limit = v->valueint;
     if (cJSON_IsNumber(v = cJSON_GetObjectItemCaseSensitive(j, "sample")))
         s->sample = v->valueint;
+    if (cJSON_IsString(v = cJSON_GetObjectItemCaseSensitive(j, "shard")) &&
+        run_parse_shard(v->valuestring, &s->shard_index, &s->shard_count) != 0)
+        return ERR(e, "the run's stored selection has an invalid shard '%s'", v->valuestring);
     v = cJSON_GetObjectItemCaseSensitive(j, "kernels");
     int k = -1;
     for (int i = 0; i < 4 && cJSON_IsString(v); i++)
@@ -114,7 +136,8 @@ static int select_kernels(Catalog *c, const RunSelection *s, int64_t **ids, int 
     int rc = 0, cap = 256, r;
     *n = 0;
     *ids = xcalloc((size_t)cap, sizeof **ids);
-    sb_append(&sql, "SELECT k.id FROM kernels k JOIN programs p ON p.id = k.program_id WHERE 1");
+    int64_t *programs = xcalloc((size_t)cap, sizeof *programs); /* each kernel's program */
+    sb_append(&sql, "SELECT k.id, k.program_id FROM kernels k JOIN programs p ON p.id = k.program_id WHERE 1");
     if (s->split)
         sb_append(&sql, " AND p.split = :split");
     if (s->family)
@@ -145,8 +168,12 @@ static int select_kernels(Catalog *c, const RunSelection *s, int64_t **ids, int 
     if (s->program)
         sqlite3_bind_text(st, sqlite3_bind_parameter_index(st, ":program"), s->program, -1, SQLITE_STATIC);
     while ((r = sqlite3_step(st)) == SQLITE_ROW) {
-        if (*n == cap)
-            *ids = xrealloc(*ids, sizeof **ids * (size_t)(cap *= 2));
+        if (*n == cap) {
+            cap *= 2;
+            *ids = xrealloc(*ids, sizeof **ids * (size_t)cap);
+            programs = xrealloc(programs, sizeof *programs * (size_t)cap);
+        }
+        programs[*n] = sqlite3_column_int64(st, 1);
         (*ids)[(*n)++] = sqlite3_column_int64(st, 0);
     }
     if (r != SQLITE_DONE) {
@@ -155,11 +182,26 @@ static int select_kernels(Catalog *c, const RunSelection *s, int64_t **ids, int 
     }
     if (s->sample > 0 && *n > s->sample) {
         /* every (n/sample)-th kernel: a deterministic spread over families */
-        for (int k = 0; k < s->sample; k++)
+        for (int k = 0; k < s->sample; k++) {
             (*ids)[k] = (*ids)[(int64_t)k * *n / s->sample];
+            programs[k] = programs[(int64_t)k * *n / s->sample];
+        }
         *n = s->sample;
     }
+    if (s->shard_count > 0) {
+        /* whole programs per shard (a worker keeps a program loaded), dealt
+         * round-robin in selection order */
+        int kept = 0, place = -1;
+        for (int k = 0; k < *n; k++) {
+            if (k == 0 || programs[k] != programs[k - 1])
+                place++;
+            if (place % s->shard_count == s->shard_index)
+                (*ids)[kept++] = (*ids)[k];
+        }
+        *n = kept;
+    }
 done:
+    free(programs);
     sqlite3_finalize(st);
     sb_release(&sql);
     return rc;

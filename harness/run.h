@@ -47,6 +47,8 @@ typedef struct RunSelection {
     const char *skip_configs; /* comma-separated names never run (e.g. "large"); NULL: none */
     int limit;            /* at most this many kernels (0: all) */
     int sample;           /* this many kernels spread evenly over the selection (0: all) */
+    int shard_index, shard_count; /* shard I of N: the programs whose place in the selection is I mod N
+                                     (count 0: not sharded); `harness merge` joins the shards' runs */
 } RunSelection;
 
 typedef struct RunOptions {
@@ -68,6 +70,9 @@ typedef struct RunSummary {
     int pass, fail;       /* kernels that passed every config / failed one */
     double seconds;
 } RunSummary;
+
+/* Parses "I/N" (0 <= I < N): 0, or -1 when malformed. */
+int run_parse_shard(const char *text, int *index, int *count);
 
 /* Starts a new run.  Returns 0 with s filled (candidates' failures are
  * results, not errors), or -1 with e when the run itself cannot go on (no

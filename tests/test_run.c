@@ -181,3 +181,78 @@ TEST(run_fake_gpu_end_to_end)
     free(harness);
     return 0;
 }
+
+/* A job split into two shards on two copies of the catalog, merged back:
+ * every (kernel, config) result exactly once, in one finished run; merging
+ * again stores nothing; one shard alone is an interrupted run that names
+ * the missing shard; a file that is not a catalog is refused by name. */
+TEST(run_shards_and_merge)
+{
+    char *bin = bin_dir();
+    char *harness = bin ? xasprintf("%s/harness", bin) : NULL;
+    if (!harness || access(harness, X_OK) != 0) {
+        free(bin);
+        free(harness);
+        SKIP("the harness binary is not next to the test runner (build both with make)");
+    }
+    char *so = xasprintf("%s/libcuda.so.1", t->tmpdir), *out = NULL;
+    const char *d = t->tmpdir;
+    CHECK(test_sh(&out, "cc -std=c11 -O1 -shared -fPIC -o %s tests/fake_cuda/fake_libcuda.c", so) == 0);
+    free(out);
+    CHECK(make_folder(t) == 0);
+    CHECK(test_sh(NULL, "set -e; p=%s/progs/scale-f16; mkdir -p $p; cp tests/data/programs/scale-f16/* $p/; "
+                        "cp tests/data/kernels/cpu-half-scale/kernel.cu tests/data/kernels/cpu-half-scale/launch.json $p/",
+                  d) == 0);
+    setenv("CUDAPERF_LIBCUDA", so, 1);
+    setenv("FAKE_CUDA_MODE", "ok", 1);
+    CHECK(test_sh(&out, "%s --catalog %s/cat.db ingest --quiet --cache %s/cref %s/progs", harness, d, d, d) == 0);
+    CHECK_MSG(out && strstr(out, "kernels: 5 added"), "ingest: %s", out ? out : "");
+    free(out);
+    CHECK(test_sh(NULL, "cp %s/cat.db %s/s0.db && cp %s/cat.db %s/s1.db && cp %s/cat.db %s/lone.db", d, d, d, d, d, d) ==
+          0);
+    for (int i = 0; i < 2; i++) {
+        int st = test_sh(&out, "%s --catalog %s/s%d.db run --kernels all --configs small --shard %d/2 --trials 1 "
+                               "--timing-runs 0 --jobs 0 --cache %s/cache",
+                         harness, d, i, i, d);
+        CHECK_MSG(st == 0 && out && strstr(out, i == 0 ? "4 kernels (0 done before)" : "1 kernels (0 done before)"),
+                  "shard %d: %s", i, out ? out : "");
+        free(out);
+    }
+    int st = test_sh(&out, "%s --catalog %s/cat.db merge %s/s0.db %s/s1.db", harness, d, d, d);
+    CHECK_MSG(st == 0 && out && strstr(out, "2 source run(s) (shards of one job), 5 results, finished"), "merge: %s",
+              out ? out : "");
+    free(out);
+    char *db = xasprintf("%s/cat.db", d);
+    cJSON *j = results_json(t, bin, db, "1");
+    free(db);
+    if (j) {
+        int n = 0;
+        const cJSON *r;
+        cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(j, "results")) n++;
+        CHECK_MSG(n == 5, "%d merged results", n);
+        CHECK(strcmp(cJSON_GetObjectItemCaseSensitive(j, "status")->valuestring, "finished") == 0);
+        cJSON_Delete(j);
+    }
+    /* again: nothing new */
+    st = test_sh(&out, "%s --catalog %s/cat.db merge %s/s0.db %s/s1.db", harness, d, d, d);
+    CHECK_MSG(st == 0 && out && strstr(out, "0 run(s) stored with 0 results, 1 merged before"), "again: %s",
+              out ? out : "");
+    free(out);
+    /* one shard alone */
+    st = test_sh(&out, "%s --catalog %s/lone.db merge %s/s0.db", harness, d, d);
+    CHECK_MSG(st == 0 && out && strstr(out, "interrupted; shards missing or repeated: 1/2"), "lone: %s",
+              out ? out : "");
+    free(out);
+    /* not a catalog: named, nothing stored */
+    CHECK(test_sh(NULL, "echo nonsense > %s/bad.db", d) == 0);
+    st = test_sh(&out, "%s --catalog %s/lone.db merge %s/s1.db %s/bad.db", harness, d, d, d);
+    CHECK_MSG(st == 1 && out && strstr(out, "bad.db"), "bad source: %s", out ? out : "");
+    free(out);
+    CHECK(test_sh(NULL, "%s --catalog %s/cat.db run --shard 2/2", harness, d) == 2);
+    unsetenv("FAKE_CUDA_MODE");
+    unsetenv("CUDAPERF_LIBCUDA");
+    free(so);
+    free(bin);
+    free(harness);
+    return 0;
+}
