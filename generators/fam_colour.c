@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "gen_tmpl.h"
 
 typedef struct A {
     const char *name, *dtype, *role, *shape;
@@ -30,6 +31,316 @@ static int per_pixel(const char *shape)
         if (*q >= '0' && *q <= '9')
             k *= *q - '0';
     return k;
+}
+
+/* ---- the pair ----
+ * Every program is one loop over pixels (or over the 3n channel values, or
+ * over the rows and columns of a 4:2:0 image) whose iterations are
+ * independent, so the reference CUDA implementation is that loop with one
+ * thread per iteration: cuda_from_c() rewrites the C source mechanically
+ * (helpers become __device__ functions, the loop header becomes the thread
+ * index and its bounds check, fixed-width types take CUDA's spelling) and
+ * refuses any source that does not have that shape.  The three programs of
+ * another shape have hand-written kernels in CUSTOM. */
+
+typedef struct Custom {
+    const char *variant;
+    const char *cuda;    /* kernel.cu */
+    const char *grid;    /* the one launch */
+    const char *args;
+    const char *mapping;
+} Custom;
+
+static const Custom CUSTOM[] = {
+    {"gamma-lut-u8",
+     "/* Gamma correction of an interleaved 8-bit RGB image through a lookup table:\n"
+     " * out = round(255 (in / 255)^(1 / gamma)).  Each block builds the 256-entry table\n"
+     " * in shared memory, then one thread per channel value looks its value up. */\n"
+     "extern \"C\" __global__ void gamma_correct(const unsigned char *__restrict__ in,\n"
+     "                                          unsigned char *__restrict__ out, int n, float gamma)\n"
+     "{\n"
+     "    __shared__ unsigned char table[256];\n"
+     "    for (int k = threadIdx.x; k < 256; k += blockDim.x)\n"
+     "        table[k] = (unsigned char)(255.0f * powf(k / 255.0f, 1.0f / gamma) + 0.5f);\n"
+     "    __syncthreads();\n"
+     "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= 3 * n)\n"
+     "        return;\n"
+     "    out[i] = table[in[i]];\n"
+     "}\n",
+     "(3*n+255)/256", "in,out,n,gamma", "shared-lut-one-value-per-thread"},
+    {"crossfade-planar-f32",
+     "/* Cross-fade of two planar float RGB images (planes one after another):\n"
+     " * out = b + alpha (a - b).  The planes are contiguous, so one thread per value\n"
+     " * covers all 3n of them. */\n"
+     "extern \"C\" __global__ void crossfade(const float *__restrict__ a, const float *__restrict__ b,\n"
+     "                                      float *__restrict__ out, int n, float alpha)\n"
+     "{\n"
+     "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= 3 * n)\n"
+     "        return;\n"
+     "    out[i] = b[i] + alpha * (a[i] - b[i]);\n"
+     "}\n",
+     "(3*n+255)/256", "a,b,out,n,alpha", "one-value-per-thread"},
+    {"rgb-to-nv12-bt601-u8",
+     "/* Interleaved 8-bit RGB to NV12 (studio-range BT.601, 8-bit fixed point):\n"
+     " *     Y = ((66 R + 129 G + 25 B + 128) >> 8) + 16 per pixel;\n"
+     " * one (Cb, Cr) pair per 2 x 2 block (partial blocks at odd edges use the pixels\n"
+     " * they have), from the block's channel sums SR, SG, SB over its k pixels:\n"
+     " *     Cb = floor((-38 SR - 74 SG + 112 SB + 32896 k) / (256 k))\n"
+     " *     Cr = floor((112 SR - 94 SG - 18 SB + 32896 k) / (256 k)).\n"
+     " * One thread per 2 x 2 block writes the block's luma and its chroma pair. */\n"
+     "extern \"C\" __global__ void rgb_to_nv12(const unsigned char *__restrict__ rgb,\n"
+     "                                        unsigned char *__restrict__ luma,\n"
+     "                                        unsigned char *__restrict__ uv, int h, int w)\n"
+     "{\n"
+     "    const int cw = (w + 1) / 2;\n"
+     "    const int bx = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    const int by = blockIdx.y;\n"
+     "    if (bx >= cw)\n"
+     "        return;\n"
+     "    int sr = 0, sg = 0, sb = 0, k = 0;\n"
+     "    for (int row = 2 * by; row < 2 * by + 2 && row < h; row++) {\n"
+     "        for (int col = 2 * bx; col < 2 * bx + 2 && col < w; col++) {\n"
+     "            const unsigned char *p = rgb + (row * w + col) * 3;\n"
+     "            luma[row * w + col] = (unsigned char)(((66 * p[0] + 129 * p[1] + 25 * p[2] + 128) >> 8) + 16);\n"
+     "            sr += p[0];\n"
+     "            sg += p[1];\n"
+     "            sb += p[2];\n"
+     "            k++;\n"
+     "        }\n"
+     "    }\n"
+     "    unsigned char *c = uv + (by * cw + bx) * 2;\n"
+     "    c[0] = (unsigned char)((-38 * sr - 74 * sg + 112 * sb + 32896 * k) / (256 * k));\n"
+     "    c[1] = (unsigned char)((112 * sr - 94 * sg - 18 * sb + 32896 * k) / (256 * k));\n"
+     "}\n",
+     "((w+1)/2+255)/256,(h+1)/2", "rgb,luma,uv,h,w", "one-2x2-block-per-thread-2d-grid"},
+};
+#define N_CUSTOM ((int)(sizeof CUSTOM / sizeof CUSTOM[0]))
+
+/* Appends line (n bytes) with the C program's fixed-width type names in
+ * CUDA's spelling (kernel.cu includes no headers). */
+static void put_cuda_line(StrBuf *k, const char *line, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        if (n - i >= 7 && strncmp(line + i, "uint8_t", 7) == 0) {
+            sb_append(k, "unsigned char");
+            i += 7;
+        } else {
+            sb_putc(k, line[i++]);
+        }
+    }
+    sb_putc(k, '\n');
+}
+
+/* Parses "<indent>for (int v = 0; v < BOUND; v++)" with an optional " {";
+ * stores v and BOUND.  Returns 1 with *brace set, or 0. */
+static int parse_loop(const char *line, size_t n, int indent, char *var, size_t varlen, char *bound,
+                      size_t boundlen, int *brace)
+{
+    char text[160];
+    if (n >= sizeof text)
+        return 0;
+    memcpy(text, line, n);
+    text[n] = '\0';
+    for (int i = 0; i < indent; i++)
+        if (text[i] != ' ')
+            return 0;
+    const char *t = text + indent;
+    if (strncmp(t, "for (int ", 9) != 0)
+        return 0;
+    t += 9;
+    size_t vl = strcspn(t, " ");
+    if (vl == 0 || vl >= varlen)
+        return 0;
+    snprintf(var, varlen, "%.*s", (int)vl, t);
+    char head[48], tail[48];
+    snprintf(head, sizeof head, "%s = 0; %s < ", var, var);
+    if (strncmp(t, head, strlen(head)) != 0)
+        return 0;
+    t += strlen(head);
+    snprintf(tail, sizeof tail, "; %s++)", var);
+    const char *end = strstr(t, tail);
+    if (!end || (size_t)(end - t) >= boundlen)
+        return 0;
+    snprintf(bound, boundlen, "%.*s", (int)(end - t), t);
+    end += strlen(tail);
+    *brace = strcmp(end, " {") == 0;
+    return *brace || *end == '\0';
+}
+
+/* "const uint8_t *rgb, uint8_t *gray, int n, float gamma": pointers gain
+ * __restrict__ (every buffer of the family is distinct); the names, comma
+ * separated, go to args. */
+static void cuda_params(const char *c_params, size_t len, StrBuf *sig, StrBuf *args)
+{
+    const char *q = c_params, *end = c_params + len;
+    while (q < end) {
+        const char *comma = strstr(q, ", ");
+        size_t l = comma && comma < end ? (size_t)(comma - q) : (size_t)(end - q);
+        const char *star = memchr(q, '*', l), *name = q + l;
+        while (name > q && name[-1] != ' ' && name[-1] != '*')
+            name--;
+        if (q != c_params) {
+            sb_append(sig, ", ");
+            sb_putc(args, ',');
+        }
+        if (star)
+            sb_printf(sig, "%.*s__restrict__ %.*s", (int)(star + 1 - q), q, (int)(q + l - name), name);
+        else
+            sb_append_n(sig, q, l);
+        sb_append_n(args, name, (size_t)(q + l - name));
+        q += l;
+        if (q < end)
+            q += 2;
+    }
+}
+
+/* Writes the pair of the program whose C source is src (see the note
+ * above).  Returns 0, or -1 when src is not of the translatable shape. */
+static int cuda_from_c(GenProgram *p, const char *src, const char *entry, int kind)
+{
+    StrBuf k = STRBUF_INIT, sig = STRBUF_INIT, args = STRBUF_INIT;
+    char head[64], var[16], bound[64], var2[16], bound2[64];
+    snprintf(head, sizeof head, "void %s(", entry);
+    enum { PREAMBLE, INCLUDES, HELPERS, PROLOGUE, BODY, TAIL } state = PREAMBLE;
+    int rc = -1, brace = 0, brace2 = 0, body_indent = 0;
+    const char *mapping = NULL;
+    for (const char *line = src; *line;) {
+        const char *nl = strchr(line, '\n');
+        size_t n = nl ? (size_t)(nl - line) : strlen(line);
+        const char *next = nl ? nl + 1 : line + n;
+        switch (state) {
+        case PREAMBLE: /* the leading comment */
+            put_cuda_line(&k, line, n);
+            if (n >= 2 && strncmp(line + n - 2, "*/", 2) == 0)
+                state = INCLUDES;
+            break;
+        case INCLUDES: /* the #include lines and the blank line after them */
+            if (n == 0 || line[0] == '#')
+                break;
+            state = HELPERS;
+            /* a blank line between the leading comment and a helper */
+            if (strncmp(line, "/*", 2) == 0 || strncmp(line, "static ", 7) == 0)
+                sb_putc(&k, '\n');
+            /* fall through */
+        case HELPERS:
+            if (strncmp(line, head, strlen(head)) == 0) {
+                const char *close = memchr(line, ')', n);
+                if (!close || strncmp(next, "{\n", 2) != 0)
+                    goto done;
+                cuda_params(line + strlen(head), (size_t)(close - line - strlen(head)), &sig, &args);
+                StrBuf t = STRBUF_INIT, u = STRBUF_INIT;
+                sb_printf(&t, "extern \"C\" __global__ void %s(%s)", entry, sb_str(&sig));
+                put_cuda_line(&u, t.data, t.len);
+                u.data[--u.len] = '\0';
+                tmpl_put_wrapped(&k, sb_str(&u));
+                sb_append(&k, "\n{\n");
+                sb_release(&t);
+                sb_release(&u);
+                next += 2;
+                state = PROLOGUE;
+            } else if (strncmp(line, "static ", 7) == 0) {
+                sb_append(&k, "static __device__ ");
+                put_cuda_line(&k, line + 7, n - 7);
+            } else {
+                put_cuda_line(&k, line, n);
+            }
+            break;
+        case PROLOGUE: /* statements before the loop, then the loop header */
+            if (kind == PIX && parse_loop(line, n, 4, var, sizeof var, bound, sizeof bound, &brace)) {
+                sb_printf(&k, "    const int %s = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                              "    if (%s >= %s)\n        return;\n",
+                          var, var, bound);
+                char grid[80];
+                int o = snprintf(grid, sizeof grid, "(");
+                for (const char *c = bound; *c; c++)
+                    if (*c != ' ')
+                        grid[o++] = *c;
+                snprintf(grid + o, sizeof grid - (size_t)o, "+255)/256");
+                gen_launch(p, entry, grid, "256", NULL, sb_str(&args));
+                mapping = strcmp(bound, "n") == 0 ? "one-pixel-per-thread" : "one-value-per-thread";
+                body_indent = 8;
+                state = BODY;
+            } else if (kind == YUV420 && parse_loop(line, n, 4, var, sizeof var, bound, sizeof bound, &brace)) {
+                const char *l2 = next, *nl2 = strchr(l2, '\n');
+                if (!brace || !nl2 || strcmp(var, "row") != 0 || strcmp(bound, "h") != 0 ||
+                    !parse_loop(l2, (size_t)(nl2 - l2), 8, var2, sizeof var2, bound2, sizeof bound2, &brace2) ||
+                    !brace2 || strcmp(var2, "col") != 0 || strcmp(bound2, "w") != 0)
+                    goto done;
+                sb_append(&k, "    const int col = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                              "    const int row = blockIdx.y;\n"
+                              "    if (col >= w)\n        return;\n");
+                gen_launch(p, entry, "(w+255)/256,h", "256", NULL, sb_str(&args));
+                mapping = "one-pixel-per-thread-2d-grid";
+                next = nl2 + 1;
+                body_indent = 12;
+                state = BODY;
+            } else {
+                if (strncmp(line, "    for (", 9) == 0 || strncmp(line, "    }", 5) == 0)
+                    goto done;
+                put_cuda_line(&k, line, n);
+            }
+            break;
+        case BODY: /* the loop body, one indentation step (or two) out */
+            if (!brace && n > 0 && line[n - 1] == ';') {
+                put_cuda_line(&k, line + body_indent - 4, n - (size_t)(body_indent - 4));
+                state = TAIL;
+                break;
+            }
+            if (brace && body_indent == 8 && n == 5 && strncmp(line, "    }", 5) == 0) {
+                state = TAIL;
+                break;
+            }
+            if (brace && body_indent == 12 && n == 9 && strncmp(line, "        }", 9) == 0) {
+                if (strncmp(next, "    }\n", 6) != 0)
+                    goto done;
+                next += 6;
+                state = TAIL;
+                break;
+            }
+            if (n > 0 && (n < (size_t)body_indent || strspn(line, " ") < (size_t)body_indent))
+                goto done;
+            if (n == 0)
+                sb_putc(&k, '\n');
+            else
+                put_cuda_line(&k, line + body_indent - 4, n - (size_t)(body_indent - 4));
+            break;
+        case TAIL: /* nothing but the function's closing brace */
+            if (n != 1 || line[0] != '}' || *next)
+                goto done;
+            sb_append(&k, "}\n");
+            rc = 0;
+            break;
+        }
+        line = next;
+    }
+done:
+    if (rc == 0) {
+        gen_cuda(p, "%s", sb_str(&k));
+        gen_knob(p, "block", "256");
+        gen_knob(p, "mapping", mapping);
+    }
+    sb_release(&k);
+    sb_release(&sig);
+    sb_release(&args);
+    return rc;
+}
+
+static int emit_cuda(GenProgram *p, const char *variant, const char *entry, int kind, const char *src)
+{
+    for (int i = 0; i < N_CUSTOM; i++)
+        if (strcmp(CUSTOM[i].variant, variant) == 0) {
+            gen_cuda(p, "%s", CUSTOM[i].cuda);
+            gen_launch(p, entry, CUSTOM[i].grid, "256", NULL, CUSTOM[i].args);
+            gen_knob(p, "block", "256");
+            gen_knob(p, "mapping", CUSTOM[i].mapping);
+            return 0;
+        }
+    if (cuda_from_c(p, src, entry, kind) == 0)
+        return 0;
+    fprintf(stderr, "colour: %s: the C source is not one independent loop; give it a CUSTOM kernel\n", variant);
+    return -1;
 }
 
 static int prog(GenCtx *g, const char *variant, const char *entry, const char *desc, int kind,
@@ -89,7 +400,8 @@ static int prog(GenCtx *g, const char *variant, const char *entry, const char *d
     if (atol >= 0)
         gen_tolerance(p, atol, rtol);
     gen_source(p, "%s", src);
-    return gen_end(p);
+    int rc = emit_cuda(p, variant, entry, kind, src);
+    return gen_end(p) != 0 || rc != 0 ? -1 : 0;
 }
 
 #define END {0, 0, 0, 0, 0, 0}
