@@ -408,6 +408,306 @@ static void ch_program(GenProgram *p, int kind, int v, int f64)
          "    }\n}\n");
 }
 
+/* ---- the pair ----
+ * Row norms: one block per row; the row's sums (double, as in the C
+ * program: the mean first, then the squared deviations) are per-thread
+ * passes over strided slices followed by a shared-memory tree.  Group norm:
+ * one block per (sample, group); instance norm: one block per (sample,
+ * channel) in NCHW, where the channel is contiguous, and one thread per
+ * (sample, channel) in NHWC, where it is strided by c (neighbouring threads
+ * take neighbouring channels); inference batch norm: one thread per
+ * element. */
+
+static const char *const BLOCK_SUM =
+    "/* The sum of v over the block, returned to every thread; sh holds\n"
+    " * blockDim.x values (a power of two). */\n"
+    "__device__ double block_sum(double v, double *sh)\n{\n"
+    "    sh[threadIdx.x] = v;\n"
+    "    for (int s = blockDim.x / 2; s > 0; s >>= 1) {\n"
+    "        __syncthreads();\n"
+    "        if (threadIdx.x < s)\n"
+    "            sh[threadIdx.x] += sh[threadIdx.x + s];\n"
+    "    }\n"
+    "    __syncthreads();\n"
+    "    v = sh[0];\n"
+    "    __syncthreads(); /* sh is free for the next sum */\n"
+    "    return v;\n}\n\n";
+
+/* The activation as a device function. */
+static void emit_cuda_act(StrBuf *k, const TmplSubs *sub, int act)
+{
+    StrBuf a = STRBUF_INIT;
+    emit_act(&a, sub, act);
+    const char *src = sb_str(&a), *st = strstr(src, "static ");
+    sb_append_n(k, src, (size_t)(st - src));
+    sb_append(k, "__device__ ");
+    sb_append(k, st + 7);
+    sb_release(&a);
+}
+
+static void row_cuda(GenProgram *p, const RowOp *op, int v, int f64)
+{
+    StrBuf *k = gen_cuda_src(p);
+    TmplSubs sub;
+    tmpl_init(&sub, f64);
+    tmpl_set(&sub, "MEAN", f64 ? "sum / d" : "(float)(sum / d)");
+    tmpl_set(&sub, "VAR", f64 ? "sq / d" : "(float)(sq / d)");
+    int act = v == V_ACT;
+    tmpl_set(&sub, "A", act ? (op->act == ACT_GELU ? "gelu(" : op->act == ACT_SILU ? "silu(" : "relu(") : "");
+    tmpl_set(&sub, "Z", act ? ")" : "");
+    tmpl_set(&sub, "in", op->residual ? "h" : "x");
+    tmpl_set(&sub, "J", "for (int j = threadIdx.x; j < d; j += blockDim.x)");
+
+    sb_printf(k, "/* %s over each row of an n x d matrix%s:\n * %s%s.\n"
+                 " * One block per row; shared-memory tree sums. */\n", op->title,
+              v == V_LAYOUT ? "\n * whose x rows are ld elements apart" : "", op->math,
+              act ? (op->act == ACT_GELU ? ", then y = gelu(y)" : op->act == ACT_SILU ? ", then y = silu(y)"
+                                                                                      : ", then y = relu(y)")
+                  : "");
+    if (act)
+        emit_cuda_act(k, &sub, op->act);
+    tmpl_expand(k, &sub, BLOCK_SUM);
+
+    StrBuf sig = STRBUF_INIT, args = STRBUF_INIT;
+    tmpl_expand(&sig, &sub, "extern \"C\" __global__ void ");
+    sb_printf(&sig, "%s(", op->entry);
+    tmpl_expand(&sig, &sub, "const @T *__restrict__ x, ");
+    sb_append(&args, "x,");
+    if (op->residual) {
+        tmpl_expand(&sig, &sub, "const @T *__restrict__ res, ");
+        sb_append(&args, "res,");
+    }
+    if (op->affine) {
+        tmpl_expand(&sig, &sub, op->rms ? "const @T *__restrict__ weight, "
+                                        : "const @T *__restrict__ gamma, const @T *__restrict__ beta, ");
+        sb_append(&args, op->rms ? "weight," : "gamma,beta,");
+    }
+    if (op->residual) {
+        tmpl_expand(&sig, &sub, "@T *__restrict__ h, ");
+        sb_append(&args, "h,");
+    }
+    tmpl_expand(&sig, &sub, "@T *__restrict__ y, ");
+    sb_append(&args, "y,");
+    if (op->stats) {
+        tmpl_expand(&sig, &sub, "@T *__restrict__ mean, @T *__restrict__ rstd, ");
+        sb_append(&args, "mean,rstd,");
+    }
+    tmpl_expand(&sig, &sub, v == V_LAYOUT ? "int n, int d, int ld, @T eps)" : "int n, int d, @T eps)");
+    sb_append(&args, v == V_LAYOUT ? "n,d,ld,eps" : "n,d,eps");
+    tmpl_put_wrapped(k, sb_str(&sig));
+    sb_append(k, "\n{\n    extern __shared__ double sh[];\n    const int i = blockIdx.x;\n");
+    sb_printf(k, "    x += (long long)i * %s;\n", v == V_LAYOUT ? "ld" : "d");
+    if (op->residual)
+        sb_append(k, "    res += (long long)i * d;\n    h += (long long)i * d;\n");
+    sb_append(k, "    y += (long long)i * d;\n");
+    if (op->residual)
+        tmpl_expand(k, &sub, "    @J\n        h[j] = x[j] + res[j];\n");
+    if (op->rms) {
+        tmpl_expand(k, &sub,
+                    "    double sq = 0;\n"
+                    "    @J\n"
+                    "        sq += @in[j] * @in[j];\n"
+                    "    sq = block_sum(sq, sh);\n"
+                    "    const @T scale = 1 / @sqrt(@VAR + eps);\n"
+                    "    @J\n"
+                    "        y[j] = @{A}@in[j] * scale * weight[j]@Z;\n");
+    } else {
+        tmpl_expand(k, &sub,
+                    "    double sum = 0;\n"
+                    "    @J\n"
+                    "        sum += @in[j];\n"
+                    "    sum = block_sum(sum, sh);\n"
+                    "    const @T row_mean = @MEAN;\n"
+                    "    double sq = 0;\n"
+                    "    @J {\n"
+                    "        const @T c = @in[j] - row_mean;\n"
+                    "        sq += c * c;\n"
+                    "    }\n"
+                    "    sq = block_sum(sq, sh);\n"
+                    "    const @T row_rstd = 1 / @sqrt(@VAR + eps);\n"
+                    "    @J\n");
+        if (op->affine)
+            tmpl_expand(k, &sub, "        y[j] = @A(@in[j] - row_mean) * row_rstd * gamma[j] + beta[j]@Z;\n");
+        else
+            tmpl_expand(k, &sub, "        y[j] = @A(@in[j] - row_mean) * row_rstd@Z;\n");
+        if (op->stats)
+            sb_append(k, "    if (threadIdx.x == 0) {\n        mean[i] = row_mean;\n        rstd[i] = row_rstd;\n    }\n");
+    }
+    sb_append(k, "}\n");
+    gen_launch(p, op->entry, "n", "256", "256*8", sb_str(&args));
+    gen_knob(p, "block", "256");
+    gen_knob(p, "mapping", "one-row-per-block-reduction-shared");
+    sb_release(&sig);
+    sb_release(&args);
+}
+
+static void ch_cuda(GenProgram *p, int kind, int v, int f64)
+{
+    StrBuf *k = gen_cuda_src(p);
+    int nhwc = v == V_LAYOUT, act = v == V_ACT, a = CH_OPS[kind].act;
+    TmplSubs sub;
+    tmpl_init(&sub, f64);
+    const char *den = kind == CH_GROUP ? "count" : "hw";
+    char mean[40], var[40];
+    snprintf(mean, sizeof mean, f64 ? "sum / %s" : "(float)(sum / %s)", den);
+    snprintf(var, sizeof var, f64 ? "sq / %s" : "(float)(sq / %s)", den);
+    tmpl_set(&sub, "MEAN", mean);
+    tmpl_set(&sub, "VAR", var);
+    tmpl_set(&sub, "A", act ? (a == ACT_SILU ? "silu(" : "relu(") : "");
+    tmpl_set(&sub, "Z", act ? ")" : "");
+    tmpl_set(&sub, "IDX", nhwc ? "((long long)i * hw + s) * c + ch" : "((long long)i * c + ch) * hw + s");
+    const char *layout = nhwc ? "NHWC: x is n x hw x c" : "NCHW: x is n x c x hw";
+    const char *actc = act ? (a == ACT_SILU ? ", then y = silu(y)" : ", then y = relu(y)") : "";
+    if (kind == CH_GROUP)
+        sb_printf(k, "/* Group norm%s (%s): over each sample's group of c / groups\n"
+                     " * channels, y = (x - mean) / sqrt(var + eps) * gamma[ch] + beta[ch]%s.\n"
+                     " * One block per (sample, group); shared-memory tree sums. */\n",
+                  act ? " + SiLU" : "", layout, actc);
+    else if (kind == CH_INSTANCE)
+        sb_printf(k, "/* Instance norm%s (%s): over the hw positions of each (sample, channel),\n"
+                     " * y = (x - mean) / sqrt(var + eps) * gamma[ch] + beta[ch]%s.\n%s",
+                  act ? " + ReLU" : "", layout, actc,
+                  nhwc ? " * One thread per (sample, channel), walking the positions. */\n"
+                       : " * One block per (sample, channel); shared-memory tree sums. */\n");
+    else
+        sb_printf(k, "/* Batch norm in inference mode%s (%s):\n"
+                     " * y = (x - running_mean[ch]) / sqrt(running_var[ch] + eps) * gamma[ch] + beta[ch]%s.\n"
+                     " * One thread per element. */\n",
+                  act ? " + ReLU" : "", layout, actc);
+    if (act)
+        emit_cuda_act(k, &sub, a);
+
+    StrBuf sig = STRBUF_INIT;
+    if (kind == CH_BATCH) {
+        tmpl_expand(&sig, &sub,
+                    "extern \"C\" __global__ void batch_norm_inference(const @T *__restrict__ x, "
+                    "const @T *__restrict__ running_mean, const @T *__restrict__ running_var, "
+                    "const @T *__restrict__ gamma, const @T *__restrict__ beta, @T *__restrict__ y, "
+                    "int n, int c, int hw, @T eps)");
+        tmpl_put_wrapped(k, sb_str(&sig));
+        tmpl_expand(k, &sub,
+                    "\n{\n"
+                    "    const long long idx = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+                    "    if (idx >= (long long)n * c * hw)\n        return;\n");
+        if (nhwc)
+            tmpl_expand(k, &sub,
+                        "    const int ch = (int)(idx % c);\n"
+                        "    const @T scale = gamma[ch] / @sqrt(running_var[ch] + eps);\n"
+                        "    y[idx] = @A(x[idx] - running_mean[ch]) * scale + beta[ch]@Z;\n}\n");
+        else
+            tmpl_expand(k, &sub,
+                        "    const int ch = (int)(idx / hw % c);\n"
+                        "    const @T scale = gamma[ch] / @sqrt(running_var[ch] + eps);\n"
+                        "    const @T shift = beta[ch] - running_mean[ch] * scale;\n"
+                        "    y[idx] = @{A}x[idx] * scale + shift@Z;\n}\n");
+        gen_launch(p, "batch_norm_inference", "(n*c*hw+255)/256", "256", NULL,
+                   "x,running_mean,running_var,gamma,beta,y,n,c,hw,eps");
+        gen_knob(p, "block", "256");
+        gen_knob(p, "mapping", "one-element-per-thread");
+        sb_release(&sig);
+        return;
+    }
+    if (kind == CH_INSTANCE && nhwc) {
+        tmpl_expand(&sig, &sub,
+                    "extern \"C\" __global__ void instance_norm(const @T *__restrict__ x, const @T *__restrict__ gamma, "
+                    "const @T *__restrict__ beta, @T *__restrict__ y, int n, int c, int hw, @T eps)");
+        tmpl_put_wrapped(k, sb_str(&sig));
+        tmpl_expand(k, &sub,
+                    "\n{\n"
+                    "    const int t = blockIdx.x * blockDim.x + threadIdx.x; /* i * c + ch */\n"
+                    "    if (t >= n * c)\n        return;\n"
+                    "    const int i = t / c, ch = t % c;\n"
+                    "    double sum = 0;\n"
+                    "    for (int s = 0; s < hw; s++)\n"
+                    "        sum += x[@IDX];\n"
+                    "    const @T mean = @MEAN;\n"
+                    "    double sq = 0;\n"
+                    "    for (int s = 0; s < hw; s++) {\n"
+                    "        const @T v = x[@IDX] - mean;\n"
+                    "        sq += v * v;\n"
+                    "    }\n"
+                    "    const @T rstd = 1 / @sqrt(@VAR + eps);\n"
+                    "    for (int s = 0; s < hw; s++) {\n"
+                    "        const long long idx = @IDX;\n"
+                    "        y[idx] = @A(x[idx] - mean) * rstd * gamma[ch] + beta[ch]@Z;\n"
+                    "    }\n}\n");
+        gen_launch(p, "instance_norm", "(n*c+255)/256", "256", NULL, "x,gamma,beta,y,n,c,hw,eps");
+        gen_knob(p, "block", "256");
+        gen_knob(p, "mapping", "one-channel-per-thread");
+        sb_release(&sig);
+        return;
+    }
+    tmpl_expand(k, &sub, BLOCK_SUM);
+    if (kind == CH_INSTANCE) {
+        tmpl_expand(&sig, &sub,
+                    "extern \"C\" __global__ void instance_norm(const @T *__restrict__ x, const @T *__restrict__ gamma, "
+                    "const @T *__restrict__ beta, @T *__restrict__ y, int n, int c, int hw, @T eps)");
+        tmpl_put_wrapped(k, sb_str(&sig));
+        tmpl_expand(k, &sub,
+                    "\n{\n"
+                    "    extern __shared__ double sh[];\n"
+                    "    const int ch = blockIdx.x % c; /* blockIdx.x = i * c + ch */\n"
+                    "    x += (long long)blockIdx.x * hw;\n"
+                    "    y += (long long)blockIdx.x * hw;\n"
+                    "    double sum = 0;\n"
+                    "    for (int s = threadIdx.x; s < hw; s += blockDim.x)\n"
+                    "        sum += x[s];\n"
+                    "    sum = block_sum(sum, sh);\n"
+                    "    const @T mean = @MEAN;\n"
+                    "    double sq = 0;\n"
+                    "    for (int s = threadIdx.x; s < hw; s += blockDim.x) {\n"
+                    "        const @T v = x[s] - mean;\n"
+                    "        sq += v * v;\n"
+                    "    }\n"
+                    "    sq = block_sum(sq, sh);\n"
+                    "    const @T rstd = 1 / @sqrt(@VAR + eps);\n"
+                    "    for (int s = threadIdx.x; s < hw; s += blockDim.x)\n"
+                    "        y[s] = @A(x[s] - mean) * rstd * gamma[ch] + beta[ch]@Z;\n}\n");
+        gen_launch(p, "instance_norm", "n*c", "256", "256*8", "x,gamma,beta,y,n,c,hw,eps");
+        gen_knob(p, "block", "256");
+        gen_knob(p, "mapping", "one-channel-per-block-reduction-shared");
+        sb_release(&sig);
+        return;
+    }
+    /* Group norm: element e of the group is position s of channel ch. */
+    tmpl_set(&sub, "SCH", nhwc ? "const int s = e / cpg, ch = g * cpg + e % cpg;"
+                               : "const int ch = g * cpg + e / hw, s = e % hw;");
+    tmpl_expand(&sig, &sub,
+                "extern \"C\" __global__ void group_norm(const @T *__restrict__ x, const @T *__restrict__ gamma, "
+                "const @T *__restrict__ beta, @T *__restrict__ y, int n, int c, int hw, int groups, @T eps)");
+    tmpl_put_wrapped(k, sb_str(&sig));
+    tmpl_expand(k, &sub,
+                "\n{\n"
+                "    extern __shared__ double sh[];\n"
+                "    const int i = blockIdx.x / groups, g = blockIdx.x % groups;\n"
+                "    const int cpg = c / groups, size = cpg * hw;\n"
+                "    const double count = (double)cpg * hw;\n"
+                "    double sum = 0;\n"
+                "    for (int e = threadIdx.x; e < size; e += blockDim.x) {\n"
+                "        @SCH\n"
+                "        sum += x[@IDX];\n"
+                "    }\n"
+                "    sum = block_sum(sum, sh);\n"
+                "    const @T mean = @MEAN;\n"
+                "    double sq = 0;\n"
+                "    for (int e = threadIdx.x; e < size; e += blockDim.x) {\n"
+                "        @SCH\n"
+                "        const @T v = x[@IDX] - mean;\n"
+                "        sq += v * v;\n"
+                "    }\n"
+                "    sq = block_sum(sq, sh);\n"
+                "    const @T rstd = 1 / @sqrt(@VAR + eps);\n"
+                "    for (int e = threadIdx.x; e < size; e += blockDim.x) {\n"
+                "        @SCH\n"
+                "        const long long idx = @IDX;\n"
+                "        y[idx] = @A(x[idx] - mean) * rstd * gamma[ch] + beta[ch]@Z;\n"
+                "    }\n}\n");
+    gen_launch(p, "group_norm", "n*groups", "256", "256*8", "x,gamma,beta,y,n,c,hw,groups,eps");
+    gen_knob(p, "block", "256");
+    gen_knob(p, "mapping", "one-group-per-block-reduction-shared");
+    sb_release(&sig);
+}
+
 static int generate(GenCtx *g)
 {
     static const char *const VTAG[2][3] = {{"", "-ld", ""}, {"-nchw", "-nhwc", "-nchw"}};
@@ -424,10 +724,13 @@ static int generate(GenCtx *g)
                 GenProgram *p = gen_begin(g, variant, is_row ? ROW_OPS[o].entry : CH_OPS[o - nrow].entry);
                 gen_describe(p, "%s%s%s (%s)", tag, v == V_ACT ? " + " : "", v == V_ACT ? ACT_NAME[act] : "",
                              v == V_LAYOUT ? (is_row ? "padded rows" : "NHWC") : (is_row ? "rows" : "NCHW"));
-                if (is_row)
+                if (is_row) {
                     row_program(g, p, &ROW_OPS[o], v, f64);
-                else
+                    row_cuda(p, &ROW_OPS[o], v, f64);
+                } else {
                     ch_program(p, o - nrow, v, f64);
+                    ch_cuda(p, o - nrow, v, f64);
+                }
                 if (gen_end(p) != 0)
                     return -1;
             }
