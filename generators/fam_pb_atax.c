@@ -9,150 +9,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gen.h"
+#include "gen_matvec.h"
 
 static const char *ctype(int f64)
 {
     return f64 ? "double" : "float";
 }
-
-/* Rounds a tolerance to two significant digits. */
-static double tol2(double v)
-{
-    double scale = pow(10, floor(log10(v)) - 1);
-    return ceil(v / scale) * scale;
-}
-
-/* Appends "<head>(<params>)\n", wrapping the comma-separated parameter list
- * at 100 columns with continuation lines aligned after the parenthesis. */
-static void put_signature(StrBuf *s, const char *head, const char *params)
-{
-    int indent = (int)strlen(head) + 1, col = indent;
-    sb_printf(s, "%s(", head);
-    const char *q = params;
-    while (*q) {
-        const char *e = strstr(q, ", ");
-        int len = e ? (int)(e - q) : (int)strlen(q);
-        if (q != params) {
-            if (col + 2 + len + 1 > 100) {
-                sb_printf(s, ",\n%*s", indent, "");
-                col = indent;
-            } else {
-                sb_append(s, ", ");
-                col += 2;
-            }
-        }
-        sb_append_n(s, q, (size_t)len);
-        col += len;
-        q = e ? e + 2 : q + len;
-    }
-    sb_append(s, ")\n");
-}
-
-enum { ROW, COL, PAD };
-static const char *const LAYOUT_TAG[] = {"row", "col", "pad"};
-
-/* The matrix shape of one program: rows R x columns C, stored row-major,
- * column-major, or row-major with a padded leading dimension lda >= C. */
-typedef struct Shape {
-    int rect, lay;
-    const char *R, *C;
-} Shape;
-
-static Shape shape_of(int rect, int lay)
-{
-    Shape sh = {rect, lay, rect ? "m" : "n", "n"};
-    return sh;
-}
-
-/* Element (r, c) of matrix x. */
-static const char *at(const Shape *sh, const char *x, const char *r, const char *c)
-{
-    static char pool[12][96];
-    static int k;
-    char *b = pool[k++ % 12];
-    if (sh->lay == COL)
-        snprintf(b, 96, "%s[%s + %s * %s]", x, r, c, sh->R);
-    else
-        snprintf(b, 96, "%s[%s * %s + %s]", x, r, sh->lay == PAD ? "lda" : sh->C, c);
-    return b;
-}
-
-/* The storage shape of a matrix argument, e.g. "m,lda". */
-static const char *mat_shape(const Shape *sh)
-{
-    static char b[32];
-    if (sh->lay == COL)
-        snprintf(b, sizeof b, "%s,%s", sh->C, sh->R);
-    else
-        snprintf(b, sizeof b, "%s,%s", sh->R, sh->lay == PAD ? "lda" : sh->C);
-    return b;
-}
-
-/* ", int m, int n, int lda" and friends, for the signature. */
-static const char *size_params(const Shape *sh)
-{
-    static char b[48];
-    snprintf(b, sizeof b, "%s%s", sh->rect ? ", int m, int n" : ", int n", sh->lay == PAD ? ", int lda" : "");
-    return b;
-}
-
-/* Declares the size params and the configs.  The large config holds about
- * 2.5e8 matrix elements in all, split over `matrices` (1 or 2) matrices. */
-static void shape_configs(GenProgram *p, const Shape *sh, int matrices)
-{
-    if (sh->rect)
-        gen_arg(p, "m", "i32", "param", NULL);
-    gen_arg(p, "n", "i32", "param", NULL);
-    if (sh->lay == PAD)
-        gen_arg(p, "lda", "i32", "param", NULL);
-    int pad = sh->lay == PAD;
-    if (!sh->rect) {
-        gen_config(p, "small", pad ? "n=300,lda=320" : "n=300");
-        gen_config(p, "edge", pad ? "n=1,lda=3" : "n=1");
-        gen_config(p, "edge-prime", pad ? "n=97,lda=101" : "n=97");
-        if (matrices == 1)
-            gen_config(p, "large", pad ? "n=16000,lda=16384" : "n=16384");
-        else
-            gen_config(p, "large", pad ? "n=11000,lda=11264" : "n=11264");
-    } else {
-        gen_config(p, "small", pad ? "m=256,n=384,lda=400" : "m=256,n=384");
-        gen_config(p, "edge", pad ? "m=1,n=1,lda=2" : "m=1,n=1");
-        gen_config(p, "edge-prime", pad ? "m=131,n=67,lda=71" : "m=131,n=67");
-        gen_config(p, "edge-wide", pad ? "m=3,n=257,lda=263" : "m=3,n=257");
-        if (matrices == 1)
-            gen_config(p, "large", pad ? "m=12288,n=20000,lda=20480" : "m=12288,n=20480");
-        else
-            gen_config(p, "large", pad ? "m=8192,n=15000,lda=15360" : "m=8192,n=15360");
-    }
-}
-
-/* The large config's rows and columns, for tolerance estimates. */
-static void large_dims(const Shape *sh, int matrices, double *rows, double *cols)
-{
-    if (!sh->rect)
-        *rows = *cols = matrices == 1 ? 16384 : 11264;
-    else if (matrices == 1)
-        *rows = 12288, *cols = 20480;
-    else
-        *rows = 8192, *cols = 15360;
-}
-
-/* The storage comment for the program's header. */
-static const char *layout_comment(const Shape *sh)
-{
-    switch (sh->lay) {
-    case COL:
-        return sh->rect ? " * A is stored column-major: A(i, j) is A[i + j * m]. */\n"
-                        : " * A is stored column-major: A(i, j) is A[i + j * n]. */\n";
-    case PAD:
-        return " * A is row-major with leading dimension lda >= n: A(i, j) is A[i * lda + j]. */\n";
-    default:
-        return " * A is row-major. */\n";
-    }
-}
-
-/* ---- the pair ---- */
 
 /* Element (r, c) of A in the CUDA source, with a 64-bit row or column
  * offset (the large f64 configs come within 3% of 2^31 bytes). */
@@ -182,14 +44,14 @@ static const char *emit_matvec(GenProgram *p, const Shape *sh, const char *ty, c
     int warp = rows ? sh->lay != COL : sh->lay == COL;
     char params[200], args[64], grid[32];
     snprintf(params, sizeof params, "const %s *__restrict__ A, const %s *__restrict__ %s, %s *__restrict__ %s%s",
-             ty, ty, v, ty, out, size_params(sh));
+             ty, ty, v, ty, out, mv_size_params(sh));
     snprintf(args, sizeof args, "A,%s,%s%s%s", v, out, sh->rect ? ",m,n" : ",n", sh->lay == PAD ? ",lda" : "");
     char head[64];
     snprintf(head, sizeof head, "extern \"C\" __global__ void %s", kname);
     if (warp) {
         sb_printf(k, "/* %s[o] = sum over k of A(%s) %s[k]: one warp per output, shuffle reduction. */\n", out,
                   rows ? "o, k" : "k, o", v);
-        put_signature(k, head, params);
+        mv_put_signature(k, head, params);
         sb_printf(k,
                   "{\n"
                   "    const int lane = threadIdx.x %% 32;\n"
@@ -209,7 +71,7 @@ static const char *emit_matvec(GenProgram *p, const Shape *sh, const char *ty, c
     } else {
         sb_printf(k, "/* %s[o] = sum over k of A(%s) %s[k]: one thread per output. */\n", out,
                   rows ? "o, k" : "k, o", v);
-        put_signature(k, head, params);
+        mv_put_signature(k, head, params);
         sb_printf(k,
                   "{\n"
                   "    const int o = blockIdx.x * blockDim.x + threadIdx.x;\n"
@@ -252,21 +114,21 @@ static int generate(GenCtx *g)
             for (int f64 = 0; f64 < 2; f64++)
                 for (int rect = 0; rect < 2; rect++) {
                     const char *ty = ctype(f64), *dt = f64 ? "f64" : "f32";
-                    Shape sh = shape_of(rect, lay);
+                    Shape sh = mv_shape_of(rect, lay);
                     const char *R = sh.R, *C = sh.C;
                     char variant[80];
-                    snprintf(variant, sizeof variant, "%s-%s-%s-%s", fused ? "fused" : "twopass", LAYOUT_TAG[lay], dt,
+                    snprintf(variant, sizeof variant, "%s-%s-%s-%s", fused ? "fused" : "twopass", MV_LAYOUT_TAG[lay], dt,
                              rect ? "rect" : "square");
                     GenProgram *p = gen_begin(g, variant, "atax");
                     gen_describe(p, "y = A^T (A x), %s A, %s%s", rect ? "m x n" : "n x n",
                                  lay == ROW ? "row-major" : lay == COL ? "column-major" : "padded row-major",
                                  fused ? ", fused single pass" : ", two passes through tmp = A x");
-                    gen_arg(p, "A", dt, "in", mat_shape(&sh));
+                    gen_arg(p, "A", dt, "in", mv_mat_shape(&sh));
                     gen_arg(p, "x", dt, "in", "n");
                     gen_arg(p, "y", dt, "out", "n");
                     if (!fused)
                         gen_arg(p, "tmp", dt, "out", R);
-                    shape_configs(p, &sh, 1);
+                    mv_shape_configs(p, &sh, 1);
                     char flops[64], bytes[96];
                     snprintf(flops, sizeof flops, "4*%s*n", R);
                     snprintf(bytes, sizeof bytes, "%d*(%s*n + 2*n%s%s)", f64 ? 8 : 4, R, fused ? "" : " + ",
@@ -274,52 +136,52 @@ static int generate(GenCtx *g)
                     gen_cost(p, flops, bytes);
                     /* y_j sums rows of A weighted by (A x)_i ~ sqrt(n)/3. */
                     double rows, cols;
-                    large_dims(&sh, 1, &rows, &cols);
+                    mv_large_dims(&sh, 1, &rows, &cols);
                     double mag = sqrt(rows) / sqrt(3.0) * sqrt(cols) / 3;
                     if (f64)
-                        gen_tolerance(p, fmax(1e-9, tol2(1e-11 * mag)), 1e-7);
+                        gen_tolerance(p, fmax(1e-9, mv_tol2(1e-11 * mag)), 1e-7);
                     else
-                        gen_tolerance(p, tol2(1e-4 * mag), 1e-3);
+                        gen_tolerance(p, mv_tol2(1e-4 * mag), 1e-3);
 
                     StrBuf *s = gen_src(p);
                     sb_printf(s, "/* atax: y = A^T (A x) for an %s matrix A%s.\n", rect ? "m x n" : "n x n",
                               fused ? "" : "; tmp = A x");
-                    sb_append(s, layout_comment(&sh));
+                    sb_append(s, mv_layout_comment(&sh));
                     char params[200];
                     snprintf(params, sizeof params, "const %s *A, const %s *x, %s *y%s%s%s", ty, ty, ty,
                              fused ? "" : ", ", fused ? "" : ty, fused ? "" : " *tmp");
-                    strcat(params, size_params(&sh));
-                    put_signature(s, "void atax", params);
+                    strcat(params, mv_size_params(&sh));
+                    mv_put_signature(s, "void atax", params);
                     sb_append(s, "{\n");
                     if (fused) {
                         sb_printf(s, "    for (int j = 0; j < %s; j++)\n        y[j] = 0;\n", C);
                         sb_printf(s, "    for (int i = 0; i < %s; i++) {\n", R);
                         sb_printf(s, "        %s ax = 0;\n", ty);
                         sb_printf(s, "        for (int j = 0; j < %s; j++)\n            ax += %s * x[j];\n", C,
-                                  at(&sh, "A", "i", "j"));
+                                  mv_at(&sh, "A", "i", "j"));
                         sb_printf(s, "        for (int j = 0; j < %s; j++)\n            y[j] += %s * ax;\n", C,
-                                  at(&sh, "A", "i", "j"));
+                                  mv_at(&sh, "A", "i", "j"));
                         sb_append(s, "    }\n}\n");
                     } else if (lay != COL) {
                         sb_printf(s, "    for (int i = 0; i < %s; i++) {\n", R);
                         sb_printf(s, "        %s acc = 0;\n", ty);
                         sb_printf(s, "        for (int j = 0; j < %s; j++)\n            acc += %s * x[j];\n", C,
-                                  at(&sh, "A", "i", "j"));
+                                  mv_at(&sh, "A", "i", "j"));
                         sb_append(s, "        tmp[i] = acc;\n    }\n");
                         sb_printf(s, "    for (int j = 0; j < %s; j++)\n        y[j] = 0;\n", C);
                         sb_printf(s, "    for (int i = 0; i < %s; i++)\n", R);
                         sb_printf(s, "        for (int j = 0; j < %s; j++)\n            y[j] += %s * tmp[i];\n", C,
-                                  at(&sh, "A", "i", "j"));
+                                  mv_at(&sh, "A", "i", "j"));
                         sb_append(s, "}\n");
                     } else {
                         sb_printf(s, "    for (int i = 0; i < %s; i++)\n        tmp[i] = 0;\n", R);
                         sb_printf(s, "    for (int j = 0; j < %s; j++)\n", C);
                         sb_printf(s, "        for (int i = 0; i < %s; i++)\n            tmp[i] += %s * x[j];\n", R,
-                                  at(&sh, "A", "i", "j"));
+                                  mv_at(&sh, "A", "i", "j"));
                         sb_printf(s, "    for (int j = 0; j < %s; j++) {\n", C);
                         sb_printf(s, "        %s acc = 0;\n", ty);
                         sb_printf(s, "        for (int i = 0; i < %s; i++)\n            acc += %s * tmp[i];\n", R,
-                                  at(&sh, "A", "i", "j"));
+                                  mv_at(&sh, "A", "i", "j"));
                         sb_append(s, "        y[j] = acc;\n    }\n}\n");
                     }
                     emit_cuda(p, &sh, fused, f64);

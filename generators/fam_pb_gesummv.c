@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gen.h"
+#include "gen_matvec.h"
 
 static const char *ctype(int f64)
 {
@@ -30,117 +30,6 @@ static const char *lit(double v, int f64)
         strcat(t, ".0");
     snprintf(b, 40, "%s%s", t, f64 ? "" : "f");
     return b;
-}
-
-/* Rounds a tolerance to two significant digits. */
-static double tol2(double v)
-{
-    double scale = pow(10, floor(log10(v)) - 1);
-    return ceil(v / scale) * scale;
-}
-
-/* Appends "<head>(<params>)\n", wrapping the comma-separated parameter list
- * at 100 columns with continuation lines aligned after the parenthesis. */
-static void put_signature(StrBuf *s, const char *head, const char *params)
-{
-    int indent = (int)strlen(head) + 1, col = indent;
-    sb_printf(s, "%s(", head);
-    const char *q = params;
-    while (*q) {
-        const char *e = strstr(q, ", ");
-        int len = e ? (int)(e - q) : (int)strlen(q);
-        if (q != params) {
-            if (col + 2 + len + 1 > 100) {
-                sb_printf(s, ",\n%*s", indent, "");
-                col = indent;
-            } else {
-                sb_append(s, ", ");
-                col += 2;
-            }
-        }
-        sb_append_n(s, q, (size_t)len);
-        col += len;
-        q = e ? e + 2 : q + len;
-    }
-    sb_append(s, ")\n");
-}
-
-enum { ROW, COL, PAD };
-static const char *const LAYOUT_TAG[] = {"row", "col", "pad"};
-
-/* The matrix shape of one program: rows R x columns C, stored row-major,
- * column-major, or row-major with a padded leading dimension lda >= C. */
-typedef struct Shape {
-    int rect, lay;
-    const char *R, *C;
-} Shape;
-
-static Shape shape_of(int rect, int lay)
-{
-    Shape sh = {rect, lay, rect ? "m" : "n", "n"};
-    return sh;
-}
-
-/* Element (r, c) of matrix x. */
-static const char *at(const Shape *sh, const char *x, const char *r, const char *c)
-{
-    static char pool[12][96];
-    static int k;
-    char *b = pool[k++ % 12];
-    if (sh->lay == COL)
-        snprintf(b, 96, "%s[%s + %s * %s]", x, r, c, sh->R);
-    else
-        snprintf(b, 96, "%s[%s * %s + %s]", x, r, sh->lay == PAD ? "lda" : sh->C, c);
-    return b;
-}
-
-/* The storage shape of a matrix argument, e.g. "m,lda". */
-static const char *mat_shape(const Shape *sh)
-{
-    static char b[32];
-    if (sh->lay == COL)
-        snprintf(b, sizeof b, "%s,%s", sh->C, sh->R);
-    else
-        snprintf(b, sizeof b, "%s,%s", sh->R, sh->lay == PAD ? "lda" : sh->C);
-    return b;
-}
-
-/* ", int m, int n, int lda" and friends, for the signature. */
-static const char *size_params(const Shape *sh)
-{
-    static char b[48];
-    snprintf(b, sizeof b, "%s%s", sh->rect ? ", int m, int n" : ", int n", sh->lay == PAD ? ", int lda" : "");
-    return b;
-}
-
-/* Declares the size params and the configs.  The large config holds about
- * 2.5e8 matrix elements in all, split over `matrices` (1 or 2) matrices. */
-static void shape_configs(GenProgram *p, const Shape *sh, int matrices)
-{
-    if (sh->rect)
-        gen_arg(p, "m", "i32", "param", NULL);
-    gen_arg(p, "n", "i32", "param", NULL);
-    if (sh->lay == PAD)
-        gen_arg(p, "lda", "i32", "param", NULL);
-    int pad = sh->lay == PAD;
-    if (!sh->rect) {
-        gen_config(p, "small", pad ? "n=300,lda=320" : "n=300");
-        gen_config(p, "edge", pad ? "n=1,lda=3" : "n=1");
-        gen_config(p, "edge-prime", pad ? "n=97,lda=101" : "n=97");
-        if (matrices == 1)
-            gen_config(p, "large", pad ? "n=16000,lda=16384" : "n=16384");
-        else
-            gen_config(p, "large", pad ? "n=11000,lda=11264" : "n=11264");
-    } else {
-        gen_config(p, "small", pad ? "m=256,n=384,lda=400" : "m=256,n=384");
-        gen_config(p, "edge", pad ? "m=1,n=1,lda=2" : "m=1,n=1");
-        gen_config(p, "edge-prime", pad ? "m=131,n=67,lda=71" : "m=131,n=67");
-        gen_config(p, "edge-wide", pad ? "m=3,n=257,lda=263" : "m=3,n=257");
-        if (matrices == 1)
-            gen_config(p, "large", pad ? "m=12288,n=20000,lda=20480" : "m=12288,n=20480");
-        else
-            gen_config(p, "large", pad ? "m=8192,n=15000,lda=15360" : "m=8192,n=15360");
-    }
 }
 
 /* The large config's rows and columns, for tolerance estimates. */
@@ -194,12 +83,12 @@ static void emit_cuda(GenProgram *p, const Shape *sh, int fused, int runtime, in
         pl += snprintf(params + pl, sizeof params - (size_t)pl, ", %s alpha, %s beta", ty, ty);
         al_len += snprintf(args + al_len, sizeof args - (size_t)al_len, ",alpha,beta");
     }
-    snprintf(params + pl, sizeof params - (size_t)pl, "%s", size_params(sh));
+    snprintf(params + pl, sizeof params - (size_t)pl, "%s", mv_size_params(sh));
     snprintf(args + al_len, sizeof args - (size_t)al_len, "%s%s", sh->rect ? ",m,n" : ",n", sh->lay == PAD ? ",lda" : "");
     snprintf(head, sizeof head, "extern \"C\" __global__ void gesummv");
     sb_printf(k, "/* y[i] = %s * (A x)[i] + %s * (B x)[i]%s: one %s per row i%s. */\n", al, be,
               fused ? "" : ", tmp[i] = (A x)[i]", warp ? "warp" : "thread", warp ? ", shuffle reduction" : "");
-    put_signature(k, head, params);
+    mv_put_signature(k, head, params);
     if (warp) {
         sb_printf(k,
                   "{\n"
@@ -252,7 +141,7 @@ static int generate(GenCtx *g)
                 for (int runtime = 0; runtime < 2; runtime++) {
                     int rect = (lay + fused + f64 + runtime) % 2 == 1;
                     const char *ty = ctype(f64), *dt = f64 ? "f64" : "f32";
-                    Shape sh = shape_of(rect, lay);
+                    Shape sh = mv_shape_of(rect, lay);
                     const char *R = sh.R, *C = sh.C;
                     double alpha_v = round(gen_uniform(g, 0.5, 2.0) * 20) / 20;
                     double beta_v = round(gen_uniform(g, 0.5, 2.0) * 20) / 20;
@@ -260,15 +149,15 @@ static int generate(GenCtx *g)
                     snprintf(al, sizeof al, "%s", runtime ? "alpha" : lit(alpha_v, f64));
                     snprintf(be, sizeof be, "%s", runtime ? "beta" : lit(beta_v, f64));
                     char variant[80];
-                    snprintf(variant, sizeof variant, "%s-%s-%s-%s-%s", fused ? "fused" : "tmp", LAYOUT_TAG[lay], dt,
+                    snprintf(variant, sizeof variant, "%s-%s-%s-%s-%s", fused ? "fused" : "tmp", MV_LAYOUT_TAG[lay], dt,
                              runtime ? "scalars" : "const", rect ? "rect" : "square");
                     GenProgram *p = gen_begin(g, variant, "gesummv");
                     gen_describe(p, "y = alpha*A*x + beta*B*x; %s matrices, %s, %s alpha/beta%s",
                                  rect ? "m x n" : "n x n",
                                  lay == ROW ? "row-major" : lay == COL ? "column-major" : "padded row-major",
                                  runtime ? "runtime" : "constant", fused ? ", fused" : ", through tmp = A x");
-                    gen_arg(p, "A", dt, "in", mat_shape(&sh));
-                    gen_arg(p, "B", dt, "in", mat_shape(&sh));
+                    gen_arg(p, "A", dt, "in", mv_mat_shape(&sh));
+                    gen_arg(p, "B", dt, "in", mv_mat_shape(&sh));
                     gen_arg(p, "x", dt, "in", "n");
                     gen_arg(p, "y", dt, "out", R);
                     if (!fused)
@@ -277,7 +166,7 @@ static int generate(GenCtx *g)
                         gen_scalar(p, "alpha", dt, alpha_v);
                         gen_scalar(p, "beta", dt, beta_v);
                     }
-                    shape_configs(p, &sh, 2);
+                    mv_shape_configs(p, &sh, 2);
                     char flops[64], bytes[96];
                     snprintf(flops, sizeof flops, "4*%s*n + 3*%s", R, R);
                     snprintf(bytes, sizeof bytes, "%d*(2*%s*n + n + %d*%s)", f64 ? 8 : 4, R, fused ? 1 : 2, R);
@@ -288,7 +177,7 @@ static int generate(GenCtx *g)
                     if (f64)
                         gen_tolerance(p, 1e-9, 1e-7);
                     else
-                        gen_tolerance(p, tol2(3e-5 * mag), 1e-3);
+                        gen_tolerance(p, mv_tol2(3e-5 * mag), 1e-3);
 
                     StrBuf *s = gen_src(p);
                     sb_printf(s, "/* gesummv: y = alpha * A x + beta * B x for %s matrices A and B%s.\n",
@@ -307,22 +196,22 @@ static int generate(GenCtx *g)
                         pl += snprintf(params + pl, sizeof params - (size_t)pl, ", %s *tmp", ty);
                     if (runtime)
                         pl += snprintf(params + pl, sizeof params - (size_t)pl, ", %s alpha, %s beta", ty, ty);
-                    snprintf(params + pl, sizeof params - (size_t)pl, "%s", size_params(&sh));
-                    put_signature(s, "void gesummv", params);
+                    snprintf(params + pl, sizeof params - (size_t)pl, "%s", mv_size_params(&sh));
+                    mv_put_signature(s, "void gesummv", params);
                     sb_append(s, "{\n");
                     if (lay != COL && fused) {
                         sb_printf(s, "    for (int i = 0; i < %s; i++) {\n", R);
                         sb_printf(s, "        %s ax = 0, bx = 0;\n", ty);
                         sb_printf(s, "        for (int j = 0; j < %s; j++) {\n", C);
-                        sb_printf(s, "            ax += %s * x[j];\n", at(&sh, "A", "i", "j"));
-                        sb_printf(s, "            bx += %s * x[j];\n        }\n", at(&sh, "B", "i", "j"));
+                        sb_printf(s, "            ax += %s * x[j];\n", mv_at(&sh, "A", "i", "j"));
+                        sb_printf(s, "            bx += %s * x[j];\n        }\n", mv_at(&sh, "B", "i", "j"));
                         sb_printf(s, "        y[i] = %s * ax + %s * bx;\n    }\n}\n", al, be);
                     } else if (lay != COL) {
                         sb_printf(s, "    for (int i = 0; i < %s; i++) {\n", R);
                         sb_append(s, "        tmp[i] = 0;\n        y[i] = 0;\n");
                         sb_printf(s, "        for (int j = 0; j < %s; j++) {\n", C);
-                        sb_printf(s, "            tmp[i] += %s * x[j];\n", at(&sh, "A", "i", "j"));
-                        sb_printf(s, "            y[i] += %s * x[j];\n        }\n", at(&sh, "B", "i", "j"));
+                        sb_printf(s, "            tmp[i] += %s * x[j];\n", mv_at(&sh, "A", "i", "j"));
+                        sb_printf(s, "            y[i] += %s * x[j];\n        }\n", mv_at(&sh, "B", "i", "j"));
                         sb_printf(s, "        y[i] = %s * tmp[i] + %s * y[i];\n    }\n}\n", al, be);
                     } else {
                         /* Column-major: sweep A and B column by column. */
@@ -336,12 +225,12 @@ static int generate(GenCtx *g)
                         if (fused) {
                             sb_printf(s, "        %s xa = %s * x[j], xb = %s * x[j];\n", ty, al, be);
                             sb_printf(s, "        for (int i = 0; i < %s; i++)\n", R);
-                            sb_printf(s, "            y[i] += %s * xa + %s * xb;\n    }\n}\n", at(&sh, "A", "i", "j"),
-                                      at(&sh, "B", "i", "j"));
+                            sb_printf(s, "            y[i] += %s * xa + %s * xb;\n    }\n}\n", mv_at(&sh, "A", "i", "j"),
+                                      mv_at(&sh, "B", "i", "j"));
                         } else {
                             sb_printf(s, "        for (int i = 0; i < %s; i++) {\n", R);
-                            sb_printf(s, "            %s[i] += %s * x[j];\n", ax, at(&sh, "A", "i", "j"));
-                            sb_printf(s, "            y[i] += %s * x[j];\n        }\n    }\n", at(&sh, "B", "i", "j"));
+                            sb_printf(s, "            %s[i] += %s * x[j];\n", ax, mv_at(&sh, "A", "i", "j"));
+                            sb_printf(s, "            y[i] += %s * x[j];\n        }\n    }\n", mv_at(&sh, "B", "i", "j"));
                             sb_printf(s, "    for (int i = 0; i < %s; i++)\n", R);
                             sb_printf(s, "        y[i] = %s * tmp[i] + %s * y[i];\n}\n", al, be);
                         }

@@ -1,0 +1,137 @@
+/* gen_matvec.c — matrix shapes and layouts of the polybench matrix-vector
+ * families (see gen_matvec.h). */
+#include "gen_matvec.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Rounds a tolerance to two significant digits. */
+double mv_tol2(double v)
+{
+    double scale = pow(10, floor(log10(v)) - 1);
+    return ceil(v / scale) * scale;
+}
+
+/* Appends "<head>(<params>)\n", wrapping the comma-separated parameter list
+ * at 100 columns with continuation lines aligned after the parenthesis. */
+void mv_put_signature(StrBuf *s, const char *head, const char *params)
+{
+    int indent = (int)strlen(head) + 1, col = indent;
+    sb_printf(s, "%s(", head);
+    const char *q = params;
+    while (*q) {
+        const char *e = strstr(q, ", ");
+        int len = e ? (int)(e - q) : (int)strlen(q);
+        if (q != params) {
+            if (col + 2 + len + 1 > 100) {
+                sb_printf(s, ",\n%*s", indent, "");
+                col = indent;
+            } else {
+                sb_append(s, ", ");
+                col += 2;
+            }
+        }
+        sb_append_n(s, q, (size_t)len);
+        col += len;
+        q = e ? e + 2 : q + len;
+    }
+    sb_append(s, ")\n");
+}
+
+const char *const MV_LAYOUT_TAG[] = {"row", "col", "pad"};
+
+Shape mv_shape_of(int rect, int lay)
+{
+    Shape sh = {rect, lay, rect ? "m" : "n", "n"};
+    return sh;
+}
+
+/* Element (r, c) of matrix x. */
+const char *mv_at(const Shape *sh, const char *x, const char *r, const char *c)
+{
+    static char pool[12][96];
+    static int k;
+    char *b = pool[k++ % 12];
+    if (sh->lay == COL)
+        snprintf(b, 96, "%s[%s + %s * %s]", x, r, c, sh->R);
+    else
+        snprintf(b, 96, "%s[%s * %s + %s]", x, r, sh->lay == PAD ? "lda" : sh->C, c);
+    return b;
+}
+
+/* The storage shape of a matrix argument, e.g. "m,lda". */
+const char *mv_mat_shape(const Shape *sh)
+{
+    static char b[32];
+    if (sh->lay == COL)
+        snprintf(b, sizeof b, "%s,%s", sh->C, sh->R);
+    else
+        snprintf(b, sizeof b, "%s,%s", sh->R, sh->lay == PAD ? "lda" : sh->C);
+    return b;
+}
+
+/* ", int m, int n, int lda" and friends, for the signature. */
+const char *mv_size_params(const Shape *sh)
+{
+    static char b[48];
+    snprintf(b, sizeof b, "%s%s", sh->rect ? ", int m, int n" : ", int n", sh->lay == PAD ? ", int lda" : "");
+    return b;
+}
+
+/* Declares the size params and the configs.  The large config holds about
+ * 2.5e8 matrix elements in all, split over `matrices` (1 or 2) matrices. */
+void mv_shape_configs(GenProgram *p, const Shape *sh, int matrices)
+{
+    if (sh->rect)
+        gen_arg(p, "m", "i32", "param", NULL);
+    gen_arg(p, "n", "i32", "param", NULL);
+    if (sh->lay == PAD)
+        gen_arg(p, "lda", "i32", "param", NULL);
+    int pad = sh->lay == PAD;
+    if (!sh->rect) {
+        gen_config(p, "small", pad ? "n=300,lda=320" : "n=300");
+        gen_config(p, "edge", pad ? "n=1,lda=3" : "n=1");
+        gen_config(p, "edge-prime", pad ? "n=97,lda=101" : "n=97");
+        if (matrices == 1)
+            gen_config(p, "large", pad ? "n=16000,lda=16384" : "n=16384");
+        else
+            gen_config(p, "large", pad ? "n=11000,lda=11264" : "n=11264");
+    } else {
+        gen_config(p, "small", pad ? "m=256,n=384,lda=400" : "m=256,n=384");
+        gen_config(p, "edge", pad ? "m=1,n=1,lda=2" : "m=1,n=1");
+        gen_config(p, "edge-prime", pad ? "m=131,n=67,lda=71" : "m=131,n=67");
+        gen_config(p, "edge-wide", pad ? "m=3,n=257,lda=263" : "m=3,n=257");
+        if (matrices == 1)
+            gen_config(p, "large", pad ? "m=12288,n=20000,lda=20480" : "m=12288,n=20480");
+        else
+            gen_config(p, "large", pad ? "m=8192,n=15000,lda=15360" : "m=8192,n=15360");
+    }
+}
+
+/* The large config's rows and columns, for tolerance estimates. */
+void mv_large_dims(const Shape *sh, int matrices, double *rows, double *cols)
+{
+    if (!sh->rect)
+        *rows = *cols = matrices == 1 ? 16384 : 11264;
+    else if (matrices == 1)
+        *rows = 12288, *cols = 20480;
+    else
+        *rows = 8192, *cols = 15360;
+}
+
+/* The storage comment for the program's header. */
+const char *mv_layout_comment(const Shape *sh)
+{
+    switch (sh->lay) {
+    case COL:
+        return sh->rect ? " * A is stored column-major: A(i, j) is A[i + j * m]. */\n"
+                        : " * A is stored column-major: A(i, j) is A[i + j * n]. */\n";
+    case PAD:
+        return " * A is row-major with leading dimension lda >= n: A(i, j) is A[i * lda + j]. */\n";
+    default:
+        return " * A is row-major. */\n";
+    }
+}
+
+/* ---- the pair ---- */
