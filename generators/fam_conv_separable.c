@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "gen_tmpl.h"
 
 enum { F_INPUT, F_INPUT_R, F_GAUSS, F_BINOMIAL, F_SKEW, F_DOG, N_FILTERS };
 static const char *const FTAG[] = {"kin", "kparam", "gauss", "binomial", "skew", "dog"};
@@ -41,28 +42,32 @@ static const char *lit(char *buf, double v, int f64)
     return buf;
 }
 
-static void emit_array(StrBuf *s, const char *name, const double *w, int n, const Ctx *C)
+/* Appends "<qual> T name[2 * R + 1] = {...};", qual "static const" in C
+ * and "__constant__" in CUDA. */
+static void emit_array(StrBuf *s, const char *qual, const char *name, const double *w, int n, const Ctx *C)
 {
     char b[48];
-    sb_printf(s, "static const %s %s[2 * R + 1] = {", C->ty, name);
+    sb_printf(s, "%s %s %s[2 * R + 1] = {", qual, C->ty, name);
     for (int k = 0; k < n; k++)
         sb_printf(s, "%s%s", k ? ", " : "", lit(b, w[k], C->f64));
     sb_append(s, "};\n");
 }
 
-static void emit_index_helper(StrBuf *s, int b)
+/* The border's index helper; `head` is "static int" in C and
+ * "static __device__ int" in CUDA. */
+static void emit_index_helper(StrBuf *s, int b, const char *head)
 {
     if (b == CLAMP)
-        sb_append(s, "static int clampi(int i, int n)\n{\n    return i < 0 ? 0 : (i >= n ? n - 1 : i);\n}\n\n");
+        sb_printf(s, "%s clampi(int i, int n)\n{\n    return i < 0 ? 0 : (i >= n ? n - 1 : i);\n}\n\n", head);
     else if (b == MIRROR)
-        sb_append(s, "/* Index i reflected into [0, n) about the edge samples. */\n"
-                     "static int reflect101(int i, int n)\n{\n"
+        sb_printf(s, "/* Index i reflected into [0, n) about the edge samples. */\n"
+                     "%s reflect101(int i, int n)\n{\n"
                      "    if (n == 1)\n        return 0;\n"
-                     "    int period = 2 * n - 2;\n    i %= period;\n    if (i < 0)\n        i += period;\n"
-                     "    return i < n ? i : period - i;\n}\n\n");
+                     "    int period = 2 * n - 2;\n    i %%= period;\n    if (i < 0)\n        i += period;\n"
+                     "    return i < n ? i : period - i;\n}\n\n", head);
     else if (b == WRAP)
-        sb_append(s, "/* i modulo n, in [0, n). */\nstatic int wrap(int i, int n)\n{\n"
-                     "    i %= n;\n    return i < 0 ? i + n : i;\n}\n\n");
+        sb_printf(s, "/* i modulo n, in [0, n). */\n%s wrap(int i, int n)\n{\n"
+                     "    i %%= n;\n    return i < 0 ? i + n : i;\n}\n\n", head);
 }
 
 static const char *IDXFN[] = {NULL, "clampi", "reflect101", "wrap", NULL};
@@ -181,6 +186,243 @@ static void emit_fused(StrBuf *s, const Ctx *C, const char *I, const char *src, 
         sb_printf(s, "%s        %s[y * %s + x] = acc;\n", I, dst, valid ? "ow" : "w");
     }
     sb_printf(s, "%s    }\n%s}\n", I, I);
+}
+
+/* ---- the pair ---- */
+
+/* Appends the lines of src between its first `skip_head` lines and its last
+ * `skip_tail` lines, each with its first `drop` spaces removed. */
+static void append_inner(StrBuf *k, const char *src, int skip_head, int skip_tail, int drop)
+{
+    int lines = 0;
+    for (const char *c = src; *c; c++)
+        lines += *c == '\n';
+    int at = 0;
+    for (const char *line = src; *line; at++) {
+        const char *nl = strchr(line, '\n');
+        size_t len = nl ? (size_t)(nl - line) + 1 : strlen(line);
+        if (at >= skip_head && at < lines - skip_tail) {
+            int d = 0;
+            while (d < drop && line[d] == ' ')
+                d++;
+            sb_append_n(k, line + d, len - (size_t)d);
+        }
+        line += len;
+    }
+}
+
+/* One 1D pass kernel: one thread per output element, the output row in
+ * blockIdx.y and the plane in blockIdx.z; the taps as in the C pass.
+ * filter: a baked __constant__ array, or NULL for the pointer param k. */
+static void emit_cuda_pass(StrBuf *k, const Ctx *C, int rows, const char *kname, const char *filter)
+{
+    const char *ty = C->ty, *R = C->R, *F = filter ? filter : "k";
+    int valid = C->b == VALID;
+    const char *oh = !rows && valid ? "oh" : "h", *ow = rows && valid ? "ow" : "w";
+    sb_printf(k, "/* %s pass: out = in filtered along each %s by %s (%s x %s per plane); one thread per\n"
+                 " * output element, the plane in blockIdx.z. */\n",
+              rows ? "Row" : "Column", rows ? "row" : "column", F, oh, ow);
+    StrBuf sig = STRBUF_INIT;
+    sb_printf(&sig, "extern \"C\" __global__ void %s(const %s *__restrict__ in, %s *__restrict__ out, ", kname, ty,
+              ty);
+    if (!filter)
+        sb_printf(&sig, "const %s *__restrict__ k, ", ty);
+    sb_printf(&sig, "int h, int w%s)\n", C->f == F_INPUT_R ? ", int r" : "");
+    tmpl_put_wrapped(k, sig.data);
+    sb_release(&sig);
+    sb_append(k, "{\n");
+    if (valid)
+        sb_printf(k, rows ? "    const int ow = w - 2 * %s;\n" : "    const int oh = h - 2 * %s;\n", R);
+    sb_printf(k, "    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;\n"
+                 "    if (x >= %s)\n        return;\n"
+                 "    const %s *src = in + (long long)blockIdx.z * h * w;\n"
+                 "    %s *dst = out + (long long)blockIdx.z * %s * %s;\n"
+                 "    %s acc = 0;\n",
+              ow, ty, ty, oh, ow, ty);
+    if (valid) {
+        sb_printf(k, "    for (int t = 0; t <= 2 * %s; t++)\n        acc += %s[t] * src[%s];\n", R, F,
+                  rows ? "y * w + x + t" : "(y + t) * w + x");
+    } else if (C->b == ZERO) {
+        sb_printf(k, "    for (int t = -%s; t <= %s; t++) {\n", R, R);
+        if (rows)
+            sb_append(k, "        int xx = x + t;\n        if (xx >= 0 && xx < w)\n");
+        else
+            sb_append(k, "        int yy = y + t;\n        if (yy >= 0 && yy < h)\n");
+        sb_printf(k, "            acc += %s[t + %s] * src[%s];\n    }\n", F, R, rows ? "y * w + xx" : "yy * w + x");
+    } else if (rows) {
+        sb_printf(k, "    for (int t = -%s; t <= %s; t++)\n        acc += %s[t + %s] * src[y * w + %s(x + t, w)];\n", R,
+                  R, F, R, IDXFN[C->b]);
+    } else {
+        sb_printf(k, "    for (int t = -%s; t <= %s; t++)\n        acc += %s[t + %s] * src[%s(y + t, h) * w + x];\n", R,
+                  R, F, R, IDXFN[C->b]);
+    }
+    sb_printf(k, "    dst[y * %s + x] = acc;\n}\n", ow);
+}
+
+/* Launches a pass kernel from src to dst; hin x win: its input's size and
+ * hout x wout its output's (expressions); karg: the filter argument or NULL. */
+static void launch_pass(GenProgram *p, const Ctx *C, const char *kname, const char *src, const char *dst,
+                        const char *karg, const char *hin, const char *win, const char *hout, const char *wout)
+{
+    char grid[96], args[128];
+    snprintf(grid, sizeof grid, "(%s+255)/256,%s,%s", wout, hout, C->batched ? "planes" : "1");
+    snprintf(args, sizeof args, "%s,%s,%s%s%s,%s%s", src, dst, karg ? karg : "", karg ? "," : "", hin, win,
+             C->f == F_INPUT_R ? ",r" : "");
+    gen_launch(p, kname, grid, "256", NULL, args);
+}
+
+/* The C program reuses one scratch plane per temporary, so after its loop
+ * the temporary holds the last plane's intermediate: copied from stage. */
+static void launch_copy_last(GenProgram *p, const char *stage, const char *tmp, const char *count)
+{
+    char grid[96], args[128];
+    snprintf(grid, sizeof grid, "(%s+255)/256", count);
+    snprintf(args, sizeof args, "%s,%s,planes,%s", stage, tmp, count);
+    gen_launch(p, "copy_last_plane", grid, "256", NULL, args);
+}
+
+/* The pair.  Fused programs: one thread per output pixel running the C's
+ * fused loop body (blockIdx.y the row, blockIdx.z the plane).  Two-pass
+ * programs: a row-pass and a column-pass kernel, one thread per element of
+ * each pass's output, launched in the C's order through tmp; a batch of
+ * planes runs each pass over all planes at once through a scratch stage of
+ * every plane's intermediate, and the last plane's intermediate is copied
+ * into tmp, where the C program leaves it.  Sums run in the C's order.
+ * kx, ky: the baked filter taps (unused for input filters); oh, ow: the
+ * output size expressions. */
+static void emit_cuda(GenProgram *p, const Ctx *C, const double *kx, const double *ky, const char *oh,
+                      const char *ow, const char *KXn, const char *KYn)
+{
+    StrBuf *k = gen_cuda_src(p);
+    const char *ty = C->ty;
+    int f = C->f, st = C->st, dog = f == F_DOG, param = f == F_INPUT_R, inputs = f == F_INPUT || f == F_INPUT_R;
+    int valid = C->b == VALID;
+    if (!param)
+        sb_printf(k, "enum { R = %d };\n\n", C->taps / 2);
+    if (dog) {
+        emit_array(k, "__constant__", "G", kx, C->taps, C);
+        emit_array(k, "__constant__", "D", ky, C->taps, C);
+        sb_append(k, "\n");
+    } else if (!inputs) {
+        if (f == F_SKEW) {
+            emit_array(k, "__constant__", "KX", kx, C->taps, C);
+            emit_array(k, "__constant__", "KY", ky, C->taps, C);
+        } else {
+            emit_array(k, "__constant__", f == F_GAUSS ? "GAUSS" : "BINOMIAL", kx, C->taps, C);
+        }
+        sb_append(k, "\n");
+    }
+    if (!valid)
+        emit_index_helper(k, C->b, "static __device__ int");
+    gen_knob(p, "block", "256");
+    if (st == FUSED) {
+        const char *entry = dog ? "gradient_dog" : "sepconv";
+        sb_append(k, "/* One thread per output pixel (x, blockIdx.y) of plane blockIdx.z. */\n");
+        StrBuf sig = STRBUF_INIT;
+        sb_printf(&sig, "extern \"C\" __global__ void %s(const %s *__restrict__ in, ", entry, ty);
+        if (inputs)
+            sb_printf(&sig, "const %s *__restrict__ kx, const %s *__restrict__ ky, ", ty, ty);
+        if (dog)
+            sb_printf(&sig, "%s *__restrict__ gx_out, %s *__restrict__ gy_out, ", ty, ty);
+        else
+            sb_printf(&sig, "%s *__restrict__ out, ", ty);
+        sb_printf(&sig, "int h, int w%s)\n", param ? ", int r" : "");
+        tmpl_put_wrapped(k, sig.data);
+        sb_release(&sig);
+        sb_append(k, "{\n");
+        if (valid)
+            sb_printf(k, "    const int oh = h - 2 * %s, ow = w - 2 * %s;\n", C->R, C->R);
+        sb_printf(k, "    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;\n"
+                     "    if (x >= %s)\n        return;\n", valid ? "ow" : "w");
+        const char *plane_out = valid ? "oh * ow" : "h * w";
+        sb_printf(k, "    const %s *src = in + (long long)blockIdx.z * h * w;\n", ty);
+        if (dog)
+            sb_printf(k, "    %s *gx = gx_out + (long long)blockIdx.z * %s;\n"
+                         "    %s *gy = gy_out + (long long)blockIdx.z * %s;\n", ty, plane_out, ty, plane_out);
+        else
+            sb_printf(k, "    %s *dst = out + (long long)blockIdx.z * %s;\n", ty, plane_out);
+        StrBuf body = STRBUF_INIT;
+        emit_fused(&body, C, "    ", "src", KXn, KYn, dog ? "gx" : "dst", "gy");
+        append_inner(k, body.data, 2, 2, 8);
+        sb_release(&body);
+        sb_append(k, "}\n");
+        char grid[96], args[96];
+        snprintf(grid, sizeof grid, "(%s+255)/256,%s,%s", ow, oh, C->batched ? "planes" : "1");
+        snprintf(args, sizeof args, "in,%s%s,h,w%s", inputs ? "kx,ky," : "", dog ? "gx_out,gy_out" : "out",
+                 param ? ",r" : "");
+        gen_launch(p, entry, grid, "256", NULL, args);
+        gen_knob(p, "mapping", "one-output-per-thread, fused");
+        return;
+    }
+
+    /* Two passes: the intermediate is h x ow after a row pass, oh x w after
+     * a column pass. */
+    int rf = st == ROWS_FIRST;
+    const char *mh = rf ? "h" : oh, *mw = rf ? ow : "w";
+    char count[64];
+    snprintf(count, sizeof count, strchr(mh, '-') ? "(%s)*" : "%s*", mh);
+    snprintf(count + strlen(count), sizeof count - strlen(count), strchr(mw, '-') ? "(%s)" : "%s", mw);
+    const char *first = rf ? "row_pass" : "col_pass", *second = rf ? "col_pass" : "row_pass";
+    if (dog) {
+        char n1g[16], n1d[16], n2g[16], n2d[16];
+        snprintf(n1g, sizeof n1g, "%s_g", first);
+        snprintf(n1d, sizeof n1d, "%s_d", first);
+        snprintf(n2g, sizeof n2g, "%s_g", second);
+        snprintf(n2d, sizeof n2d, "%s_d", second);
+        emit_cuda_pass(k, C, rf, n1g, "G");
+        sb_append(k, "\n");
+        emit_cuda_pass(k, C, rf, n1d, "D");
+        sb_append(k, "\n");
+        emit_cuda_pass(k, C, !rf, n2g, "G");
+        sb_append(k, "\n");
+        emit_cuda_pass(k, C, !rf, n2d, "D");
+        const char *smooth = C->batched ? "stage_smooth" : "tmp_smooth";
+        const char *deriv = C->batched ? "stage_deriv" : "tmp_deriv";
+        if (C->batched) {
+            char sc[96];
+            snprintf(sc, sizeof sc, "planes*%s", count);
+            gen_scratch(p, "stage_smooth", C->f64 ? "f64" : "f32", sc);
+            gen_scratch(p, "stage_deriv", C->f64 ? "f64" : "f32", sc);
+        }
+        launch_pass(p, C, n1g, "in", smooth, NULL, "h", "w", mh, mw);
+        launch_pass(p, C, n1d, "in", deriv, NULL, "h", "w", mh, mw);
+        /* gx: D along rows, G along columns; gy: G along rows, D along columns. */
+        launch_pass(p, C, rf ? n2g : n2d, rf ? deriv : smooth, "gx_out", NULL, mh, mw, oh, ow);
+        launch_pass(p, C, rf ? n2d : n2g, rf ? smooth : deriv, "gy_out", NULL, mh, mw, oh, ow);
+        if (C->batched) {
+            launch_copy_last(p, "stage_smooth", "tmp_smooth", count);
+            launch_copy_last(p, "stage_deriv", "tmp_deriv", count);
+        }
+    } else {
+        const char *f1 = inputs ? NULL : rf ? KXn : KYn, *f2 = inputs ? NULL : rf ? KYn : KXn;
+        emit_cuda_pass(k, C, rf, first, f1);
+        sb_append(k, "\n");
+        emit_cuda_pass(k, C, !rf, second, f2);
+        const char *mid = C->batched ? "stage" : "tmp";
+        if (C->batched) {
+            char sc[96];
+            snprintf(sc, sizeof sc, "planes*%s", count);
+            gen_scratch(p, "stage", C->f64 ? "f64" : "f32", sc);
+        }
+        launch_pass(p, C, first, "in", mid, inputs ? (rf ? "kx" : "ky") : NULL, "h", "w", mh, mw);
+        launch_pass(p, C, second, mid, "out", inputs ? (rf ? "ky" : "kx") : NULL, mh, mw, oh, ow);
+        if (C->batched)
+            launch_copy_last(p, "stage", "tmp", count);
+    }
+    if (C->batched) {
+        char sig[200];
+        snprintf(sig, sizeof sig,
+                 "extern \"C\" __global__ void copy_last_plane(const %s *__restrict__ stage, %s *__restrict__ tmp, "
+                 "int planes, int count)\n",
+                 ty, ty);
+        sb_append(k, "\n/* tmp = the last plane of stage (count elements a plane). */\n");
+        tmpl_put_wrapped(k, sig);
+        sb_append(k, "{\n"
+                     "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                     "    if (i < count)\n        tmp[i] = stage[(long long)(planes - 1) * count + i];\n}\n");
+    }
+    gen_knob(p, "mapping", C->batched ? "one-output-per-thread, two passes through a staged batch"
+                                      : "one-output-per-thread, two passes");
 }
 
 static void draw_filters(GenCtx *g, const Ctx *C, double *kx, double *ky, char *what, size_t wl)
@@ -393,20 +635,20 @@ static int gen_conv(GenCtx *g, int f, int st, int v)
     if (!param)
         sb_printf(s, "enum { R = %d };\n\n", K / 2);
     if (dog) {
-        emit_array(s, "G", kx, K, &C);
-        emit_array(s, "D", ky, K, &C);
+        emit_array(s, "static const", "G", kx, K, &C);
+        emit_array(s, "static const", "D", ky, K, &C);
         sb_append(s, "\n");
     } else if (!inputs) {
         if (f == F_SKEW) {
-            emit_array(s, "KX", kx, K, &C);
-            emit_array(s, "KY", ky, K, &C);
+            emit_array(s, "static const", "KX", kx, K, &C);
+            emit_array(s, "static const", "KY", ky, K, &C);
         } else {
-            emit_array(s, f == F_GAUSS ? "GAUSS" : "BINOMIAL", kx, K, &C);
+            emit_array(s, "static const", f == F_GAUSS ? "GAUSS" : "BINOMIAL", kx, K, &C);
         }
         sb_append(s, "\n");
     }
     if (!valid)
-        emit_index_helper(s, C.b);
+        emit_index_helper(s, C.b, "static int");
     const char *KXn = inputs ? "kx" : f == F_SKEW ? "KX" : f == F_GAUSS ? "GAUSS" : "BINOMIAL";
     const char *KYn = inputs ? "ky" : f == F_SKEW ? "KY" : f == F_GAUSS ? "GAUSS" : "BINOMIAL";
     if (st != FUSED) {
@@ -459,6 +701,7 @@ static int gen_conv(GenCtx *g, int f, int st, int v)
         if (C.batched)
             sb_append(s, "    }\n");
         sb_append(s, "}\n");
+        emit_cuda(p, &C, kx, ky, oh, ow, KXn, KYn);
         return gen_end(p);
     }
     /* Two passes. */
@@ -504,6 +747,7 @@ static int gen_conv(GenCtx *g, int f, int st, int v)
     if (C.batched)
         sb_append(s, "    }\n");
     sb_append(s, "}\n");
+    emit_cuda(p, &C, kx, ky, oh, ow, KXn, KYn);
     return gen_end(p);
 }
 
