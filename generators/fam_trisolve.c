@@ -23,6 +23,36 @@
                    "large:n=4096,nrhs=2048,shift=256"
 #define SMALL_OFFDIAG "-0.004:0.004"
 
+/* The pairs.  A solve with one right-hand side runs in one block that
+ * walks the unknowns in order: when the rows of the matrix are contiguous
+ * the threads share each row's dot product with the solved part of x
+ * (block_sum) and thread 0 finishes the unknown; when its columns are
+ * contiguous the block sweeps them instead, removing each solved unknown
+ * from the remaining rows' sums (double scratch, as the C programs sum in
+ * double).  Solves with many right-hand sides (or a batch of systems) give
+ * each thread one right-hand side; recurrences with a band of k <= 32 terms
+ * run in one warp, first-order ones in one thread; the products (trmv,
+ * trmm) are parallel like gemv and gemm. */
+#define BLOCK_SUM(A)                                                                                    \
+    "/* Sum of v over the block, valid in thread 0 (blockDim.x a multiple of 32,\n"                     \
+    " * at most 1024).  The first barrier lets a second call reuse part[]. */\n"                         \
+    "__device__ " A " block_sum(" A " v)\n{\n"                                                              \
+    "    __shared__ " A " part[32];\n"                                                                     \
+    "    for (int o = 16; o > 0; o >>= 1)\n"                                                              \
+    "        v += __shfl_down_sync(0xffffffffu, v, o);\n"                                                  \
+    "    __syncthreads();\n"                                                                              \
+    "    if (threadIdx.x % 32 == 0)\n"                                                                    \
+    "        part[threadIdx.x / 32] = v;\n"                                                               \
+    "    __syncthreads();\n"                                                                              \
+    "    v = threadIdx.x < blockDim.x / 32 ? part[threadIdx.x] : 0;\n"                                     \
+    "    if (threadIdx.x < 32)\n"                                                                         \
+    "        for (int o = 16; o > 0; o >>= 1)\n"                                                          \
+    "            v += __shfl_down_sync(0xffffffffu, v, o);\n"                                              \
+    "    return v;\n}\n\n"
+#define SOLVE_KNOBS "block=256;mapping=one-block,rows-in-order,block-sum-per-row"
+#define SWEEP_KNOBS "block=256;mapping=one-block,column-sweep,double-scratch"
+#define RHS_KNOBS "block=256;mapping=one-right-hand-side-per-thread"
+
 /* Appends text as a C block comment wrapped at 80 columns. */
 static void wrap_comment(StrBuf *s, const char *text)
 {
@@ -91,8 +121,63 @@ static int emit_trsv(GenCtx *g, int lower, int unit, int trans, int colmajor, co
     sb_append(&s, "    }\n}\n");
     snprintf(src, sizeof src, "%s", sb_str(&s));
     sb_release(&s);
+    /* the pair: rows of M contiguous (rowacc): one block, a block sum per row;
+     * columns contiguous: one block sweeping the columns */
+    static char cuda[4096], launch[96];
+    StrBuf k = STRBUF_INIT;
+    const char *shift = unit ? "" : "$T shift, ";
+    if (rowacc) {
+        sb_append(&k, BLOCK_SUM("double"));
+        sb_printf(&k,
+                  "/* Solves %s%s%s x = b: one block walks the rows %s, the threads sharing\n"
+                  " * each row's dot product with the solved part of x; thread 0 finishes x[i]. */\n"
+                  "extern \"C\" __global__ void trsv(const $T *a, const $T *b, $T *x, %sint n)\n{\n"
+                  "    for (int step = 0; step < n; step++) {\n"
+                  "        const int i = %s;\n"
+                  "        const $T *row = a + (long long)i * n;\n"
+                  "        double s = 0.0;\n"
+                  "        for (int j = %s; j < %s; j += blockDim.x)\n"
+                  "            s += row[j] * x[j];\n"
+                  "        s = block_sum(s);\n"
+                  "        if (threadIdx.x == 0)\n"
+                  "            x[i] = %s;\n"
+                  "        __syncthreads();\n"
+                  "    }\n}\n",
+                  unit ? "" : "(", Tn, unit ? "" : " + shift * I)", fwd ? "forwards" : "backwards", shift,
+                  fwd ? "step" : "n - 1 - step", fwd ? "threadIdx.x" : "i + 1 + threadIdx.x", fwd ? "i" : "n",
+                  unit ? "b[i] - s" : "(b[i] - s) / (row[i] + shift)");
+        snprintf(launch, sizeof launch, "trsv|1|256||a,b,x,%sn", unit ? "" : "shift,");
+    } else {
+        sb_printf(&k,
+                  "/* Solves %s%s%s x = b: one block sweeps the columns of the matrix\n"
+                  " * (column j is a[j * n + 0 .. n - 1]) %s; once x[j] is known the\n"
+                  " * threads remove it from the sums acc of the rows still to solve\n"
+                  " * (acc[i] always belongs to thread i %% blockDim.x). */\n"
+                  "extern \"C\" __global__ void trsv(const $T *a, const $T *b, $T *x, %sint n, double *acc)\n{\n"
+                  "    for (int i = threadIdx.x; i < n; i += blockDim.x)\n"
+                  "        acc[i] = b[i];\n"
+                  "    __syncthreads();\n"
+                  "    for (int step = 0; step < n; step++) {\n"
+                  "        const int j = %s;\n"
+                  "        const $T *col = a + (long long)j * n;\n"
+                  "        if (threadIdx.x == 0)\n"
+                  "            x[j] = %s;\n"
+                  "        __syncthreads();\n"
+                  "        const $T xj = x[j];\n"
+                  "        for (int i = threadIdx.x; i < n; i += blockDim.x)\n"
+                  "            if (i %s j)\n"
+                  "                acc[i] -= col[i] * xj;\n"
+                  "        __syncthreads();\n"
+                  "    }\n}\n",
+                  unit ? "" : "(", Tn, unit ? "" : " + shift * I)", fwd ? "forwards" : "backwards", shift,
+                  fwd ? "step" : "n - 1 - step", unit ? "acc[j]" : "acc[j] / (col[j] + shift)", fwd ? ">" : "<");
+        snprintf(launch, sizeof launch, "trsv|1|256||a,b,x,%sn,acc", unit ? "" : "shift,");
+    }
+    snprintf(cuda, sizeof cuda, "%s", sb_str(&k));
+    sb_release(&k);
     Spec sp = {dtypes, name, "trsv", desc, args, unit ? fills : NULL, unit ? VCFG_UNIT : VCFG_SHIFT, "n*n",
-               "$S*(n*(n+1)/2+2*n)", unit ? 1e-5 : 1e-6, 1e-4, unit ? 0 : 1e-12, unit ? 0 : 1e-9, src};
+               "$S*(n*(n+1)/2+2*n)", unit ? 1e-5 : 1e-6, 1e-4, unit ? 0 : 1e-12, unit ? 0 : 1e-9, src, cuda,
+               launch, rowacc ? NULL : "acc:f64:n", rowacc ? SOLVE_KNOBS : SWEEP_KNOBS};
     return spec_emit_all(g, &sp, 1);
 }
 
@@ -111,7 +196,24 @@ static const Spec SPECS[] = {
      "            for (int j = 0; j < i; j++)\n"
      "                s -= a[i * n + j] * x[j * nrhs + c];\n"
      "            x[i * nrhs + c] = s / d;\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     "/* (L + shift * I) X = alpha * B: one thread per column of X, forward\n"
+     " * substitution down its column (a warp reads consecutive columns). */\n"
+     "extern \"C\" __global__ void trsm(const $T *a, const $T *b, $T *x, $T alpha, $T shift, int n, int nrhs)\n"
+     "{\n"
+     "    const int c = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (c >= nrhs)\n"
+     "        return;\n"
+     "    for (int i = 0; i < n; i++) {\n"
+     "        const double d = a[(long long)i * n + i] + shift;\n"
+     "        double s = alpha * b[(long long)i * nrhs + c];\n"
+     "        for (int j = 0; j < i; j++)\n"
+     "            s -= a[(long long)i * n + j] * x[(long long)j * nrhs + c];\n"
+     "        x[(long long)i * nrhs + c] = s / d;\n"
+     "    }\n"
+     "}\n",
+     "trsm|(nrhs+255)/256|256||a,b,x,alpha,shift,n,nrhs", NULL,
+     "block=256;mapping=one-right-hand-side-per-thread"},
     {"f32 f64", "trsm-left-upper-inplace", "trsm_upper", "solve (U + shift*I) X = B in place of B ($D)",
      "a:in:n,n;b:inout:n,nrhs;shift:scalar:48;n:param;nrhs:param", NULL, MCFG_SHIFT, "n*n*nrhs",
      "$S*(n*(n+1)/2+2*n*nrhs)", 1e-6, 1e-4, 1e-12, 1e-9,
@@ -125,7 +227,23 @@ static const Spec SPECS[] = {
      "            for (int j = i + 1; j < n; j++)\n"
      "                s -= a[i * n + j] * b[j * nrhs + c];\n"
      "            b[i * nrhs + c] = s / (a[i * n + i] + shift);\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     "/* (U + shift * I) X = B in place: one thread per column of B, back\n"
+     " * substitution up its column (only its own column is read and written). */\n"
+     "extern \"C\" __global__ void trsm_upper(const $T *a, $T *b, $T shift, int n, int nrhs)\n"
+     "{\n"
+     "    const int c = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (c >= nrhs)\n"
+     "        return;\n"
+     "    for (int i = n - 1; i >= 0; i--) {\n"
+     "        double s = b[(long long)i * nrhs + c];\n"
+     "        for (int j = i + 1; j < n; j++)\n"
+     "            s -= a[(long long)i * n + j] * b[(long long)j * nrhs + c];\n"
+     "        b[(long long)i * nrhs + c] = s / (a[(long long)i * n + i] + shift);\n"
+     "    }\n"
+     "}\n",
+     "trsm_upper|(nrhs+255)/256|256||a,b,shift,n,nrhs", NULL,
+     "block=256;mapping=one-right-hand-side-per-thread"},
     {"f32 f64", "trsm-right-upper", "trsm_right", "solve X (U + shift*I) = B from the right ($D)",
      "a:in:n,n;b:in:m,n;x:out:m,n;shift:scalar:48;m:param;n:param", NULL,
      "small:m=16,n=128,shift=48|edge:m=1,n=1,shift=4|edge-prime:m=5,n=37,shift=24|large:m=2048,n=4096,shift=256",
@@ -142,7 +260,25 @@ static const Spec SPECS[] = {
      "            for (int p = 0; p < j; p++)\n"
      "                s -= xr[p] * a[p * n + j];\n"
      "            xr[j] = s / (a[j * n + j] + shift);\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     "/* X (U + shift * I) = B: one thread per row of X, which is an independent\n"
+     " * forward substitution. */\n"
+     "extern \"C\" __global__ void trsm_right(const $T *a, const $T *b, $T *x, $T shift, int m, int n)\n"
+     "{\n"
+     "    const int r = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (r >= m)\n"
+     "        return;\n"
+     "    const $T *br = b + (long long)r * n;\n"
+     "    $T *xr = x + (long long)r * n;\n"
+     "    for (int j = 0; j < n; j++) {\n"
+     "        double s = br[j];\n"
+     "        for (int p = 0; p < j; p++)\n"
+     "            s -= xr[p] * a[(long long)p * n + j];\n"
+     "        xr[j] = s / (a[(long long)j * n + j] + shift);\n"
+     "    }\n"
+     "}\n",
+     "trsm_right|(m+255)/256|256||a,b,x,shift,m,n", NULL,
+     "block=256;mapping=one-row-of-x-per-thread"},
     {"f64", "trsm-right-lower-trans", "trsm_right_lt", "solve X (L + shift*I)^T = B, as in a Cholesky panel ($D)",
      "a:in:n,n;b:in:m,n;x:out:m,n;shift:scalar:48;m:param;n:param", NULL,
      "small:m=16,n=128,shift=48|edge:m=1,n=1,shift=4|edge-prime:m=5,n=37,shift=24|large:m=2048,n=4096,shift=256",
@@ -158,7 +294,24 @@ static const Spec SPECS[] = {
      "            for (int p = 0; p < j; p++)\n"
      "                s -= x[r * n + p] * a[j * n + p];\n"
      "            x[r * n + j] = s / (a[j * n + j] + shift);\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     "/* X (L + shift * I)^T = B: one thread per row of X (an independent forward\n"
+     " * substitution along the rows of L). */\n"
+     "extern \"C\" __global__ void trsm_right_lt(const double *a, const double *b, double *x, double shift, "
+     "int m, int n)\n"
+     "{\n"
+     "    const int r = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (r >= m)\n"
+     "        return;\n"
+     "    for (int j = 0; j < n; j++) {\n"
+     "        double s = b[(long long)r * n + j];\n"
+     "        for (int p = 0; p < j; p++)\n"
+     "            s -= x[(long long)r * n + p] * a[(long long)j * n + p];\n"
+     "        x[(long long)r * n + j] = s / (a[(long long)j * n + j] + shift);\n"
+     "    }\n"
+     "}\n",
+     "trsm_right_lt|(m+255)/256|256||a,b,x,shift,m,n", NULL,
+     "block=256;mapping=one-row-of-x-per-thread"},
     {"f32 f64", "trsm-left-lower-unit", "trsm_unit", "solve L X = B, L unit lower triangular ($D)",
      "a:in:n,n;b:in:n,nrhs;x:out:n,nrhs;n:param;nrhs:param", "a:u:" SMALL_OFFDIAG,
      "small:n=128,nrhs=16|edge:n=1,nrhs=1|edge-prime:n=37,nrhs=5|large:n=4096,nrhs=2048", "n*n*nrhs",
@@ -173,7 +326,22 @@ static const Spec SPECS[] = {
      "            for (int j = 0; j < i; j++)\n"
      "                s -= a[i * n + j] * x[j * nrhs + c];\n"
      "            x[i * nrhs + c] = s;\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     "/* L X = B, L unit lower triangular: one thread per column of X. */\n"
+     "extern \"C\" __global__ void trsm_unit(const $T *a, const $T *b, $T *x, int n, int nrhs)\n"
+     "{\n"
+     "    const int c = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (c >= nrhs)\n"
+     "        return;\n"
+     "    for (int i = 0; i < n; i++) {\n"
+     "        double s = b[(long long)i * nrhs + c];\n"
+     "        for (int j = 0; j < i; j++)\n"
+     "            s -= a[(long long)i * n + j] * x[(long long)j * nrhs + c];\n"
+     "        x[(long long)i * nrhs + c] = s;\n"
+     "    }\n"
+     "}\n",
+     "trsm_unit|(nrhs+255)/256|256||a,b,x,n,nrhs", NULL,
+     "block=256;mapping=one-right-hand-side-per-thread"},
     {"f32", "trsm-colmajor-rhs", "trsm_colmajor", "solve (L + shift*I) X = B with column-major B and X ($D)",
      "a:in:n,n;b:in:nrhs,n;x:out:nrhs,n;shift:scalar:48;n:param;nrhs:param", NULL, MCFG_SHIFT, "n*n*nrhs",
      "$S*(n*(n+1)/2+2*n*nrhs)", 1e-6, 1e-4, 0, 0,
@@ -190,7 +358,25 @@ static const Spec SPECS[] = {
      "            for (int j = 0; j < i; j++)\n"
      "                s -= a[i * n + j] * xc[j];\n"
      "            xc[i] = s / (a[i * n + i] + shift);\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     "/* (L + shift * I) X = B, column-major B and X: one thread per column. */\n"
+     "extern \"C\" __global__ void trsm_colmajor(const float *a, const float *b, float *x, float shift, int n, "
+     "int nrhs)\n"
+     "{\n"
+     "    const int c = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (c >= nrhs)\n"
+     "        return;\n"
+     "    const float *bc = b + (long long)c * n;\n"
+     "    float *xc = x + (long long)c * n;\n"
+     "    for (int i = 0; i < n; i++) {\n"
+     "        double s = bc[i];\n"
+     "        for (int j = 0; j < i; j++)\n"
+     "            s -= a[(long long)i * n + j] * xc[j];\n"
+     "        xc[i] = s / (a[(long long)i * n + i] + shift);\n"
+     "    }\n"
+     "}\n",
+     "trsm_colmajor|(nrhs+255)/256|256||a,b,x,shift,n,nrhs", NULL,
+     "block=256;mapping=one-right-hand-side-per-thread"},
     {"f32 f64", "tpsv-packed-lower", "tpsv", "solve (L + shift*I) x = b, L packed by rows ($D)",
      "ap:in:n*(n+1)/2;b:in:n;x:out:n;shift:scalar:64;n:param", NULL, VCFG_SHIFT, "n*n", "$S*(n*(n+1)/2+2*n)",
      1e-6, 1e-4, 1e-12, 1e-9,
@@ -203,7 +389,27 @@ static const Spec SPECS[] = {
      "        for (int j = 0; j < i; j++)\n"
      "            s -= row[j] * x[j];\n"
      "        x[i] = s / (row[i] + shift);\n"
-     "    }\n}\n"},
+     "    }\n}\n",
+     BLOCK_SUM("double")
+     "/* (L + shift * I) x = b, L packed by rows: one block walks the rows\n"
+     " * in order, the threads sharing each row's dot product with the solved\n"
+     " * part of x; thread 0 finishes the unknown. */\n"
+     "extern \"C\" __global__ void tpsv(const $T *ap, const $T *b, $T *x, $T shift, int n)\n"
+     "{\n"
+     "    for (int step = 0; step < n; step++) {\n"
+     "        const int i = step;\n"
+     "        const $T *row = ap + (long long)i * (i + 1) / 2;\n"
+     "        double s = 0.0;\n"
+     "        for (int j = threadIdx.x; j < i; j += blockDim.x)\n"
+     "            s += row[j] * x[j];\n"
+     "        s = block_sum(s);\n"
+     "        if (threadIdx.x == 0)\n"
+     "            x[i] = (b[i] - s) / (row[i] + shift);\n"
+     "        __syncthreads();\n"
+     "    }\n"
+     "}\n",
+     "tpsv|1|256||ap,b,x,shift,n", NULL,
+     "block=256;mapping=one-block,rows-in-order,block-sum-per-row"},
     {"f32 f64", "tpsv-packed-upper", "tpsv_upper", "solve (U + shift*I) x = b, U packed by rows ($D)",
      "ap:in:n*(n+1)/2;b:in:n;x:out:n;shift:scalar:64;n:param", NULL, VCFG_SHIFT, "n*n", "$S*(n*(n+1)/2+2*n)",
      1e-6, 1e-4, 1e-12, 1e-9,
@@ -216,7 +422,27 @@ static const Spec SPECS[] = {
      "        for (int j = i + 1; j < n; j++)\n"
      "            s -= row[j - i] * x[j];\n"
      "        x[i] = s / (row[0] + shift);\n"
-     "    }\n}\n"},
+     "    }\n}\n",
+     BLOCK_SUM("double")
+     "/* (U + shift * I) x = b, U packed by rows: one block walks the rows\n"
+     " * in order, the threads sharing each row's dot product with the solved\n"
+     " * part of x; thread 0 finishes the unknown. */\n"
+     "extern \"C\" __global__ void tpsv_upper(const $T *ap, const $T *b, $T *x, $T shift, int n)\n"
+     "{\n"
+     "    for (int step = 0; step < n; step++) {\n"
+     "        const int i = n - 1 - step;\n"
+     "        const $T *row = ap + (long long)i * (2 * n - i + 1) / 2; /* row[0] is U[i][i] */\n"
+     "        double s = 0.0;\n"
+     "        for (int j = i + 1 + threadIdx.x; j < n; j += blockDim.x)\n"
+     "            s += row[j - i] * x[j];\n"
+     "        s = block_sum(s);\n"
+     "        if (threadIdx.x == 0)\n"
+     "            x[i] = (b[i] - s) / (row[0] + shift);\n"
+     "        __syncthreads();\n"
+     "    }\n"
+     "}\n",
+     "tpsv_upper|1|256||ap,b,x,shift,n", NULL,
+     "block=256;mapping=one-block,rows-in-order,block-sum-per-row"},
     {"f64", "tpsv-packed-upper-unit", "tpsv_unit", "solve U x = b, U unit upper triangular, packed by columns ($D)",
      "ap:in:n*(n+1)/2;b:in:n;x:out:n;n:param", "ap:u:" SMALL_OFFDIAG, VCFG_UNIT, "n*n", "$S*(n*(n+1)/2+2*n)", 0,
      0, 0, 0,
@@ -231,7 +457,25 @@ static const Spec SPECS[] = {
      "        const double *col = ap + j * (j + 1) / 2;\n"
      "        for (int i = 0; i < j; i++)\n"
      "            x[i] -= col[i] * x[j];\n"
-     "    }\n}\n"},
+     "    }\n}\n",
+     "/* U x = b, U unit upper triangular packed by columns: one block sweeps\n"
+     " * the columns from the last; once x[j] is final the threads remove it\n"
+     " * from the rows above (x[i] always belongs to thread i % blockDim.x). */\n"
+     "extern \"C\" __global__ void tpsv_unit(const double *ap, const double *b, double *x, int n)\n"
+     "{\n"
+     "    for (int i = threadIdx.x; i < n; i += blockDim.x)\n"
+     "        x[i] = b[i];\n"
+     "    __syncthreads();\n"
+     "    for (int j = n - 1; j >= 0; j--) {\n"
+     "        const double *col = ap + (long long)j * (j + 1) / 2;\n"
+     "        const double xj = x[j];\n"
+     "        for (int i = threadIdx.x; i < j; i += blockDim.x)\n"
+     "            x[i] -= col[i] * xj;\n"
+     "        __syncthreads();\n"
+     "    }\n"
+     "}\n",
+     "tpsv_unit|1|256||ap,b,x,n", NULL,
+     "block=256;mapping=one-block,column-sweep"},
     {"f32 f64", "tbsv-band-lower", "tbsv", "solve (L + shift*I) x = b for a band L with k sub-diagonals ($D)",
      "ab:in:n,k+1;b:in:n;x:out:n;shift:scalar:8;n:param;k:param", NULL,
      "small:n=10000,k=4,shift=8|edge:n=1,k=0,shift=2|edge-wide:n=5,k=8,shift=8|edge-prime:n=131,k=7,shift=8|"
@@ -247,7 +491,27 @@ static const Spec SPECS[] = {
      "        for (int d = 1; d <= k && d <= i; d++)\n"
      "            s -= row[d] * x[i - d];\n"
      "        x[i] = s / (row[0] + shift);\n"
-     "    }\n}\n"},
+     "    }\n}\n",
+     "/* (L + shift * I) x = b for a lower band matrix with k sub-diagonals: one\n"
+     " * warp walks the rows in order, its lanes sharing the k band terms of each\n"
+     " * row (a warp-shuffle sum); lane 0 finishes x[i]. */\n"
+     "extern \"C\" __global__ void tbsv(const $T *ab, const $T *b, $T *x, $T shift, int n, int k)\n"
+     "{\n"
+     "    const int lane = threadIdx.x;\n"
+     "    for (int i = 0; i < n; i++) {\n"
+     "        const $T *row = ab + (long long)i * (k + 1);\n"
+     "        double s = 0.0;\n"
+     "        for (int d = 1 + lane; d <= k && d <= i; d += 32)\n"
+     "            s += row[d] * x[i - d];\n"
+     "        for (int o = 16; o > 0; o >>= 1)\n"
+     "            s += __shfl_down_sync(0xffffffffu, s, o);\n"
+     "        if (lane == 0)\n"
+     "            x[i] = (b[i] - s) / (row[0] + shift);\n"
+     "        __syncwarp();\n"
+     "    }\n"
+     "}\n",
+     "tbsv|1|32||ab,b,x,shift,n,k", NULL,
+     "block=32;mapping=one-warp,rows-in-order,warp-shuffle-sum"},
     {"f64", "tbsv-band-upper-blas", "tbsv_upper", "solve (U + shift*I) x = b, U in BLAS upper band storage ($D)",
      "ab:in:n,k+1;b:in:n;x:out:n;shift:scalar:8;n:param;k:param", NULL,
      "small:n=10000,k=4,shift=8|edge:n=1,k=0,shift=2|edge-wide:n=5,k=8,shift=8|edge-prime:n=131,k=7,shift=8|"
@@ -263,7 +527,27 @@ static const Spec SPECS[] = {
      "        for (int j = i + 1; j <= i + k && j < n; j++)\n"
      "            s -= ab[j * (k + 1) + k + i - j] * x[j];\n"
      "        x[i] = s / (ab[i * (k + 1) + k] + shift);\n"
-     "    }\n}\n"},
+     "    }\n}\n",
+     "/* (U + shift * I) x = b for an upper band matrix in BLAS band storage: one\n"
+     " * warp walks the rows from the last, its lanes sharing the k band terms of\n"
+     " * each row (a warp-shuffle sum); lane 0 finishes x[i]. */\n"
+     "extern \"C\" __global__ void tbsv_upper(const double *ab, const double *b, double *x, double shift, "
+     "int n, int k)\n"
+     "{\n"
+     "    const int lane = threadIdx.x;\n"
+     "    for (int i = n - 1; i >= 0; i--) {\n"
+     "        double s = 0.0;\n"
+     "        for (int j = i + 1 + lane; j <= i + k && j < n; j += 32)\n"
+     "            s += ab[(long long)j * (k + 1) + k + i - j] * x[j];\n"
+     "        for (int o = 16; o > 0; o >>= 1)\n"
+     "            s += __shfl_down_sync(0xffffffffu, s, o);\n"
+     "        if (lane == 0)\n"
+     "            x[i] = (b[i] - s) / (ab[(long long)i * (k + 1) + k] + shift);\n"
+     "        __syncwarp();\n"
+     "    }\n"
+     "}\n",
+     "tbsv_upper|1|32||ab,b,x,shift,n,k", NULL,
+     "block=32;mapping=one-warp,rows-in-order,warp-shuffle-sum"},
     {"f32 f64", "bidiagonal-lower", "bidiag_solve", "solve a lower bidiagonal system (diagonal d, sub-diagonal e) ($D)",
      "d:in:n;e:in:n;b:in:n;x:out:n;n:param", "d:u:1:2;e:u:-0.5:0.5",
      "small:n=100000|edge:n=1|edge-two:n=2|edge-prime:n=131|large:n=$(67108864|33554432)", "3*n", "$S*4*n", 1e-5,
@@ -276,7 +560,22 @@ static const Spec SPECS[] = {
      "        return;\n"
      "    x[0] = b[0] / d[0];\n"
      "    for (int i = 1; i < n; i++)\n"
-     "        x[i] = (b[i] - e[i] * x[i - 1]) / d[i];\n}\n"},
+     "        x[i] = (b[i] - e[i] * x[i - 1]) / d[i];\n}\n",
+     "/* Lower bidiagonal solve, a first-order recurrence: one thread walks it\n"
+     " * in order, as the C program does. */\n"
+     "extern \"C\" __global__ void bidiag_solve(const $T *d, const $T *e, const $T *b, $T *x, int n)\n"
+     "{\n"
+     "    if (n == 0)\n"
+     "        return;\n"
+     "    $T prev = b[0] / d[0];\n"
+     "    x[0] = prev;\n"
+     "    for (long long i = 1; i < n; i++) {\n"
+     "        prev = (b[i] - e[i] * prev) / d[i];\n"
+     "        x[i] = prev;\n"
+     "    }\n"
+     "}\n",
+     "bidiag_solve|1|1||d,e,b,x,n", NULL,
+     "block=1;mapping=single-thread-recurrence"},
     {"f32", "bidiagonal-upper", "bidiag_upper_solve", "solve an upper bidiagonal system (diagonal d, super-diagonal f) ($D)",
      "d:in:n;f:in:n;b:in:n;x:out:n;n:param", "d:u:1:2;f:u:-0.5:0.5",
      "small:n=100000|edge:n=1|edge-two:n=2|edge-prime:n=131|large:n=67108864", "3*n", "$S*4*n", 1e-5, 1e-4, 0, 0,
@@ -289,7 +588,23 @@ static const Spec SPECS[] = {
      "        if (i + 1 < n)\n"
      "            s -= f[i] * x[i + 1];\n"
      "        x[i] = s / d[i];\n"
-     "    }\n}\n"},
+     "    }\n}\n",
+     "/* Upper bidiagonal solve, a first-order recurrence from the last unknown:\n"
+     " * one thread walks it, as the C program does. */\n"
+     "extern \"C\" __global__ void bidiag_upper_solve(const float *d, const float *f, const float *b, "
+     "float *x, int n)\n"
+     "{\n"
+     "    float next = 0.0f;\n"
+     "    for (long long i = n - 1; i >= 0; i--) {\n"
+     "        float s = b[i];\n"
+     "        if (i + 1 < n)\n"
+     "            s -= f[i] * next;\n"
+     "        next = s / d[i];\n"
+     "        x[i] = next;\n"
+     "    }\n"
+     "}\n",
+     "bidiag_upper_solve|1|1||d,f,b,x,n", NULL,
+     "block=1;mapping=single-thread-recurrence"},
     {"f32 f64", "trmv-lower", "trmv", "y = L*x, L the lower triangle of A ($D)", "a:in:n,n;x:in:n;y:out:n;n:param",
      NULL, VCFG_UNIT, "n*n", "$S*(n*(n+1)/2+2*n)", 1e-3, 1e-3, 0, 0,
      "/* Triangular matrix-vector product y = L * x with L the lower triangle\n"
@@ -300,7 +615,22 @@ static const Spec SPECS[] = {
      "        for (int j = 0; j <= i; j++)\n"
      "            acc += a[i * n + j] * x[j];\n"
      "        y[i] = acc;\n"
-     "    }\n}\n"},
+     "    }\n}\n",
+     BLOCK_SUM("double")
+     "/* y = L * x: one block per row of L. */\n"
+     "extern \"C\" __global__ void trmv(const $T *a, const $T *x, $T *y, int n)\n"
+     "{\n"
+     "    const int i = blockIdx.x;\n"
+     "    const $T *row = a + (long long)i * n;\n"
+     "    double acc = 0.0;\n"
+     "    for (int j = threadIdx.x; j < i + 1; j += blockDim.x)\n"
+     "        acc += row[j] * x[j];\n"
+     "    acc = block_sum(acc);\n"
+     "    if (threadIdx.x == 0)\n"
+     "        y[i] = acc;\n"
+     "}\n",
+     "trmv|n|256||a,x,y,n", NULL,
+     "block=256;mapping=one-row-per-block,warp-shuffle-block-sum"},
     {"f32 f64", "trmv-upper-inplace", "trmv_upper", "x = U*x in place ($D)", "a:in:n,n;x:inout:n;n:param", NULL,
      VCFG_UNIT, "n*n", "$S*(n*(n+1)/2+2*n)", 1e-3, 1e-3, 0, 0,
      "/* x = U * x in place, U the upper triangle (diagonal included) of the n x n\n"
@@ -312,7 +642,32 @@ static const Spec SPECS[] = {
      "        for (int j = i; j < n; j++)\n"
      "            acc += a[i * n + j] * x[j];\n"
      "        x[i] = acc;\n"
-     "    }\n}\n"},
+     "    }\n}\n",
+     BLOCK_SUM("double")
+     "/* First launch, ux = U * x into scratch (x must stay intact while other rows\n"
+     " * read it): one block per row of U. */\n"
+     "extern \"C\" __global__ void trmv_upper(const $T *a, const $T *x, $T *ux, int n)\n"
+     "{\n"
+     "    const int i = blockIdx.x;\n"
+     "    const $T *row = a + (long long)i * n;\n"
+     "    double acc = 0.0;\n"
+     "    for (int j = i + threadIdx.x; j < n; j += blockDim.x)\n"
+     "        acc += row[j] * x[j];\n"
+     "    acc = block_sum(acc);\n"
+     "    if (threadIdx.x == 0)\n"
+     "        ux[i] = acc;\n"
+     "}\n"
+     "\n"
+     "/* Second launch: x = ux, one thread per element. */\n"
+     "extern \"C\" __global__ void copy_back(const $T *ux, $T *x, int n)\n"
+     "{\n"
+     "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= n)\n"
+     "        return;\n"
+     "    x[i] = ux[i];\n"
+     "}\n",
+     "trmv_upper|n|256||a,x,ux,n;copy_back|(n+255)/256|256||ux,x,n", "ux:$D:n",
+     "block=256;mapping=two-launches,one-row-per-block+copy,scratch-result"},
     {"f64", "trmv-lower-unit", "trmv_unit", "y = L*x, L unit lower triangular ($D)", "a:in:n,n;x:in:n;y:out:n;n:param",
      NULL, VCFG_UNIT, "n*n", "$S*(n*(n-1)/2+2*n)", 0, 0, 0, 0,
      "/* y = L * x with L unit lower triangular: the strict lower part of the\n"
@@ -323,7 +678,22 @@ static const Spec SPECS[] = {
      "        for (int j = 0; j < i; j++)\n"
      "            acc += a[i * n + j] * x[j];\n"
      "        y[i] = acc;\n"
-     "    }\n}\n"},
+     "    }\n}\n",
+     BLOCK_SUM("double")
+     "/* y = L * x, L unit lower triangular: one block per row. */\n"
+     "extern \"C\" __global__ void trmv_unit(const double *a, const double *x, double *y, int n)\n"
+     "{\n"
+     "    const int i = blockIdx.x;\n"
+     "    const double *row = a + (long long)i * n;\n"
+     "    double acc = 0.0;\n"
+     "    for (int j = threadIdx.x; j < i; j += blockDim.x)\n"
+     "        acc += row[j] * x[j];\n"
+     "    acc = block_sum(acc);\n"
+     "    if (threadIdx.x == 0)\n"
+     "        y[i] = x[i] + acc;\n"
+     "}\n",
+     "trmv_unit|n|256||a,x,y,n", NULL,
+     "block=256;mapping=one-row-per-block,warp-shuffle-block-sum"},
     {"f32", "trmv-lower-trans", "trmv_t", "y = L^T*x ($D)", "a:in:n,n;x:in:n;y:out:n;n:param", NULL, VCFG_UNIT,
      "n*n", "$S*(n*(n+1)/2+2*n)", 1e-3, 1e-3, 0, 0,
      "/* y = L^T * x with L the lower triangle of the n x n row-major matrix a:\n"
@@ -334,7 +704,20 @@ static const Spec SPECS[] = {
      "        for (int i = j; i < n; i++)\n"
      "            acc += a[i * n + j] * x[i];\n"
      "        y[j] = acc;\n"
-     "    }\n}\n"},
+     "    }\n}\n",
+     "/* y = L^T * x: one thread per column of L (coalesced across a warp). */\n"
+     "extern \"C\" __global__ void trmv_t(const float *a, const float *x, float *y, int n)\n"
+     "{\n"
+     "    const int j = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (j >= n)\n"
+     "        return;\n"
+     "    double acc = 0.0;\n"
+     "    for (int i = j; i < n; i++)\n"
+     "        acc += a[(long long)i * n + j] * x[i];\n"
+     "    y[j] = acc;\n"
+     "}\n",
+     "trmv_t|(n+255)/256|256||a,x,y,n", NULL,
+     "block=256;mapping=one-column-per-thread"},
     {"f32", "tpmv-packed-lower", "tpmv", "y = L*x, L packed by rows ($D)", "ap:in:n*(n+1)/2;x:in:n;y:out:n;n:param",
      NULL, VCFG_UNIT, "n*n", "$S*(n*(n+1)/2+2*n)", 1e-3, 1e-3, 0, 0,
      "/* y = L * x for a lower triangular L packed row by row: L[i][j] (j <= i)\n"
@@ -346,7 +729,22 @@ static const Spec SPECS[] = {
      "        for (int j = 0; j <= i; j++)\n"
      "            acc += row[j] * x[j];\n"
      "        y[i] = acc;\n"
-     "    }\n}\n"},
+     "    }\n}\n",
+     BLOCK_SUM("double")
+     "/* y = L * x, L packed by rows: one block per row. */\n"
+     "extern \"C\" __global__ void tpmv(const float *ap, const float *x, float *y, int n)\n"
+     "{\n"
+     "    const int i = blockIdx.x;\n"
+     "    const float *row = ap + (long long)i * (i + 1) / 2;\n"
+     "    double acc = 0.0;\n"
+     "    for (int j = threadIdx.x; j < i + 1; j += blockDim.x)\n"
+     "        acc += row[j] * x[j];\n"
+     "    acc = block_sum(acc);\n"
+     "    if (threadIdx.x == 0)\n"
+     "        y[i] = acc;\n"
+     "}\n",
+     "tpmv|n|256||ap,x,y,n", NULL,
+     "block=256;mapping=one-row-per-block,warp-shuffle-block-sum"},
     {"f32", "trmv-upper-accumulate", "trmv_acc", "y += alpha*U*x ($D)",
      "a:in:n,n;x:in:n;y:inout:n;alpha:scalar:~0.5~2;n:param", NULL, VCFG_UNIT, "n*n+2*n", "$S*(n*(n+1)/2+3*n)",
      1e-3, 1e-3, 0, 0,
@@ -358,7 +756,22 @@ static const Spec SPECS[] = {
      "        for (int j = i; j < n; j++)\n"
      "            acc += a[i * n + j] * x[j];\n"
      "        y[i] += alpha * acc;\n"
-     "    }\n}\n"},
+     "    }\n}\n",
+     BLOCK_SUM("double")
+     "/* y += alpha * U * x: one block per row of U. */\n"
+     "extern \"C\" __global__ void trmv_acc(const float *a, const float *x, float *y, float alpha, int n)\n"
+     "{\n"
+     "    const int i = blockIdx.x;\n"
+     "    const float *row = a + (long long)i * n;\n"
+     "    double acc = 0.0;\n"
+     "    for (int j = i + threadIdx.x; j < n; j += blockDim.x)\n"
+     "        acc += row[j] * x[j];\n"
+     "    acc = block_sum(acc);\n"
+     "    if (threadIdx.x == 0)\n"
+     "        y[i] += alpha * acc;\n"
+     "}\n",
+     "trmv_acc|n|256||a,x,y,alpha,n", NULL,
+     "block=256;mapping=one-row-per-block,warp-shuffle-block-sum"},
     {"f32", "batched-lower", "trsv_batched", "solve (L[t] + shift*I) x[t] = b[t] for a batch ($D)",
      "a:in:batch,n,n;b:in:batch,n;x:out:batch,n;shift:scalar:16;batch:param;n:param", NULL,
      "small:batch=64,n=32,shift=16|edge:batch=1,n=1,shift=4|edge-prime:batch=7,n=13,shift=8|"
@@ -377,7 +790,26 @@ static const Spec SPECS[] = {
      "            for (int j = 0; j < i; j++)\n"
      "                s -= at[i * n + j] * xt[j];\n"
      "            xt[i] = s / (at[i * n + i] + shift);\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     "/* A batch of lower triangular solves: one thread per system. */\n"
+     "extern \"C\" __global__ void trsv_batched(const float *a, const float *b, float *x, float shift, "
+     "int batch, int n)\n"
+     "{\n"
+     "    const int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (t >= batch)\n"
+     "        return;\n"
+     "    const float *at = a + (long long)t * n * n;\n"
+     "    const float *bt = b + (long long)t * n;\n"
+     "    float *xt = x + (long long)t * n;\n"
+     "    for (int i = 0; i < n; i++) {\n"
+     "        double s = bt[i];\n"
+     "        for (int j = 0; j < i; j++)\n"
+     "            s -= at[i * n + j] * xt[j];\n"
+     "        xt[i] = s / (at[i * n + i] + shift);\n"
+     "    }\n"
+     "}\n",
+     "trsv_batched|(batch+255)/256|256||a,b,x,shift,batch,n", NULL,
+     "block=256;mapping=one-system-per-thread"},
     {"f64", "batched-upper-multi-rhs", "trsm_batched", "solve (U[t] + shift*I) X[t] = B[t] for a batch ($D)",
      "a:in:batch,n,n;b:in:batch,n,nrhs;x:out:batch,n,nrhs;shift:scalar:16;batch:param;n:param;nrhs:param", NULL,
      "small:batch=16,n=32,nrhs=4,shift=16|edge:batch=1,n=1,nrhs=1,shift=4|edge-prime:batch=7,n=13,nrhs=3,shift=8|"
@@ -398,7 +830,29 @@ static const Spec SPECS[] = {
      "                for (int j = i + 1; j < n; j++)\n"
      "                    s -= at[i * n + j] * xt[j * nrhs + c];\n"
      "                xt[i * nrhs + c] = s / (at[i * n + i] + shift);\n"
-     "            }\n        }\n    }\n}\n"},
+     "            }\n        }\n    }\n}\n",
+     "/* A batch of back substitutions with several right-hand sides: one thread\n"
+     " * per (system, right-hand side) pair. */\n"
+     "extern \"C\" __global__ void trsm_batched(const double *a, const double *b, double *x, double shift, "
+     "int batch, int n,\n"
+     "                                        int nrhs)\n"
+     "{\n"
+     "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (e >= (long long)batch * nrhs)\n"
+     "        return;\n"
+     "    const int t = (int)(e / nrhs), c = (int)(e % nrhs);\n"
+     "    const double *at = a + (long long)t * n * n;\n"
+     "    const double *bt = b + (long long)t * n * nrhs;\n"
+     "    double *xt = x + (long long)t * n * nrhs;\n"
+     "    for (int i = n - 1; i >= 0; i--) {\n"
+     "        double s = bt[i * nrhs + c];\n"
+     "        for (int j = i + 1; j < n; j++)\n"
+     "            s -= at[i * n + j] * xt[j * nrhs + c];\n"
+     "        xt[i * nrhs + c] = s / (at[i * n + i] + shift);\n"
+     "    }\n"
+     "}\n",
+     "trsm_batched|(batch*nrhs+255)/256|256||a,b,x,shift,batch,n,nrhs", NULL,
+     "block=256;mapping=one-right-hand-side-per-thread"},
     {"f32 f64", "inverse-lower", "trtri", "X = (L + shift*I)^-1, lower triangular inverse ($D)",
      "a:in:n,n;x:out:n,n;shift:scalar:16;n:param", NULL,
      "small:n=96,shift=16|edge:n=1,shift=4|edge-prime:n=37,shift=12|large:n=4096,shift=256", "n*n*n/3",
@@ -416,7 +870,25 @@ static const Spec SPECS[] = {
      "            for (int j = c; j < i; j++)\n"
      "                s -= a[i * n + j] * x[j * n + c];\n"
      "            x[i * n + c] = s / (a[i * n + i] + shift);\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     "/* X = (L + shift * I)^-1: one thread per column of X, which solves\n"
+     " * T x_c = e_c by forward substitution (a warp reads consecutive columns). */\n"
+     "extern \"C\" __global__ void trtri(const $T *a, $T *x, $T shift, int n)\n"
+     "{\n"
+     "    const int c = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (c >= n)\n"
+     "        return;\n"
+     "    for (int i = 0; i < c; i++)\n"
+     "        x[(long long)i * n + c] = 0;\n"
+     "    for (int i = c; i < n; i++) {\n"
+     "        double s = i == c ? 1.0 : 0.0;\n"
+     "        for (int j = c; j < i; j++)\n"
+     "            s -= a[(long long)i * n + j] * x[(long long)j * n + c];\n"
+     "        x[(long long)i * n + c] = s / (a[(long long)i * n + i] + shift);\n"
+     "    }\n"
+     "}\n",
+     "trtri|(n+255)/256|256||a,x,shift,n", NULL,
+     "block=256;mapping=one-column-per-thread"},
     {"f32 f64", "lu-solve", "lu_solve", "solve (L U) x = b from packed LU factors ($D)",
      "lu:in:n,n;b:in:n;y:out:n;x:out:n;shift:scalar:1;n:param", "lu:u:" SMALL_OFFDIAG,
      "small:n=256,shift=1|edge:n=1,shift=1|edge-two:n=2,shift=1|edge-prime:n=131,shift=1|large:n=$(16384|11264),shift=1",
@@ -437,7 +909,45 @@ static const Spec SPECS[] = {
      "        for (int j = i + 1; j < n; j++)\n"
      "            s -= lu[i * n + j] * x[j];\n"
      "        x[i] = s / (lu[i * n + i] + shift);\n"
-     "    }\n}\n"},
+     "    }\n}\n",
+     BLOCK_SUM("double")
+     "/* First launch, L y = b (L unit lower): one block walks the rows\n"
+     " * in order, the threads sharing each row's dot product with the solved\n"
+     " * part of x; thread 0 finishes the unknown. */\n"
+     "extern \"C\" __global__ void lu_forward(const $T *lu, const $T *b, $T *y, int n)\n"
+     "{\n"
+     "    for (int step = 0; step < n; step++) {\n"
+     "        const int i = step;\n"
+     "        const $T *row = lu + (long long)i * n;\n"
+     "        double s = 0.0;\n"
+     "        for (int j = threadIdx.x; j < i; j += blockDim.x)\n"
+     "            s += row[j] * y[j];\n"
+     "        s = block_sum(s);\n"
+     "        if (threadIdx.x == 0)\n"
+     "            y[i] = b[i] - s;\n"
+     "        __syncthreads();\n"
+     "    }\n"
+     "}\n"
+     "\n"
+     "/* Second launch, (U + shift * I) x = y: one block walks the rows\n"
+     " * in order, the threads sharing each row's dot product with the solved\n"
+     " * part of x; thread 0 finishes the unknown. */\n"
+     "extern \"C\" __global__ void lu_backward(const $T *lu, const $T *y, $T *x, $T shift, int n)\n"
+     "{\n"
+     "    for (int step = 0; step < n; step++) {\n"
+     "        const int i = n - 1 - step;\n"
+     "        const $T *row = lu + (long long)i * n;\n"
+     "        double s = 0.0;\n"
+     "        for (int j = i + 1 + threadIdx.x; j < n; j += blockDim.x)\n"
+     "            s += row[j] * x[j];\n"
+     "        s = block_sum(s);\n"
+     "        if (threadIdx.x == 0)\n"
+     "            x[i] = (y[i] - s) / (row[i] + shift);\n"
+     "        __syncthreads();\n"
+     "    }\n"
+     "}\n",
+     "lu_forward|1|256||lu,b,y,n;lu_backward|1|256||lu,y,x,shift,n", NULL,
+     "block=256;mapping=two-launches,one-block,rows-in-order,block-sum-per-row"},
     {"f32 f64", "cholesky-solve", "cholesky_solve", "solve G G^T x = b with G = L + shift*I ($D)",
      "a:in:n,n;b:in:n;x:out:n;shift:scalar:64;n:param", NULL, VCFG_SHIFT, "2*n*n", "$S*(n*(n+1)/2+2*n)", 1e-8,
      1e-4, 1e-14, 1e-9,
@@ -456,7 +966,48 @@ static const Spec SPECS[] = {
      "        for (int j = i + 1; j < n; j++)\n"
      "            s -= a[j * n + i] * x[j];\n"
      "        x[i] = s / (a[i * n + i] + shift);\n"
-     "    }\n}\n"},
+     "    }\n}\n",
+     BLOCK_SUM("double")
+     "/* First launch, G z = b into x: one block walks the rows\n"
+     " * in order, the threads sharing each row's dot product with the solved\n"
+     " * part of x; thread 0 finishes the unknown. */\n"
+     "extern \"C\" __global__ void cholesky_forward(const $T *a, const $T *b, $T *x, $T shift, int n)\n"
+     "{\n"
+     "    for (int step = 0; step < n; step++) {\n"
+     "        const int i = step;\n"
+     "        const $T *row = a + (long long)i * n;\n"
+     "        double s = 0.0;\n"
+     "        for (int j = threadIdx.x; j < i; j += blockDim.x)\n"
+     "            s += row[j] * x[j];\n"
+     "        s = block_sum(s);\n"
+     "        if (threadIdx.x == 0)\n"
+     "            x[i] = (b[i] - s) / (row[i] + shift);\n"
+     "        __syncthreads();\n"
+     "    }\n"
+     "}\n"
+     "\n"
+     "/* Second launch, G^T x = z: one block sweeps the columns of G^T (the\n"
+     " * rows of G, contiguous) from the last; once x[j] is final the threads\n"
+     " * remove it from the sums acc of the rows above (acc[i] always belongs\n"
+     " * to thread i % blockDim.x). */\n"
+     "extern \"C\" __global__ void cholesky_backward(const $T *a, $T *x, $T shift, int n, double *acc)\n"
+     "{\n"
+     "    for (int i = threadIdx.x; i < n; i += blockDim.x)\n"
+     "        acc[i] = x[i];\n"
+     "    __syncthreads();\n"
+     "    for (int j = n - 1; j >= 0; j--) {\n"
+     "        const $T *row = a + (long long)j * n;\n"
+     "        if (threadIdx.x == 0)\n"
+     "            x[j] = acc[j] / (row[j] + shift);\n"
+     "        __syncthreads();\n"
+     "        const $T xj = x[j];\n"
+     "        for (int i = threadIdx.x; i < j; i += blockDim.x)\n"
+     "            acc[i] -= row[i] * xj;\n"
+     "        __syncthreads();\n"
+     "    }\n"
+     "}\n",
+     "cholesky_forward|1|256||a,b,x,shift,n;cholesky_backward|1|256||a,x,shift,n,acc", "acc:f64:n",
+     "block=256;mapping=two-launches,one-block,block-sum-per-row+column-sweep"},
     {"f32", "trsv-strided", "trsv_strided", "solve (L + shift*I) x = b in place with stride incx ($D)",
      "a:in:n,n;x:inout:1+(n-1)*incx;shift:scalar:64;n:param;incx:param", NULL,
      "small:n=256,incx=3,shift=64|edge:n=1,incx=1,shift=4|edge-prime:n=131,incx=2,shift=48|"
@@ -471,7 +1022,27 @@ static const Spec SPECS[] = {
      "        for (int j = 0; j < i; j++)\n"
      "            s -= a[i * n + j] * x[j * incx];\n"
      "        x[i * incx] = s / (a[i * n + i] + shift);\n"
-     "    }\n}\n"},
+     "    }\n}\n",
+     BLOCK_SUM("double")
+     "/* (L + shift * I) x = b in place, stride incx: one block walks the rows\n"
+     " * in order, the threads sharing each row's dot product with the solved\n"
+     " * part of x; thread 0 finishes the unknown. */\n"
+     "extern \"C\" __global__ void trsv_strided(const float *a, float *x, float shift, int n, int incx)\n"
+     "{\n"
+     "    for (int step = 0; step < n; step++) {\n"
+     "        const int i = step;\n"
+     "        const float *row = a + (long long)i * n;\n"
+     "        double s = 0.0;\n"
+     "        for (int j = threadIdx.x; j < i; j += blockDim.x)\n"
+     "            s += row[j] * x[(long long)j * incx];\n"
+     "        s = block_sum(s);\n"
+     "        if (threadIdx.x == 0)\n"
+     "            x[(long long)i * incx] = (x[(long long)i * incx] - s) / (row[i] + shift);\n"
+     "        __syncthreads();\n"
+     "    }\n"
+     "}\n",
+     "trsv_strided|1|256||a,x,shift,n,incx", NULL,
+     "block=256;mapping=one-block,rows-in-order,block-sum-per-row"},
     {"f64", "trmm-lower", "trmm", "C = L*B, L the lower triangle of A ($D)",
      "a:in:n,n;b:in:n,nrhs;c:out:n,nrhs;n:param;nrhs:param", NULL,
      "small:n=128,nrhs=16|edge:n=1,nrhs=1|edge-prime:n=37,nrhs=5|large:n=4096,nrhs=2048", "n*n*nrhs",
@@ -485,7 +1056,22 @@ static const Spec SPECS[] = {
      "            for (int p = 0; p <= i; p++)\n"
      "                acc += a[i * n + p] * b[p * nrhs + j];\n"
      "            c[i * nrhs + j] = acc;\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     "/* C = L * B: one thread per element of C (threadIdx.x along a row of B and\n"
+     " * C, so a warp reads consecutive entries of B). */\n"
+     "extern \"C\" __global__ void trmm(const double *a, const double *b, double *c, int n, int nrhs)\n"
+     "{\n"
+     "    const int j = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;\n"
+     "    if (j >= nrhs)\n"
+     "        return;\n"
+     "    const double *row = a + (long long)i * n;\n"
+     "    double acc = 0.0;\n"
+     "    for (int p = 0; p <= i; p++)\n"
+     "        acc += row[p] * b[(long long)p * nrhs + j];\n"
+     "    c[(long long)i * nrhs + j] = acc;\n"
+     "}\n",
+     "trmm|(nrhs+255)/256,n|256||a,b,c,n,nrhs", NULL,
+     "block=256;mapping=one-element-per-thread"},
 };
 
 static int generate(GenCtx *g)
