@@ -81,9 +81,8 @@ static const char *const FORM_TAG[] = {"inplace", "copy", "direct"};
 /* ---- the pair ---- */
 
 /* Column means.  Row-major: one thread per column walking the rows
- * (consecutive threads read consecutive columns).  Column-major: one block
- * per column and a shared-memory tree reduction (blockDim.x a power of
- * two; its T-sized slots are the launch's dynamic shared memory). */
+ * (consecutive threads read consecutive columns).  Column-major: one warp
+ * per column and a shuffle reduction. */
 static const char MEAN_ROWMAJOR[] =
     "/* mean[j] = the average of column j: one thread per column, walking the rows\n"
     " * (consecutive threads read consecutive columns). */\n"
@@ -96,21 +95,22 @@ static const char MEAN_ROWMAJOR[] =
     "    mean[j] = sum / n;\n"
     "}\n\n";
 static const char MEAN_COLMAJOR[] =
-    "/* mean[j] = the average of column j: one block per column, a shared-memory\n"
-    " * tree reduction (blockDim.x a power of two). */\n"
+    "/* The sum over the 32 lanes of a warp (butterfly shuffles: every lane gets it). */\n"
+    "__device__ __forceinline__ @T warp_sum(@T v)\n{\n"
+    "    for (int o = 16; o > 0; o >>= 1)\n        v += __shfl_xor_sync(0xffffffffu, v, o);\n"
+    "    return v;\n}\n\n"
+    "/* mean[j] = the average of column j: one warp per column, its lanes striding\n"
+    " * down the column (coalesced). */\n"
     "extern \"C\" __global__ void col_mean(const @T *__restrict__ data, @T *__restrict__ mean, int n, int m)\n"
     "{\n"
-    "    extern __shared__ @T part[];\n"
-    "    const @T *x = data + (long long)blockIdx.x * n;\n"
+    "    const long long j = ((long long)blockIdx.x * blockDim.x + threadIdx.x) / 32;\n"
+    "    const int lane = threadIdx.x % 32;\n"
+    "    if (j >= m)\n        return; /* the whole warp: columns are warp-uniform */\n"
+    "    const @T *x = data + j * n;\n"
     "    @T sum = 0;\n"
-    "    for (int k = threadIdx.x; k < n; k += blockDim.x)\n        sum += x[k];\n"
-    "    part[threadIdx.x] = sum;\n"
-    "    __syncthreads();\n"
-    "    for (int s = blockDim.x / 2; s > 0; s >>= 1) {\n"
-    "        if (threadIdx.x < s)\n            part[threadIdx.x] += part[threadIdx.x + s];\n"
-    "        __syncthreads();\n"
-    "    }\n"
-    "    if (threadIdx.x == 0)\n        mean[blockIdx.x] = part[0] / n;\n"
+    "    for (int k = lane; k < n; k += 32)\n        sum += x[k];\n"
+    "    sum = warp_sum(sum);\n"
+    "    if (lane == 0)\n        mean[j] = sum / n;\n"
     "}\n\n";
 
 /* The centring launch: one thread per element, the column from the
@@ -225,7 +225,7 @@ static void emit_cuda(GenProgram *p, int form, int col, int f64, int sample)
     sb_release(&body);
 
     if (col)
-        gen_launch(p, "col_mean", "m", "256", f64 ? "256*8" : "256*4", "data,mean,n,m");
+        gen_launch(p, "col_mean", "(m+7)/8", "256", NULL, "data,mean,n,m");
     else
         gen_launch(p, "col_mean", "(m+255)/256", "256", NULL, "data,mean,n,m");
     if (form == INPLACE)
@@ -235,8 +235,8 @@ static void emit_cuda(GenProgram *p, int form, int col, int f64, int sample)
     gen_launch(p, "cov_tiles", "(m+15)/16,(m+15)/16", "16,16", NULL,
                form == DIRECT ? "data,mean,cov,n,m" : form == COPY ? "centered,cov,n,m" : "data,cov,n,m");
     gen_knob(p, "block", "16x16");
-    gen_knob(p, "mapping", col ? (form == DIRECT ? "block-per-column mean (shared reduction), tiled-16x16 upper triangle"
-                                                 : "block-per-column mean (shared reduction), one-element-per-thread "
+    gen_knob(p, "mapping", col ? (form == DIRECT ? "warp-per-column mean (shuffle reduction), tiled-16x16 upper triangle"
+                                                 : "warp-per-column mean (shuffle reduction), one-element-per-thread "
                                                    "centring, tiled-16x16 upper triangle")
                                : (form == DIRECT ? "thread-per-column mean, tiled-16x16 upper triangle"
                                                  : "thread-per-column mean, one-element-per-thread centring, "
