@@ -61,6 +61,31 @@ static void put_signature(StrBuf *s, const char *head, const char *params)
 enum { ISO, ANISO, PERIODIC };
 static const char *const MODEL_TAG[] = {"iso", "aniso", "periodic"};
 
+/* The update of point (i, j, k) of dst from src at indentation `in`: the
+ * periodic model reads the wrapped neighbours im, ip, jm, jp, km, kp; the
+ * others the strides sx, sy. */
+static void emit_point(StrBuf *s, int in, int model, const char *ty, const char *dst, const char *src,
+                       const char *const c[3], const char *NY, const char *NZ)
+{
+    if (model == PERIODIC) {
+        sb_printf(s, "%*s%s ctr = %s[(i * %s + j) * %s + k];\n", in, "", ty, src, NY, NZ);
+        sb_printf(s, "%*s%s[(i * %s + j) * %s + k] = ctr\n", in, "", dst, NY, NZ);
+        sb_printf(s, "%*s+ %s * (%s[(ip * %s + j) * %s + k] - 2 * ctr + %s[(im * %s + j) * %s + k])\n", in + 4, "",
+                  c[0], src, NY, NZ, src, NY, NZ);
+        sb_printf(s, "%*s+ %s * (%s[(i * %s + jp) * %s + k] - 2 * ctr + %s[(i * %s + jm) * %s + k])\n", in + 4, "",
+                  c[1], src, NY, NZ, src, NY, NZ);
+        sb_printf(s, "%*s+ %s * (%s[(i * %s + j) * %s + kp] - 2 * ctr + %s[(i * %s + j) * %s + km]);\n", in + 4, "",
+                  c[2], src, NY, NZ, src, NY, NZ);
+    } else {
+        sb_printf(s, "%*sint p = (i * %s + j) * %s + k;\n", in, "", NY, NZ);
+        sb_printf(s, "%*s%s[p] = %s[p] + %s * (%s[p + sx] - 2 * %s[p] + %s[p - sx])\n", in, "", dst, src, c[0], src,
+                  src, src);
+        int al = in + (int)strlen(dst) + 6;
+        sb_printf(s, "%*s+ %s * (%s[p + sy] - 2 * %s[p] + %s[p - sy])\n", al, "", c[1], src, src, src);
+        sb_printf(s, "%*s+ %s * (%s[p + 1] - 2 * %s[p] + %s[p - 1]);\n", al, "", c[2], src, src, src);
+    }
+}
+
 /* One step dst <- src at indentation `ind`; c[3] are the coefficients of
  * the x, y and z second differences (names or literals). */
 static void emit_step(StrBuf *s, int ind, int model, const char *ty, const char *dst, const char *src, const char *const c[3],
@@ -74,29 +99,101 @@ static void emit_step(StrBuf *s, int ind, int model, const char *ty, const char 
         sb_printf(s, "%*sint jm = j > 0 ? j - 1 : %s - 1, jp = j + 1 < %s ? j + 1 : 0;\n", in + 8, "", NY, NY);
         sb_printf(s, "%*sfor (int k = 0; k < %s; k++) {\n", in + 8, "", NZ);
         sb_printf(s, "%*sint km = k > 0 ? k - 1 : %s - 1, kp = k + 1 < %s ? k + 1 : 0;\n", in + 12, "", NZ, NZ);
-        in += 12;
-        sb_printf(s, "%*s%s ctr = %s[(i * %s + j) * %s + k];\n", in, "", ty, src, NY, NZ);
-        sb_printf(s, "%*s%s[(i * %s + j) * %s + k] = ctr\n", in, "", dst, NY, NZ);
-        sb_printf(s, "%*s+ %s * (%s[(ip * %s + j) * %s + k] - 2 * ctr + %s[(im * %s + j) * %s + k])\n", in + 4, "",
-                  c[0], src, NY, NZ, src, NY, NZ);
-        sb_printf(s, "%*s+ %s * (%s[(i * %s + jp) * %s + k] - 2 * ctr + %s[(i * %s + jm) * %s + k])\n", in + 4, "",
-                  c[1], src, NY, NZ, src, NY, NZ);
-        sb_printf(s, "%*s+ %s * (%s[(i * %s + j) * %s + kp] - 2 * ctr + %s[(i * %s + j) * %s + km]);\n", in + 4, "",
-                  c[2], src, NY, NZ, src, NY, NZ);
+        emit_point(s, in + 12, model, ty, dst, src, c, NY, NZ);
         sb_printf(s, "%*s}\n%*s}\n%*s}\n", ind + 8, "", ind + 4, "", ind, "");
     } else {
         sb_printf(s, "%*sfor (int i = 1; i < %s - 1; i++)\n", in, "", NX);
         sb_printf(s, "%*sfor (int j = 1; j < %s - 1; j++)\n", in + 4, "", NY);
         sb_printf(s, "%*sfor (int k = 1; k < %s - 1; k++) {\n", in + 8, "", NZ);
-        in += 12;
-        sb_printf(s, "%*sint p = (i * %s + j) * %s + k;\n", in, "", NY, NZ);
-        sb_printf(s, "%*s%s[p] = %s[p] + %s * (%s[p + sx] - 2 * %s[p] + %s[p - sx])\n", in, "", dst, src, c[0], src,
-                  src, src);
-        int al = in + (int)strlen(dst) + 6;
-        sb_printf(s, "%*s+ %s * (%s[p + sy] - 2 * %s[p] + %s[p - sy])\n", al, "", c[1], src, src, src);
-        sb_printf(s, "%*s+ %s * (%s[p + 1] - 2 * %s[p] + %s[p - 1]);\n", al, "", c[2], src, src, src);
+        emit_point(s, in + 12, model, ty, dst, src, c, NY, NZ);
         sb_printf(s, "%*s}\n", ind + 8, "");
     }
+}
+
+/* ---- the pair ---- */
+
+/* Time steps the launch plans unroll (two launches each, A -> B and
+ * B -> A): the largest tsteps of the configs.  Any further steps run in
+ * one block. */
+#define HEAT_LAUNCHES 20
+
+/* The pair: one thread per point, k (contiguous) along threadIdx.x, j along
+ * threadIdx.y, one i plane per blockIdx.z; one launch per half step, A -> B
+ * then B -> A for each of the first HEAT_LAUNCHES steps (a launch past
+ * tsteps returns at once); step_tail runs any further steps in one block
+ * with a barrier between half steps.  scal/dims/args/dargs are the C
+ * program's scalar and size parameter lists. */
+static void emit_cuda(GenProgram *p, int model, const char *ty, const char *const c[3], const char *NX,
+                      const char *NY, const char *NZ, const char *scal, const char *dims, const char *args,
+                      const char *dargs)
+{
+    StrBuf *k = gen_cuda_src(p);
+    char hp[240], kp[280], tp[280], ca[64], la[96];
+    /* ", cx, cy, cz, nx, ny, nz" as launch arguments: no spaces. */
+    snprintf(ca, sizeof ca, "%s%s", args, dargs);
+    int o = 0;
+    for (const char *q = ca; *q; q++)
+        if (*q != ' ')
+            ca[o++] = *q;
+    ca[o] = 0;
+
+    snprintf(hp, sizeof hp, "const %s *src, %s *dst%s%s, int i, int j, int k", ty, ty, scal, dims);
+    sb_printf(k, "/* Point (i, j, k) of dst from src%s. */\n",
+              model == PERIODIC ? ", neighbours wrapping around" : " (interior points only)");
+    put_signature(k, "static __device__ void update", hp);
+    sb_append(k, "{\n");
+    if (model == PERIODIC)
+        sb_printf(k, "    const int im = i > 0 ? i - 1 : %s - 1, ip = i + 1 < %s ? i + 1 : 0;\n"
+                     "    const int jm = j > 0 ? j - 1 : %s - 1, jp = j + 1 < %s ? j + 1 : 0;\n"
+                     "    const int km = k > 0 ? k - 1 : %s - 1, kp = k + 1 < %s ? k + 1 : 0;\n",
+                  NX, NX, NY, NY, NZ, NZ);
+    else
+        sb_printf(k, "    if (i < 1 || i >= %s - 1 || j < 1 || j >= %s - 1 || k < 1 || k >= %s - 1)\n        return;\n"
+                     "    const int sx = %s * %s, sy = %s;\n",
+                  NX, NY, NZ, NY, NZ, NZ);
+    emit_point(k, 4, model, ty, "dst", "src", c, NY, NZ);
+    sb_append(k, "}\n\n");
+
+    snprintf(kp, sizeof kp, "const %s *__restrict__ src, %s *__restrict__ dst%s%s, int t, int tsteps", ty, ty, scal,
+             dims);
+    sb_append(k, "/* Half of time step t: src -> dst, one thread per point. */\n");
+    put_signature(k, "extern \"C\" __global__ void step", kp);
+    sb_printf(k, "{\n"
+                 "    const int k = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                 "    const int j = blockIdx.y * blockDim.y + threadIdx.y;\n"
+                 "    const int i = blockIdx.z;\n"
+                 "    if (t >= tsteps || j >= %s || k >= %s)\n        return;\n"
+                 "    update(src, dst%s%s, i, j, k);\n}\n\n", NY, NZ, args, dargs);
+
+    snprintf(tp, sizeof tp, "%s *A, %s *B%s%s, int first, int tsteps", ty, ty, scal, dims);
+    sb_append(k, "/* Steps first..tsteps-1 in one block: A -> B, then B -> A. */\n");
+    put_signature(k, "extern \"C\" __global__ void step_tail", tp);
+    sb_printf(k, "{\n"
+                 "    const int count = %s * %s * %s;\n"
+                 "    for (int t = first; t < tsteps; t++) {\n"
+                 "        for (int c = threadIdx.x; c < count; c += blockDim.x)\n"
+                 "            update(A, B%s%s, c / (%s * %s), c / %s %% %s, c %% %s);\n"
+                 "        __syncthreads();\n"
+                 "        for (int c = threadIdx.x; c < count; c += blockDim.x)\n"
+                 "            update(B, A%s%s, c / (%s * %s), c / %s %% %s, c %% %s);\n"
+                 "        __syncthreads();\n"
+                 "    }\n}\n",
+              NX, NY, NZ, args, dargs, NY, NZ, NZ, NY, NZ, args, dargs, NY, NZ, NZ, NY, NZ);
+    char grid[48];
+    snprintf(grid, sizeof grid, "(%s+31)/32,(%s+7)/8,%s", NZ, NY, NX);
+    for (int t = 0; t < HEAT_LAUNCHES; t++) {
+        snprintf(la, sizeof la, "A,B%s,%d,tsteps", ca, t);
+        gen_launch(p, "step", grid, "32,8", NULL, la);
+        snprintf(la, sizeof la, "B,A%s,%d,tsteps", ca, t);
+        gen_launch(p, "step", grid, "32,8", NULL, la);
+    }
+    snprintf(la, sizeof la, "A,B%s,%d,tsteps", ca, HEAT_LAUNCHES);
+    gen_launch(p, "step_tail", "1", "1024", NULL, la);
+    char steps[16];
+    snprintf(steps, sizeof steps, "%d", HEAT_LAUNCHES);
+    gen_knob(p, "block", "32x8");
+    gen_knob(p, "mapping", "one-element-per-thread, one launch per half step, one-block tail");
+    gen_knob(p, "unrolled_steps", steps);
 }
 
 static int generate(GenCtx *g)
@@ -218,6 +315,7 @@ static int generate(GenCtx *g)
                         emit_step(s, 8, model, ty, "A", "B", c, NX, NY, NZ);
                         sb_append(s, "    }\n}\n");
                     }
+                    emit_cuda(p, model, ty, c, NX, NY, NZ, scal, dims, args, dargs);
                     if (gen_end(p) != 0)
                         return -1;
                 }
