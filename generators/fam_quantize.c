@@ -13,10 +13,12 @@
  * Float -> integer quantisers compare with atol 1: a CUDA version that
  * multiplies by a reciprocal instead of dividing may land on the other
  * side of a rounding tie, which is an accepted one-step difference. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "gen.h"
+#include "gen_tmpl.h"
 
 typedef struct Round {
     const char *tag, *words, *fn; /* fn: libm name without suffix */
@@ -49,6 +51,101 @@ static void configs_2d(GenProgram *p, const char *large)
     gen_config(p, "edge", "n=1,m=1");
     gen_config(p, "edge-prime", "n=37,m=131");
     gen_config(p, "large", large);
+}
+
+/* ---- the pair ----
+ * Elementwise programs: one thread per element in 256-thread blocks, a
+ * 64-bit index over vectors and a 2-D grid over matrices (x across the m
+ * columns, y down the n rows, so per-row and per-column operands need no
+ * division).  Dot products and the per-row dynamic quantiser: one warp per
+ * row, lanes striding along it, shuffles combining them (the i32 sums are
+ * exact, so the order does not matter).  The per-tensor dynamic quantiser:
+ * per-block partial maxima, one block for the scale, then one thread per
+ * element.  kernel.cu includes no headers: int8_t is signed char, int16_t
+ * short, int32_t int, int64_t long long. */
+
+#define CU_IDX1                                                                                                        \
+    "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"                                      \
+    "    if (i >= n)\n"                                                                                                \
+    "        return;\n"
+#define CU_IDX2                                                                                                        \
+    "    const int j = blockIdx.x * blockDim.x + threadIdx.x;\n"                                                       \
+    "    const int i = blockIdx.y;\n"                                                                                  \
+    "    if (j >= m)\n"                                                                                                \
+    "        return;\n"                                                                                                \
+    "    const long long k = (long long)i * m + j;\n"
+/* One warp per row: `i` is the warp's row, `lane` its place in the warp. */
+#define CU_WARP_ROW                                                                                                    \
+    "    const int lane = threadIdx.x % 32;\n"                                                                         \
+    "    const int i = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;\n"                                           \
+    "    if (i >= n)\n"                                                                                                \
+    "        return;\n"
+#define CU_WARP_SUM                                                                                                    \
+    "    for (int off = 16; off > 0; off >>= 1)\n"                                                                     \
+    "        acc += __shfl_down_sync(0xffffffff, acc, off);\n"
+#define CU_RSHIFT                                                                                                      \
+    "/* round(v / 2^shift), halves away from zero; shift in [1, 62]. */\n"                                            \
+    "static __device__ long long rounding_shift(long long v, int shift)\n{\n"                                          \
+    "    const long long half = 1LL << (shift - 1);\n"                                                                  \
+    "    return v >= 0 ? (v + half) >> shift : -((-v + half) >> shift);\n}\n\n"
+
+/* CUDA's spelling of a C fixed-width type. */
+static const char *cu(const char *c_type)
+{
+    static const char *const map[][2] = {{"int8_t", "signed char"}, {"uint8_t", "unsigned char"},
+                                         {"int16_t", "short"},      {"int32_t", "int"},
+                                         {"int64_t", "long long"}};
+    for (int i = 0; i < 5; i++)
+        if (strcmp(c_type, map[i][0]) == 0)
+            return map[i][1];
+    return c_type;
+}
+
+/* Appends `extern "C" __global__ void <decl>` wrapped at 100 columns, then "\n{\n". */
+static void cu_head(StrBuf *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void cu_head(StrBuf *k, const char *fmt, ...)
+{
+    StrBuf t = STRBUF_INIT;
+    va_list ap;
+    va_start(ap, fmt);
+    sb_append(&t, "extern \"C\" __global__ void ");
+    sb_vprintf(&t, fmt, ap);
+    va_end(ap);
+    tmpl_put_wrapped(k, sb_str(&t));
+    sb_append(k, "\n{\n");
+    sb_release(&t);
+}
+
+/* Appends a kernel: its comment, `extern "C" __global__ void <decl>` wrapped
+ * at 100 columns, and the body (the statements and the closing brace). */
+static void cu_kernel(GenProgram *p, const char *comment, const char *decl, const char *body)
+{
+    StrBuf *k = gen_cuda_src(p);
+    sb_append(k, comment);
+    cu_head(k, "%s", decl);
+    sb_append(k, body);
+}
+
+/* The launch plans of the three mappings, with their knobs. */
+static void plan_1d(GenProgram *p, const char *kernel, const char *args)
+{
+    gen_launch(p, kernel, "(n+255)/256", "256", NULL, args);
+    gen_knob(p, "block", "256");
+    gen_knob(p, "mapping", "one-element-per-thread");
+}
+
+static void plan_2d(GenProgram *p, const char *kernel, const char *args)
+{
+    gen_launch(p, kernel, "(m+255)/256,n", "256", NULL, args);
+    gen_knob(p, "block", "256");
+    gen_knob(p, "mapping", "one-element-per-thread-2d-grid");
+}
+
+static void plan_warp_rows(GenProgram *p, const char *kernel, const char *args)
+{
+    gen_launch(p, kernel, "(32*n+255)/256", "256", NULL, args);
+    gen_knob(p, "block", "256");
+    gen_knob(p, "mapping", "one-warp-per-row-shuffle-reduction");
 }
 
 /* A: per-tensor quantisation, 13 programs. */
@@ -91,6 +188,16 @@ static int per_tensor(GenCtx *g)
                   ROUNDS[mode].fn, FS(f32), kind == 1 ? " + zero_point" : "");
         sb_printf(s, "        q[i] = (%s)(v < %d ? %d : (v > %d ? %d : v));\n    }\n}\n", oty[kind], qmin[kind],
                   qmin[kind], qmax[kind], qmax[kind]);
+        StrBuf *k = gen_cuda_src(p);
+        sb_printf(k, "/* q = clamp(%s(x * inv_scale)%s, %d, %d): one thread per element. */\n", ROUNDS[mode].fn,
+                  kind == 1 ? " + zero_point" : "", qmin[kind], qmax[kind]);
+        cu_head(k, "%s(const %s *__restrict__ x, %s *__restrict__ q, int n, %s inv_scale%s)", entry, ty,
+                cu(oty[kind]), ty, kind == 1 ? ", int zero_point" : "");
+        sb_printf(k, CU_IDX1 "    const int v = (int)%s%s(x[i] * inv_scale)%s;\n", ROUNDS[mode].fn, FS(f32),
+                  kind == 1 ? " + zero_point" : "");
+        sb_printf(k, "    q[i] = (%s)(v < %d ? %d : (v > %d ? %d : v));\n}\n", cu(oty[kind]), qmin[kind], qmin[kind],
+                  qmax[kind], qmax[kind]);
+        plan_1d(p, entry, kind == 1 ? "x,q,n,inv_scale,zero_point" : "x,q,n,inv_scale");
         if (gen_end(p) != 0)
             return -1;
     }
@@ -149,6 +256,20 @@ static int per_channel(GenCtx *g)
                   u8 ? (cols ? " + zero_point[j]" : " + zp") : "");
         sb_printf(s, "            q[k] = (%s)(v < %d ? %d : (v > %d ? %d : v));\n        }\n    }\n}\n", oty,
                   u8 ? 0 : -128, u8 ? 0 : -128, u8 ? 255 : 127, u8 ? 255 : 127);
+        StrBuf *k = gen_cuda_src(p);
+        sb_printf(k, "/* Per-%s quantisation, %s: one thread per element. */\n", cols ? "column" : "row",
+                  ROUNDS[mode].words);
+        if (u8)
+            cu_head(k, "%s(const float *__restrict__ x, const float *__restrict__ scale, "
+                       "const int *__restrict__ zero_point, unsigned char *__restrict__ q, int n, int m)", entry);
+        else
+            cu_head(k, "%s(const float *__restrict__ x, const float *__restrict__ scale, "
+                       "signed char *__restrict__ q, int n, int m)", entry);
+        sb_printf(k, CU_IDX2 "    const int v = (int)%sf(x[k] / scale[%s])%s;\n", ROUNDS[mode].fn, C,
+                  u8 ? (cols ? " + zero_point[j]" : " + zero_point[i]") : "");
+        sb_printf(k, "    q[k] = (%s)(v < %d ? %d : (v > %d ? %d : v));\n}\n", cu(oty), u8 ? 0 : -128, u8 ? 0 : -128,
+                  u8 ? 255 : 127, u8 ? 255 : 127);
+        plan_2d(p, entry, u8 ? "x,scale,zero_point,q,n,m" : "x,scale,q,n,m");
         if (gen_end(p) != 0)
             return -1;
     }
@@ -176,6 +297,10 @@ static int dequant(GenCtx *g)
             sb_append(s, "#include <stdint.h>\n\n/* Per-tensor symmetric dequantisation: x = q * scale. */\n"
                          "void dequantize_i8(const int8_t *q, float *x, int n, float scale)\n{\n"
                          "    for (int i = 0; i < n; i++)\n        x[i] = (float)q[i] * scale;\n}\n");
+            cu_kernel(p, "/* x = q * scale: one thread per element. */\n",
+                      "dequantize_i8(const signed char *__restrict__ q, float *__restrict__ x, int n, float scale)",
+                      CU_IDX1 "    x[i] = (float)q[i] * scale;\n}\n");
+            plan_1d(p, "dequantize_i8", "q,x,n,scale");
             break;
         case 1:
             p = gen_begin(g, "dequant-u8-f32", "dequantize_u8");
@@ -192,6 +317,11 @@ static int dequant(GenCtx *g)
             sb_append(s, "#include <stdint.h>\n\n/* Per-tensor affine dequantisation: x = (q - zero_point) * scale. */\n"
                          "void dequantize_u8(const uint8_t *q, float *x, int n, float scale, int zero_point)\n{\n"
                          "    for (int i = 0; i < n; i++)\n        x[i] = (float)(q[i] - zero_point) * scale;\n}\n");
+            cu_kernel(p, "/* x = (q - zero_point) * scale: one thread per element. */\n",
+                      "dequantize_u8(const unsigned char *__restrict__ q, float *__restrict__ x, int n, float scale, "
+                      "int zero_point)",
+                      CU_IDX1 "    x[i] = (float)(q[i] - zero_point) * scale;\n}\n");
+            plan_1d(p, "dequantize_u8", "q,x,n,scale,zero_point");
             break;
         case 2:
             p = gen_begin(g, "dequant-per-row-i8-f32", "dequantize_per_row");
@@ -212,6 +342,11 @@ static int dequant(GenCtx *g)
                          "    for (int i = 0; i < n; i++) {\n        const float s = scale[i];\n"
                          "        for (int j = 0; j < m; j++)\n"
                          "            x[(size_t)i * m + j] = (float)q[(size_t)i * m + j] * s;\n    }\n}\n");
+            cu_kernel(p, "/* x[i][j] = q[i][j] * scale[i]: one thread per element. */\n",
+                      "dequantize_per_row(const signed char *__restrict__ q, const float *__restrict__ scale, "
+                      "float *__restrict__ x, int n, int m)",
+                      CU_IDX2 "    x[k] = (float)q[k] * scale[i];\n}\n");
+            plan_2d(p, "dequantize_per_row", "q,scale,x,n,m");
             break;
         case 3:
             p = gen_begin(g, "dequant-per-col-u8-f64", "dequantize_per_column");
@@ -236,6 +371,11 @@ static int dequant(GenCtx *g)
                          "    for (int i = 0; i < n; i++) {\n        for (int j = 0; j < m; j++) {\n"
                          "            const size_t k = (size_t)i * m + j;\n"
                          "            x[k] = (q[k] - zero_point[j]) * scale[j];\n        }\n    }\n}\n");
+            cu_kernel(p, "/* x[i][j] = (q[i][j] - zero_point[j]) * scale[j]: one thread per element. */\n",
+                      "dequantize_per_column(const unsigned char *__restrict__ q, const double *__restrict__ scale, "
+                      "const int *__restrict__ zero_point, double *__restrict__ x, int n, int m)",
+                      CU_IDX2 "    x[k] = (q[k] - zero_point[j]) * scale[j];\n}\n");
+            plan_2d(p, "dequantize_per_column", "q,scale,zero_point,x,n,m");
             break;
         case 4:
             p = gen_begin(g, "dequant-per-group-i8-f32", "dequantize_groups");
@@ -264,6 +404,17 @@ static int dequant(GenCtx *g)
                          "            const size_t base = i * row + (size_t)g * gs;\n"
                          "            for (int k = 0; k < gs; k++)\n"
                          "                x[base + k] = (float)q[base + k] * s;\n        }\n    }\n}\n");
+            cu_kernel(p, "/* x = q * scale[i][c / gs] for column c of row i: one thread per element. */\n",
+                      "dequantize_groups(const signed char *__restrict__ q, const float *__restrict__ scale, "
+                      "float *__restrict__ x, int n, int ng, int gs)",
+                      "    const int c = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                      "    const int i = blockIdx.y;\n"
+                      "    if (c >= ng * gs)\n        return;\n"
+                      "    const long long k = (long long)i * ng * gs + c;\n"
+                      "    x[k] = (float)q[k] * scale[(long long)i * ng + c / gs];\n}\n");
+            gen_launch(p, "dequantize_groups", "(ng*gs+255)/256,n", "256", NULL, "q,scale,x,n,ng,gs");
+            gen_knob(p, "block", "256");
+            gen_knob(p, "mapping", "one-element-per-thread-2d-grid");
             break;
         default:
             p = gen_begin(g, "dequant-i32-epilogue", "dequantize_gemm_output");
@@ -289,6 +440,11 @@ static int dequant(GenCtx *g)
                          "    for (int i = 0; i < n; i++) {\n        for (int j = 0; j < m; j++) {\n"
                          "            const size_t k = (size_t)i * m + j;\n"
                          "            y[k] = (float)acc[k] * (a_scale * w_scale[j]) + bias[j];\n        }\n    }\n}\n");
+            cu_kernel(p, "/* y[i][j] = acc[i][j] * (a_scale * w_scale[j]) + bias[j]: one thread per element. */\n",
+                      "dequantize_gemm_output(const int *__restrict__ acc, const float *__restrict__ w_scale, "
+                      "const float *__restrict__ bias, float *__restrict__ y, int n, int m, float a_scale)",
+                      CU_IDX2 "    y[k] = (float)acc[k] * (a_scale * w_scale[j]) + bias[j];\n}\n");
+            plan_2d(p, "dequantize_gemm_output", "acc,w_scale,bias,y,n,m,a_scale");
             break;
         }
         if (gen_end(p) != 0)
@@ -325,6 +481,14 @@ static int fake_quant(GenCtx *g)
                  "        int q = (int)nearbyintf(x[i] / scale) + zero_point;\n"
                  "        q = q < 0 ? 0 : (q > 255 ? 255 : q);\n"
                  "        y[i] = (float)(q - zero_point) * scale;\n    }\n}\n");
+    cu_kernel(p, "/* q = clamp(round_half_even(x / scale) + zero_point, 0, 255),\n"
+                 " * y = (q - zero_point) * scale: one thread per element. */\n",
+              "fake_quantize(const float *__restrict__ x, float *__restrict__ y, int n, float scale, "
+              "int zero_point)",
+              CU_IDX1 "    int q = (int)nearbyintf(x[i] / scale) + zero_point;\n"
+              "    q = q < 0 ? 0 : (q > 255 ? 255 : q);\n"
+              "    y[i] = (float)(q - zero_point) * scale;\n}\n");
+    plan_1d(p, "fake_quantize", "x,y,n,scale,zero_point");
     if (gen_end(p) != 0)
         return -1;
     /* 2. per-row symmetric fake quant, f64 */
@@ -350,6 +514,14 @@ static int fake_quant(GenCtx *g)
                  "        for (int j = 0; j < m; j++) {\n            const size_t k = (size_t)i * m + j;\n"
                  "            const double q = fmin(fmax(round(x[k] / s), -127.0), 127.0);\n"
                  "            y[k] = q * s;\n        }\n    }\n}\n");
+    cu_kernel(p, "/* y[i][j] = clamp(round(x[i][j] / scale[i]), -127, 127) * scale[i]:\n"
+                 " * one thread per element. */\n",
+              "fake_quantize_per_row(const double *__restrict__ x, const double *__restrict__ scale, "
+              "double *__restrict__ y, int n, int m)",
+              CU_IDX2 "    const double s = scale[i];\n"
+              "    const double q = fmin(fmax(round(x[k] / s), -127.0), 127.0);\n"
+              "    y[k] = q * s;\n}\n");
+    plan_2d(p, "fake_quantize_per_row", "x,scale,y,n,m");
     if (gen_end(p) != 0)
         return -1;
     /* 3. straight-through estimator backward, per tensor */
@@ -373,6 +545,14 @@ static int fake_quant(GenCtx *g)
                  "    const float lo = (float)(0 - zero_point) * scale;\n"
                  "    const float hi = (float)(255 - zero_point) * scale;\n"
                  "    for (int i = 0; i < n; i++)\n        dx[i] = x[i] >= lo && x[i] <= hi ? dy[i] : 0.0f;\n}\n");
+    cu_kernel(p, "/* dx = dy where x lies in [(0 - zp) * scale, (255 - zp) * scale], else 0:\n"
+                 " * one thread per element. */\n",
+              "fake_quantize_backward(const float *__restrict__ dy, const float *__restrict__ x, "
+              "float *__restrict__ dx, int n, float scale, int zero_point)",
+              "    const float lo = (float)(0 - zero_point) * scale;\n"
+              "    const float hi = (float)(255 - zero_point) * scale;\n" CU_IDX1
+              "    dx[i] = x[i] >= lo && x[i] <= hi ? dy[i] : 0.0f;\n}\n");
+    plan_1d(p, "fake_quantize_backward", "dy,x,dx,n,scale,zero_point");
     if (gen_end(p) != 0)
         return -1;
     /* 4. per-column symmetric fake quant with ReLU, f32 */
@@ -398,6 +578,13 @@ static int fake_quant(GenCtx *g)
                  "            const size_t k = (size_t)i * m + j;\n"
                  "            const float q = fminf(nearbyintf(fmaxf(x[k], 0.0f) / scale[j]), 255.0f);\n"
                  "            y[k] = q * scale[j];\n        }\n    }\n}\n");
+    cu_kernel(p, "/* y[i][j] = min(round_half_even(max(x[i][j], 0) / scale[j]), 255) * scale[j]:\n"
+                 " * one thread per element. */\n",
+              "fake_quantize_relu_per_column(const float *__restrict__ x, const float *__restrict__ scale, "
+              "float *__restrict__ y, int n, int m)",
+              CU_IDX2 "    const float q = fminf(nearbyintf(fmaxf(x[k], 0.0f) / scale[j]), 255.0f);\n"
+              "    y[k] = q * scale[j];\n}\n");
+    plan_2d(p, "fake_quantize_relu_per_column", "x,scale,y,n,m");
     return gen_end(p);
 }
 
@@ -435,6 +622,13 @@ static int requant(GenCtx *g)
                  "    for (int i = 0; i < n; i++) {\n"
                  "        const int64_t v = rounding_shift((int64_t)acc[i] * multiplier, shift) + zero_point;\n"
                  "        q[i] = (int8_t)(v < -128 ? -128 : (v > 127 ? 127 : v));\n    }\n}\n");
+    cu_kernel(p, CU_RSHIFT "/* q = clamp(round(acc * multiplier / 2^shift) + zero_point, -128, 127): one thread per\n"
+                 " * element. */\n",
+              "requantize(const int *__restrict__ acc, signed char *__restrict__ q, int n, int multiplier, "
+              "int shift, int zero_point)",
+              CU_IDX1 "    const long long v = rounding_shift((long long)acc[i] * multiplier, shift) + zero_point;\n"
+                      "    q[i] = (signed char)(v < -128 ? -128 : (v > 127 ? 127 : v));\n}\n");
+    plan_1d(p, "requantize", "acc,q,n,multiplier,shift,zero_point");
     if (gen_end(p) != 0)
         return -1;
 
@@ -468,6 +662,15 @@ static int requant(GenCtx *g)
                  "            const int64_t v = rounding_shift(a * multiplier[i], shift[i]);\n"
                  "            q[k] = (int8_t)(v < -128 ? -128 : (v > 127 ? 127 : v));\n"
                  "        }\n    }\n}\n");
+    cu_kernel(p, CU_RSHIFT "/* q[i][j] = clamp(round((acc[i][j] + bias[i]) * multiplier[i] / 2^shift[i]), -128, 127):\n"
+                 " * one thread per element. */\n",
+              "requantize_per_channel(const int *__restrict__ acc, const int *__restrict__ bias, "
+              "const int *__restrict__ multiplier, const int *__restrict__ shift, signed char *__restrict__ q, "
+              "int n, int m)",
+              CU_IDX2 "    const long long a = (long long)acc[k] + bias[i];\n"
+                      "    const long long v = rounding_shift(a * multiplier[i], shift[i]);\n"
+                      "    q[k] = (signed char)(v < -128 ? -128 : (v > 127 ? 127 : v));\n}\n");
+    plan_2d(p, "requantize_per_channel", "acc,bias,multiplier,shift,q,n,m");
     if (gen_end(p) != 0)
         return -1;
 
@@ -492,6 +695,13 @@ static int requant(GenCtx *g)
                  "    for (int i = 0; i < n; i++) {\n"
                  "        const int64_t v = rounding_shift((int64_t)acc[i] * multiplier, shift) + zero_point;\n"
                  "        q[i] = (uint8_t)(v < zero_point ? zero_point : (v > 255 ? 255 : v));\n    }\n}\n");
+    cu_kernel(p, CU_RSHIFT "/* q = clamp(round(acc * multiplier / 2^shift) + zero_point, zero_point, 255): one\n"
+                 " * thread per element. */\n",
+              "requantize_relu(const int *__restrict__ acc, unsigned char *__restrict__ q, int n, int multiplier, "
+              "int shift, int zero_point)",
+              CU_IDX1 "    const long long v = rounding_shift((long long)acc[i] * multiplier, shift) + zero_point;\n"
+                      "    q[i] = (unsigned char)(v < zero_point ? zero_point : (v > 255 ? 255 : v));\n}\n");
+    plan_1d(p, "requantize_relu", "acc,q,n,multiplier,shift,zero_point");
     if (gen_end(p) != 0)
         return -1;
 
@@ -519,6 +729,13 @@ static int requant(GenCtx *g)
                  "            const int64_t v = rounding_shift((int64_t)acc[k] * multiplier[j], shift);\n"
                  "            q[k] = (int16_t)(v < -32768 ? -32768 : (v > 32767 ? 32767 : v));\n"
                  "        }\n    }\n}\n");
+    cu_kernel(p, CU_RSHIFT "/* q[i][j] = clamp(round(acc[i][j] * multiplier[j] / 2^shift), -32768, 32767): one\n"
+                 " * thread per element. */\n",
+              "requantize_i16_per_column(const int *__restrict__ acc, const int *__restrict__ multiplier, "
+              "short *__restrict__ q, int n, int m, int shift)",
+              CU_IDX2 "    const long long v = rounding_shift((long long)acc[k] * multiplier[j], shift);\n"
+                      "    q[k] = (short)(v < -32768 ? -32768 : (v > 32767 ? 32767 : v));\n}\n");
+    plan_2d(p, "requantize_i16_per_column", "acc,multiplier,q,n,m,shift");
     return gen_end(p);
 }
 
@@ -556,6 +773,15 @@ static int requant8(GenCtx *g)
                      "        const int v = (int)nearbyintf((float)(qin[i] - zp_in) * ratio) + zp_out;\n"
                      "        qout[i] = (%s)(v < %d ? %d : (v > %d ? %d : v));\n    }\n}\n",
                   ity, oty, lo, hi, entry, ity, oty, oty, lo, lo, hi, hi);
+        StrBuf *k = gen_cuda_src(p);
+        sb_printf(k, "/* qout = clamp(round_half_even((qin - zp_in) * ratio) + zp_out, %d, %d): one thread per\n"
+                     " * element. */\n", lo, hi);
+        cu_head(k, "%s(const %s *__restrict__ qin, %s *__restrict__ qout, int n, float ratio, int zp_in, "
+                   "int zp_out)", entry, cu(ity), cu(oty));
+        sb_printf(k, CU_IDX1 "    const int v = (int)nearbyintf((float)(qin[i] - zp_in) * ratio) + zp_out;\n"
+                             "    qout[i] = (%s)(v < %d ? %d : (v > %d ? %d : v));\n}\n",
+                  cu(oty), lo, lo, hi, hi);
+        plan_1d(p, entry, "qin,qout,n,ratio,zp_in,zp_out");
         if (gen_end(p) != 0)
             return -1;
     }
@@ -597,6 +823,18 @@ static int int8_dots(GenCtx *g)
                      "        int32_t acc = 0;\n        for (int j = 0; j < m; j++)\n"
                      "            acc += row[j] * x[j];\n        y[i] = acc;\n    }\n}\n",
                   k ? "u8" : "i8", k ? 32640 : 16384, entry, aty, aty);
+        StrBuf *kc = gen_cuda_src(p);
+        sb_append(kc, "/* y = A x in i32: one warp per row, the lanes striding along it, a shuffle tree\n"
+                      " * adding their partial sums. */\n");
+        cu_head(kc, "%s(const %s *__restrict__ a, const signed char *__restrict__ x, int *__restrict__ y, "
+                    "int n, int m)", entry, cu(aty));
+        sb_append(kc, CU_WARP_ROW);
+        sb_printf(kc, "    const %s *row = a + (long long)i * m;\n", cu(aty));
+        sb_append(kc, "    int acc = 0;\n"
+                      "    for (int j = lane; j < m; j += 32)\n"
+                      "        acc += row[j] * x[j];\n" CU_WARP_SUM
+                      "    if (lane == 0)\n        y[i] = acc;\n}\n");
+        plan_warp_rows(p, entry, "a,x,y,n,m");
         if (gen_end(p) != 0)
             return -1;
     }
@@ -623,6 +861,16 @@ static int int8_dots(GenCtx *g)
                  "    for (int i = 0; i < n; i++) {\n        const uint8_t *row = a + (size_t)i * m;\n"
                  "        int32_t acc = 0;\n        for (int j = 0; j < m; j++)\n"
                  "            acc += (row[j] - za) * (x[j] - zx);\n        y[i] = acc;\n    }\n}\n");
+    cu_kernel(p, "/* y[i] = sum_j (a[i][j] - za) * (x[j] - zx) in i32: one warp per row, the lanes\n"
+                 " * striding along it, a shuffle tree adding their partial sums. */\n",
+              "gemv_u8_zero_point(const unsigned char *__restrict__ a, const unsigned char *__restrict__ x, "
+              "int *__restrict__ y, int n, int m, int za, int zx)",
+              CU_WARP_ROW "    const unsigned char *row = a + (long long)i * m;\n"
+                          "    int acc = 0;\n"
+                          "    for (int j = lane; j < m; j += 32)\n"
+                          "        acc += (row[j] - za) * (x[j] - zx);\n" CU_WARP_SUM
+                          "    if (lane == 0)\n        y[i] = acc;\n}\n");
+    plan_warp_rows(p, "gemv_u8_zero_point", "a,x,y,n,m,za,zx");
     if (gen_end(p) != 0)
         return -1;
 
@@ -645,6 +893,13 @@ static int int8_dots(GenCtx *g)
                  "    for (int i = 0; i < n; i++) {\n        const int8_t *ai = a + 4 * (size_t)i;\n"
                  "        const int8_t *bi = b + 4 * (size_t)i;\n"
                  "        c[i] += ai[0] * bi[0] + ai[1] * bi[1] + ai[2] * bi[2] + ai[3] * bi[3];\n    }\n}\n");
+    cu_kernel(p, "/* c[i] += a[i][0]*b[i][0] + ... + a[i][3]*b[i][3]: one thread per group of four. */\n",
+              "dot4_accumulate(const signed char *__restrict__ a, const signed char *__restrict__ b, "
+              "int *__restrict__ c, int n)",
+              CU_IDX1 "    const signed char *ai = a + 4 * i;\n"
+                      "    const signed char *bi = b + 4 * i;\n"
+                      "    c[i] += ai[0] * bi[0] + ai[1] * bi[1] + ai[2] * bi[2] + ai[3] * bi[3];\n}\n");
+    plan_1d(p, "dot4_accumulate", "a,b,c,n");
     if (gen_end(p) != 0)
         return -1;
 
@@ -669,6 +924,17 @@ static int int8_dots(GenCtx *g)
                  "    for (int i = 0; i < n; i++) {\n        int32_t acc = 0;\n"
                  "        for (int t = 0; t < k; t++)\n"
                  "            acc += a[(size_t)i * k + t] * b[(size_t)i * k + t];\n        r[i] = acc;\n    }\n}\n");
+    cu_kernel(p, "/* r[i] = sum_t a[i][t] * b[i][t] in i32: one warp per row, the lanes striding\n"
+                 " * along it, a shuffle tree adding their partial sums. */\n",
+              "row_dots_i8(const signed char *__restrict__ a, const signed char *__restrict__ b, "
+              "int *__restrict__ r, int n, int k)",
+              CU_WARP_ROW "    const signed char *ar = a + (long long)i * k;\n"
+                          "    const signed char *br = b + (long long)i * k;\n"
+                          "    int acc = 0;\n"
+                          "    for (int t = lane; t < k; t += 32)\n"
+                          "        acc += ar[t] * br[t];\n" CU_WARP_SUM
+                          "    if (lane == 0)\n        r[i] = acc;\n}\n");
+    plan_warp_rows(p, "row_dots_i8", "a,b,r,n,k");
     if (gen_end(p) != 0)
         return -1;
 
@@ -699,6 +965,16 @@ static int int8_dots(GenCtx *g)
                  "        int32_t acc = 0;\n        for (int j = 0; j < m; j++)\n"
                  "            acc += row[j] * x[j];\n"
                  "        y[i] = (float)acc * (a_scale[i] * x_scale);\n    }\n}\n");
+    cu_kernel(p, "/* y[i] = (sum_j a[i][j] * x[j]) * (a_scale[i] * x_scale), the sum in i32: one warp\n"
+                 " * per row, the lanes striding along it, a shuffle tree adding their partial sums. */\n",
+              "gemv_i8_dequantized(const signed char *__restrict__ a, const float *__restrict__ a_scale, "
+              "const signed char *__restrict__ x, float *__restrict__ y, int n, int m, float x_scale)",
+              CU_WARP_ROW "    const signed char *row = a + (long long)i * m;\n"
+                          "    int acc = 0;\n"
+                          "    for (int j = lane; j < m; j += 32)\n"
+                          "        acc += row[j] * x[j];\n" CU_WARP_SUM
+                          "    if (lane == 0)\n        y[i] = (float)acc * (a_scale[i] * x_scale);\n}\n");
+    plan_warp_rows(p, "gemv_i8_dequantized", "a,a_scale,x,y,n,m,x_scale");
     return gen_end(p);
 }
 
@@ -722,6 +998,11 @@ static int fixed_point(GenCtx *g)
                  "void f32_to_q15(const float *x, int16_t *q, int n)\n{\n"
                  "    for (int i = 0; i < n; i++) {\n        const float v = nearbyintf(x[i] * 32768.0f);\n"
                  "        q[i] = (int16_t)(v < -32768.0f ? -32768 : (v > 32767.0f ? 32767 : (int)v));\n    }\n}\n");
+    cu_kernel(p, "/* q = clamp(round_half_even(x * 2^15), -32768, 32767): one thread per element. */\n",
+              "f32_to_q15(const float *__restrict__ x, short *__restrict__ q, int n)",
+              CU_IDX1 "    const float v = nearbyintf(x[i] * 32768.0f);\n"
+                      "    q[i] = (short)(v < -32768.0f ? -32768 : (v > 32767.0f ? 32767 : (int)v));\n}\n");
+    plan_1d(p, "f32_to_q15", "x,q,n");
     if (gen_end(p) != 0)
         return -1;
 
@@ -737,6 +1018,10 @@ static int fixed_point(GenCtx *g)
     sb_append(s, "#include <stdint.h>\n\n/* Q15 to float: x = q / 2^15 (exact). */\n"
                  "void q15_to_f32(const int16_t *q, float *x, int n)\n{\n"
                  "    for (int i = 0; i < n; i++)\n        x[i] = (float)q[i] * (1.0f / 32768.0f);\n}\n");
+    cu_kernel(p, "/* x = q / 2^15: one thread per element. */\n",
+              "q15_to_f32(const short *__restrict__ q, float *__restrict__ x, int n)",
+              CU_IDX1 "    x[i] = (float)q[i] * (1.0f / 32768.0f);\n}\n");
+    plan_1d(p, "q15_to_f32", "q,x,n");
     if (gen_end(p) != 0)
         return -1;
 
@@ -758,6 +1043,12 @@ static int fixed_point(GenCtx *g)
                  "    for (int i = 0; i < n; i++) {\n        const int32_t p = (int32_t)a[i] * b[i];\n"
                  "        const int32_t r = p >= 0 ? (p + 16384) >> 15 : -((-p + 16384) >> 15);\n"
                  "        c[i] = (int16_t)(r > 32767 ? 32767 : r);\n    }\n}\n");
+    cu_kernel(p, "/* c = round(a * b / 2^15), halves away from zero, saturated: one thread per element. */\n",
+              "q15_mul(const short *__restrict__ a, const short *__restrict__ b, short *__restrict__ c, int n)",
+              CU_IDX1 "    const int p = (int)a[i] * b[i];\n"
+                      "    const int r = p >= 0 ? (p + 16384) >> 15 : -((-p + 16384) >> 15);\n"
+                      "    c[i] = (short)(r > 32767 ? 32767 : r);\n}\n");
+    plan_1d(p, "q15_mul", "a,b,c,n");
     if (gen_end(p) != 0)
         return -1;
 
@@ -777,6 +1068,12 @@ static int fixed_point(GenCtx *g)
                  "    for (int i = 0; i < n; i++) {\n        const double v = nearbyint(x[i] * 65536.0);\n"
                  "        q[i] = v < (double)INT32_MIN ? INT32_MIN : (v > (double)INT32_MAX ? INT32_MAX : (int32_t)v);\n"
                  "    }\n}\n");
+    cu_kernel(p, "/* q = clamp(round_half_even(x * 2^16), INT32_MIN, INT32_MAX): one thread per element. */\n",
+              "f64_to_q16_16(const double *__restrict__ x, int *__restrict__ q, int n)",
+              CU_IDX1 "    const int lo = -2147483647 - 1, hi = 2147483647;\n"
+                      "    const double v = nearbyint(x[i] * 65536.0);\n"
+                      "    q[i] = v < (double)lo ? lo : (v > (double)hi ? hi : (int)v);\n}\n");
+    plan_1d(p, "f64_to_q16_16", "x,q,n");
     if (gen_end(p) != 0)
         return -1;
 
@@ -792,6 +1089,10 @@ static int fixed_point(GenCtx *g)
     sb_append(s, "#include <stdint.h>\n\n/* Q16.16 to double: x = q / 2^16 (exact). */\n"
                  "void q16_16_to_f64(const int32_t *q, double *x, int n)\n{\n"
                  "    for (int i = 0; i < n; i++)\n        x[i] = q[i] / 65536.0;\n}\n");
+    cu_kernel(p, "/* x = q / 2^16: one thread per element. */\n",
+              "q16_16_to_f64(const int *__restrict__ q, double *__restrict__ x, int n)",
+              CU_IDX1 "    x[i] = q[i] / 65536.0;\n}\n");
+    plan_1d(p, "q16_16_to_f64", "q,x,n");
     if (gen_end(p) != 0)
         return -1;
 
@@ -814,6 +1115,14 @@ static int fixed_point(GenCtx *g)
                  "        const int64_t r = p >= 0 ? (p + 32768) >> 16 : -((-p + 32768) >> 16);\n"
                  "        c[i] = (int32_t)(r > INT32_MAX ? INT32_MAX : (r < INT32_MIN ? INT32_MIN : r));\n"
                  "    }\n}\n");
+    cu_kernel(p, "/* c = round(a * b / 2^16), halves away from zero, in 64-bit arithmetic, saturated:\n"
+                 " * one thread per element. */\n",
+              "q16_16_mul(const int *__restrict__ a, const int *__restrict__ b, int *__restrict__ c, int n)",
+              CU_IDX1 "    const long long lo = -2147483647LL - 1, hi = 2147483647LL;\n"
+                      "    const long long p = (long long)a[i] * b[i];\n"
+                      "    const long long r = p >= 0 ? (p + 32768) >> 16 : -((-p + 32768) >> 16);\n"
+                      "    c[i] = (int)(r > hi ? hi : (r < lo ? lo : r));\n}\n");
+    plan_1d(p, "q16_16_mul", "a,b,c,n");
     return gen_end(p);
 }
 
@@ -842,6 +1151,48 @@ static int dynamic(GenCtx *g)
                  "    const float s = amax > 0.0f ? amax / 127.0f : 1.0f;\n"
                  "    for (int i = 0; i < n; i++)\n        q[i] = (int8_t)nearbyintf(x[i] / s);\n"
                  "    scale[0] = s;\n}\n");
+    gen_cuda(p, "/* Dynamic symmetric quantisation in three launches: per-block maxima of |x| over\n"
+                " * grid-stride slices, one block turning them into the scale, then one thread per\n"
+                " * element.  The maximum is exact, so q matches the C program's bit for bit. */\n\n"
+                "/* Reduces sh[0 .. blockDim.x) to its maximum in sh[0]; blockDim.x is a power of two. */\n"
+                "__device__ void block_max(float *sh)\n{\n"
+                "    for (int s = blockDim.x / 2; s > 0; s >>= 1) {\n"
+                "        __syncthreads();\n"
+                "        if (threadIdx.x < s)\n"
+                "            sh[threadIdx.x] = fmaxf(sh[threadIdx.x], sh[threadIdx.x + s]);\n"
+                "    }\n"
+                "    __syncthreads();\n}\n\n");
+    cu_kernel(p, "",
+              "quantize_dynamic_amax(const float *__restrict__ x, float *__restrict__ partial, int n)",
+              "    extern __shared__ float sh[];\n"
+              "    float amax = 0.0f;\n"
+              "    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n;\n"
+              "         i += (long long)gridDim.x * blockDim.x)\n"
+              "        amax = fmaxf(amax, fabsf(x[i]));\n"
+              "    sh[threadIdx.x] = amax;\n"
+              "    block_max(sh);\n"
+              "    if (threadIdx.x == 0)\n        partial[blockIdx.x] = sh[0];\n}\n\n");
+    cu_kernel(p, "",
+              "quantize_dynamic_scale(const float *__restrict__ partial, int nparts, float *__restrict__ scale)",
+              "    extern __shared__ float sh[];\n"
+              "    float amax = 0.0f;\n"
+              "    for (int b = threadIdx.x; b < nparts; b += blockDim.x)\n"
+              "        amax = fmaxf(amax, partial[b]);\n"
+              "    sh[threadIdx.x] = amax;\n"
+              "    block_max(sh);\n"
+              "    if (threadIdx.x == 0)\n        scale[0] = sh[0] > 0.0f ? sh[0] / 127.0f : 1.0f;\n}\n\n");
+    cu_kernel(p, "",
+              "quantize_dynamic(const float *__restrict__ x, signed char *__restrict__ q, "
+              "const float *__restrict__ scale, int n)",
+              CU_IDX1 "    q[i] = (signed char)nearbyintf(x[i] / scale[0]);\n}\n");
+    gen_scratch(p, "partial", "f32", "1024");
+    gen_launch(p, "quantize_dynamic_amax", "min((n+1023)/1024,1024)", "256", "256*4", "x,partial,n");
+    gen_launch(p, "quantize_dynamic_scale", "1", "256", "256*4", "partial,min((n+1023)/1024,1024),scale");
+    gen_launch(p, "quantize_dynamic", "(n+255)/256", "256", NULL, "x,q,scale,n");
+    gen_knob(p, "block", "256");
+    gen_knob(p, "mapping", "grid-stride-block-max-shared-then-one-element-per-thread");
+    gen_knob(p, "max_blocks", "1024");
+    gen_knob(p, "launches", "3");
     if (gen_end(p) != 0)
         return -1;
 
@@ -868,6 +1219,23 @@ static int dynamic(GenCtx *g)
                  "        const float s = amax > 0.0f ? amax / 127.0f : 1.0f;\n"
                  "        for (int j = 0; j < m; j++)\n            qr[j] = (int8_t)nearbyintf(xr[j] / s);\n"
                  "        scale[i] = s;\n    }\n}\n");
+    cu_kernel(p, "/* Per-token dynamic quantisation: one warp per row finds max |x| (lanes striding\n"
+                 " * along the row, a shuffle tree combining them, every lane getting the result),\n"
+                 " * then quantises the row with the row's scale. */\n",
+              "quantize_per_token(const float *__restrict__ x, signed char *__restrict__ q, "
+              "float *__restrict__ scale, int n, int m)",
+              CU_WARP_ROW "    const float *xr = x + (long long)i * m;\n"
+                          "    signed char *qr = q + (long long)i * m;\n"
+                          "    float amax = 0.0f;\n"
+                          "    for (int j = lane; j < m; j += 32)\n"
+                          "        amax = fmaxf(amax, fabsf(xr[j]));\n"
+                          "    for (int off = 16; off > 0; off >>= 1)\n"
+                          "        amax = fmaxf(amax, __shfl_xor_sync(0xffffffff, amax, off));\n"
+                          "    const float s = amax > 0.0f ? amax / 127.0f : 1.0f;\n"
+                          "    for (int j = lane; j < m; j += 32)\n"
+                          "        qr[j] = (signed char)nearbyintf(xr[j] / s);\n"
+                          "    if (lane == 0)\n        scale[i] = s;\n}\n");
+    plan_warp_rows(p, "quantize_per_token", "x,q,scale,n,m");
     return gen_end(p);
 }
 
@@ -911,6 +1279,26 @@ static int packing(GenCtx *g)
                  "                const int hi = nibble(x[base + t + 1], s);\n"
                  "                packed[(base + t) / 2] = (uint8_t)(lo | (hi << 4));\n"
                  "            }\n        }\n    }\n}\n");
+    cu_kernel(p, "/* Group-wise int4 quantisation, two values per byte: one thread per output byte\n"
+                 " * (a 2-D grid: x across the ng*gs/2 bytes of a row, y down the n rows); gs is even,\n"
+                 " * so both values of a byte share a group. */\n"
+                 "static __device__ int nibble(float x, float s)\n{\n"
+                 "    const int v = (int)nearbyintf(x / s);\n"
+                 "    return (v < -8 ? -8 : (v > 7 ? 7 : v)) + 8;\n}\n\n",
+              "quantize_int4_packed(const float *__restrict__ x, const float *__restrict__ scale, "
+              "unsigned char *__restrict__ packed, int n, int ng, int gs)",
+              "    const int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
+              "    const int i = blockIdx.y;\n"
+              "    if (t >= ng * gs / 2)\n        return;\n"
+              "    const int c = 2 * t; /* the column of the low nibble */\n"
+              "    const float s = scale[(long long)i * ng + c / gs];\n"
+              "    const float *xr = x + (long long)i * ng * gs;\n"
+              "    const int lo = nibble(xr[c], s);\n"
+              "    const int hi = nibble(xr[c + 1], s);\n"
+              "    packed[(long long)i * (ng * gs / 2) + t] = (unsigned char)(lo | (hi << 4));\n}\n");
+    gen_launch(p, "quantize_int4_packed", "(ng*gs/2+255)/256,n", "256", NULL, "x,scale,packed,n,ng,gs");
+    gen_knob(p, "block", "256");
+    gen_knob(p, "mapping", "one-byte-per-thread-2d-grid");
     if (gen_end(p) != 0)
         return -1;
 
@@ -944,6 +1332,22 @@ static int packing(GenCtx *g)
                  "                x[base + t] = (float)((byte & 0xF) - 8) * s;\n"
                  "                x[base + t + 1] = (float)((byte >> 4) - 8) * s;\n"
                  "            }\n        }\n    }\n}\n");
+    cu_kernel(p, "/* Unpack offset-binary int4 pairs and dequantise: one thread per input byte (a 2-D\n"
+                 " * grid: x across the ng*gs/2 bytes of a row, y down the n rows). */\n",
+              "dequantize_int4_packed(const unsigned char *__restrict__ packed, const float *__restrict__ scale, "
+              "float *__restrict__ x, int n, int ng, int gs)",
+              "    const int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
+              "    const int i = blockIdx.y;\n"
+              "    if (t >= ng * gs / 2)\n        return;\n"
+              "    const int c = 2 * t; /* the column of the low nibble */\n"
+              "    const float s = scale[(long long)i * ng + c / gs];\n"
+              "    const int byte = packed[(long long)i * (ng * gs / 2) + t];\n"
+              "    float *xr = x + (long long)i * ng * gs;\n"
+              "    xr[c] = (float)((byte & 0xF) - 8) * s;\n"
+              "    xr[c + 1] = (float)((byte >> 4) - 8) * s;\n}\n");
+    gen_launch(p, "dequantize_int4_packed", "(ng*gs/2+255)/256,n", "256", NULL, "packed,scale,x,n,ng,gs");
+    gen_knob(p, "block", "256");
+    gen_knob(p, "mapping", "one-byte-per-thread-2d-grid");
     if (gen_end(p) != 0)
         return -1;
 
@@ -963,6 +1367,17 @@ static int packing(GenCtx *g)
                  "        for (int k = 0; k < 8 && 8 * b + k < n; k++)\n"
                  "            if (x[8 * b + k] > 0.0f)\n                byte |= 1u << k;\n"
                  "        bits[b] = (uint8_t)byte;\n    }\n}\n");
+    cu_kernel(p, "/* Sign bits, least significant first, 8 per byte: one thread per output byte. */\n",
+              "pack_sign_bits(const float *__restrict__ x, unsigned char *__restrict__ bits, int n)",
+              "    const long long b = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+              "    if (b >= (n + 7) / 8)\n        return;\n"
+              "    unsigned byte = 0;\n"
+              "    for (int k = 0; k < 8 && 8 * b + k < n; k++)\n"
+              "        if (x[8 * b + k] > 0.0f)\n            byte |= 1u << k;\n"
+              "    bits[b] = (unsigned char)byte;\n}\n");
+    gen_launch(p, "pack_sign_bits", "((n+7)/8+255)/256", "256", NULL, "x,bits,n");
+    gen_knob(p, "block", "256");
+    gen_knob(p, "mapping", "one-byte-per-thread");
     return gen_end(p);
 }
 
