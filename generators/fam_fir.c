@@ -21,6 +21,10 @@
 #define NCFG "small:n=20000|edge:n=1|edge-two:n=2|edge-prime:n=131|large:n=" NBIG
 #define FTOL 1e-4, 1e-4, 0, 0
 
+/* The pairs: one thread per output sample (64-bit sample indices: the
+ * large signals reach 2^28 samples), each summing its taps in the C
+ * program's order and precision; baked taps live in constant memory. */
+
 /* Windowed-sinc low-pass taps (Hamming window), normalised to unit DC gain. */
 static void lowpass_taps(double *h, int t, double fc)
 {
@@ -38,10 +42,11 @@ static void lowpass_taps(double *h, int t, double fc)
     }
 }
 
-/* "static const T taps[N] = {...};" with $T and $f left for the spec expansion. */
-static void print_taps(StrBuf *s, const char *name, const double *h, int t)
+/* "<qual> T taps[N] = {...};" with $T and $f left for the spec expansion;
+ * qual is "static const" in C, "__constant__" in CUDA. */
+static void print_taps(StrBuf *s, const char *qual, const char *name, const double *h, int t)
 {
-    sb_printf(s, "static const $T %s[%d] = {", name, t);
+    sb_printf(s, "%s $T %s[%d] = {", qual, name, t);
     for (int k = 0; k < t; k++) {
         char num[32];
         snprintf(num, sizeof num, "%.9g", h[k]);
@@ -62,7 +67,7 @@ static int emit_baked(GenCtx *g, const char *tag, const char *dtypes, const char
     snprintf(desc, sizeof desc, "%s, %d taps baked in, %s ($D)", what, t, centred ? "centred, zero border" : "causal");
     snprintf(cost, sizeof cost, "%d*n", 2 * t);
     sb_printf(&s, "/* %s: %d fixed taps. */\n", what, t);
-    print_taps(&s, "taps", h, t);
+    print_taps(&s, "static const", "taps", h, t);
     if (centred)
         sb_printf(&s,
                   "/* y[i] = sum_k taps[k] * x[i + k - %d]: the filter is centred on i and\n"
@@ -91,7 +96,32 @@ static int emit_baked(GenCtx *g, const char *tag, const char *dtypes, const char
                   t);
     snprintf(src, sizeof src, "%s", sb_str(&s));
     sb_release(&s);
-    Spec sp = {dtypes, name, "fir", desc, "x:in:n;y:out:n;n:param", NULL, NCFG, cost, "$S*2*n", FTOL, src};
+    /* the pair: the taps in constant memory, one thread per output sample */
+    static char cuda[4096];
+    sb_printf(&s, "/* %s: %d fixed taps. */\n", what, t);
+    print_taps(&s, "__constant__", "taps", h, t);
+    sb_printf(&s,
+              "/* The %s filter: one thread per output sample. */\n"
+              "extern \"C\" __global__ void fir(const $T *x, $T *y, int n)\n{\n"
+              "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+              "    if (i >= n)\n        return;\n"
+              "    $T acc = 0;\n",
+              centred ? "centred" : "causal");
+    if (centred)
+        sb_printf(&s,
+                  "    for (int k = 0; k < %d; k++) {\n"
+                  "        const long long j = i + k - %d;\n"
+                  "        if (j >= 0 && j < n)\n"
+                  "            acc += taps[k] * x[j];\n"
+                  "    }\n",
+                  t, t / 2);
+    else
+        sb_printf(&s, "    for (int k = 0; k < %d && k <= i; k++)\n        acc += taps[k] * x[i - k];\n", t);
+    sb_append(&s, "    y[i] = acc;\n}\n");
+    snprintf(cuda, sizeof cuda, "%s", sb_str(&s));
+    sb_release(&s);
+    Spec sp = {dtypes, name, "fir", desc, "x:in:n;y:out:n;n:param", NULL, NCFG, cost, "$S*2*n", FTOL, src,
+               cuda, "fir|(n+255)/256|256||x,y,n", NULL, "block=256;mapping=one-output-per-thread,taps-in-constant"};
     return spec_emit_all(g, &sp, 1);
 }
 
@@ -106,7 +136,20 @@ static const Spec SPECS[] = {
      "        for (int k = 0; k < t && k <= i; k++)\n"
      "            acc += h[k] * x[i - k];\n"
      "        y[i] = acc;\n"
-     "    }\n}\n"},
+     "    }\n}\n",
+     "/* Causal FIR: one thread per output sample. */\n"
+     "extern \"C\" __global__ void fir(const $T *x, const $T *h, $T *y, int n, int t)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= n)\n"
+     "        return;\n"
+     "    $T acc = 0;\n"
+     "    for (int k = 0; k < t && k <= i; k++)\n"
+     "        acc += h[k] * x[i - k];\n"
+     "    y[i] = acc;\n"
+     "}\n",
+     "fir|(n+255)/256|256||x,h,y,n,t", NULL,
+     "block=256;mapping=one-output-per-thread"},
     {"i32", "causal", "fir_i32", "causal FIR on int32 samples and taps", "x:in:n;h:in:t;y:out:n;n:param;t:param",
      "x:i:-30000:30000;h:i:-1000:1000", TCFG, "2*n*t", "4*(2*n+t)", 0, 0, 0, 0,
      "#include <stdint.h>\n\n"
@@ -118,7 +161,20 @@ static const Spec SPECS[] = {
      "        for (int k = 0; k < t && k <= i; k++)\n"
      "            acc += h[k] * x[i - k];\n"
      "        y[i] = acc;\n"
-     "    }\n}\n"},
+     "    }\n}\n",
+     "/* Causal integer FIR: one thread per output sample. */\n"
+     "extern \"C\" __global__ void fir_i32(const int *x, const int *h, int *y, int n, int t)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= n)\n"
+     "        return;\n"
+     "    int acc = 0;\n"
+     "    for (int k = 0; k < t && k <= i; k++)\n"
+     "        acc += h[k] * x[i - k];\n"
+     "    y[i] = acc;\n"
+     "}\n",
+     "fir_i32|(n+255)/256|256||x,h,y,n,t", NULL,
+     "block=256;mapping=one-output-per-thread"},
     {"i32", "causal-wide", "fir_i64", "causal FIR on int32 samples with int64 results",
      "x:in:n;h:in:t;y:out:n:i64;n:param;t:param", "x:i:-2000000000:2000000000;h:i:-65536:65536", TCFG, "2*n*t",
      "4*(n+t)+8*n", 0, 0, 0, 0,
@@ -131,7 +187,20 @@ static const Spec SPECS[] = {
      "        for (int k = 0; k < t && k <= i; k++)\n"
      "            acc += (int64_t)h[k] * x[i - k];\n"
      "        y[i] = acc;\n"
-     "    }\n}\n"},
+     "    }\n}\n",
+     "/* Causal FIR with exact 64-bit sums: one thread per output sample. */\n"
+     "extern \"C\" __global__ void fir_i64(const int *x, const int *h, long long *y, int n, int t)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= n)\n"
+     "        return;\n"
+     "    long long acc = 0;\n"
+     "    for (int k = 0; k < t && k <= i; k++)\n"
+     "        acc += (long long)h[k] * x[i - k];\n"
+     "    y[i] = acc;\n"
+     "}\n",
+     "fir_i64|(n+255)/256|256||x,h,y,n,t", NULL,
+     "block=256;mapping=one-output-per-thread"},
     {"f32 f64", "valid-correlate", "correlate_valid", "valid-mode correlation y[i] = sum_k h[k]*x[i+k] ($D)",
      "x:in:n;h:in:t;y:out:n-t+1;n:param;t:param", NULL,
      "small:n=20000,t=31|edge:n=1,t=1|edge-equal:n=9,t=9|edge-prime:n=131,t=7|large:n=" NBIG ",t=64",
@@ -145,7 +214,20 @@ static const Spec SPECS[] = {
      "        for (int k = 0; k < t; k++)\n"
      "            acc += h[k] * x[i + k];\n"
      "        y[i] = acc;\n"
-     "    }\n}\n"},
+     "    }\n}\n",
+     "/* Valid-mode correlation: one thread per output position. */\n"
+     "extern \"C\" __global__ void correlate_valid(const $T *x, const $T *h, $T *y, int n, int t)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= n - t + 1)\n"
+     "        return;\n"
+     "    $T acc = 0;\n"
+     "    for (int k = 0; k < t; k++)\n"
+     "        acc += h[k] * x[i + k];\n"
+     "    y[i] = acc;\n"
+     "}\n",
+     "correlate_valid|(max(n-t+1,1)+255)/256|256||x,h,y,n,t", NULL,
+     "block=256;mapping=one-output-per-thread"},
     {"f32 f64", "full-convolution", "convolve_full", "full convolution, length n+t-1 ($D)",
      "x:in:n;h:in:t;y:out:n+t-1;n:param;t:param", NULL, TCFG, "2*n*t", "$S*(2*n+2*t)", FTOL,
      "/* Full linear convolution y = h * x of length n + t - 1:\n"
@@ -158,7 +240,22 @@ static const Spec SPECS[] = {
      "        for (int k = k0; k <= k1; k++)\n"
      "            acc += h[k] * x[i - k];\n"
      "        y[i] = acc;\n"
-     "    }\n}\n"},
+     "    }\n}\n",
+     "/* Full convolution: one thread per output sample. */\n"
+     "extern \"C\" __global__ void convolve_full(const $T *x, const $T *h, $T *y, int n, int t)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= n + t - 1)\n"
+     "        return;\n"
+     "    const int k0 = i - n + 1 > 0 ? (int)(i - n + 1) : 0;\n"
+     "    const int k1 = i < t - 1 ? (int)i : t - 1;\n"
+     "    $T acc = 0;\n"
+     "    for (int k = k0; k <= k1; k++)\n"
+     "        acc += h[k] * x[i - k];\n"
+     "    y[i] = acc;\n"
+     "}\n",
+     "convolve_full|(n+t-1+255)/256|256||x,h,y,n,t", NULL,
+     "block=256;mapping=one-output-per-thread"},
     {"f32", "same-zero", "fir_same", "centred FIR, zero border, output length n ($D)",
      "x:in:n;h:in:t;y:out:n;n:param;t:param", NULL, TCFG, "2*n*t", "$S*(2*n+t)", FTOL,
      "/* Centred ('same') filtering: y[i] = sum_k h[k] * x[i + k - t/2], samples\n"
@@ -173,7 +270,24 @@ static const Spec SPECS[] = {
      "                acc += h[k] * x[j];\n"
      "        }\n"
      "        y[i] = acc;\n"
-     "    }\n}\n"},
+     "    }\n}\n",
+     "/* Centred FIR, zero border: one thread per output sample. */\n"
+     "extern \"C\" __global__ void fir_same(const float *x, const float *h, float *y, int n, int t)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= n)\n"
+     "        return;\n"
+     "    const int half = t / 2;\n"
+     "    float acc = 0.0f;\n"
+     "    for (int k = 0; k < t; k++) {\n"
+     "        const long long j = i + k - half;\n"
+     "        if (j >= 0 && j < n)\n"
+     "            acc += h[k] * x[j];\n"
+     "    }\n"
+     "    y[i] = acc;\n"
+     "}\n",
+     "fir_same|(n+255)/256|256||x,h,y,n,t", NULL,
+     "block=256;mapping=one-output-per-thread"},
     {"f32", "same-clamp", "fir_clamp", "centred FIR, clamped (edge-replicating) border ($D)",
      "x:in:n;h:in:t;y:out:n;n:param;t:param", NULL, TCFG, "2*n*t", "$S*(2*n+t)", FTOL,
      "static int clampi(int j, int n)\n{\n"
@@ -186,7 +300,25 @@ static const Spec SPECS[] = {
      "        for (int k = 0; k < t; k++)\n"
      "            acc += h[k] * x[clampi(i + k - t / 2, n)];\n"
      "        y[i] = acc;\n"
-     "    }\n}\n"},
+     "    }\n}\n",
+     "__device__ int clampi(int j, int n)\n"
+     "{\n"
+     "    return j < 0 ? 0 : (j >= n ? n - 1 : j);\n"
+     "}\n"
+     "\n"
+     "/* Centred FIR, clamped border: one thread per output sample. */\n"
+     "extern \"C\" __global__ void fir_clamp(const float *x, const float *h, float *y, int n, int t)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= n)\n"
+     "        return;\n"
+     "    float acc = 0.0f;\n"
+     "    for (int k = 0; k < t; k++)\n"
+     "        acc += h[k] * x[clampi((int)i + k - t / 2, n)];\n"
+     "    y[i] = acc;\n"
+     "}\n",
+     "fir_clamp|(n+255)/256|256||x,h,y,n,t", NULL,
+     "block=256;mapping=one-output-per-thread"},
     {"f64", "same-reflect", "fir_reflect", "centred FIR, mirrored border ($D)", "x:in:n;h:in:t;y:out:n;n:param;t:param",
      NULL, TCFG, "2*n*t", "$S*(2*n+t)", FTOL,
      "/* Index of sample j of the signal mirrored about its end samples\n"
@@ -207,7 +339,32 @@ static const Spec SPECS[] = {
      "        for (int k = 0; k < t; k++)\n"
      "            acc += h[k] * x[reflect(i + k - t / 2, n)];\n"
      "        y[i] = acc;\n"
-     "    }\n}\n"},
+     "    }\n}\n",
+     "/* Index of sample j of the signal mirrored about its end samples. */\n"
+     "__device__ int reflect(int j, int n)\n"
+     "{\n"
+     "    if (n == 1)\n"
+     "        return 0;\n"
+     "    const int period = 2 * (n - 1);\n"
+     "    j %= period;\n"
+     "    if (j < 0)\n"
+     "        j += period;\n"
+     "    return j < n ? j : period - j;\n"
+     "}\n"
+     "\n"
+     "/* Centred FIR, mirrored border: one thread per output sample. */\n"
+     "extern \"C\" __global__ void fir_reflect(const double *x, const double *h, double *y, int n, int t)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= n)\n"
+     "        return;\n"
+     "    double acc = 0.0;\n"
+     "    for (int k = 0; k < t; k++)\n"
+     "        acc += h[k] * x[reflect((int)i + k - t / 2, n)];\n"
+     "    y[i] = acc;\n"
+     "}\n",
+     "fir_reflect|(n+255)/256|256||x,h,y,n,t", NULL,
+     "block=256;mapping=one-output-per-thread"},
     {"f32", "circular", "fir_circular", "circular (periodic) convolution ($D)", "x:in:n;h:in:t;y:out:n;n:param;t:param",
      NULL, TCFG, "2*n*t", "$S*(2*n+t)", FTOL,
      "/* Circular convolution: the signal is periodic with period n, so\n"
@@ -220,7 +377,22 @@ static const Spec SPECS[] = {
      "            acc += h[k] * x[j < 0 ? j + n : j];\n"
      "        }\n"
      "        y[i] = acc;\n"
-     "    }\n}\n"},
+     "    }\n}\n",
+     "/* Circular convolution: one thread per output sample. */\n"
+     "extern \"C\" __global__ void fir_circular(const float *x, const float *h, float *y, int n, int t)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= n)\n"
+     "        return;\n"
+     "    float acc = 0.0f;\n"
+     "    for (int k = 0; k < t; k++) {\n"
+     "        const int j = ((int)i - k) % n;\n"
+     "        acc += h[k] * x[j < 0 ? j + n : j];\n"
+     "    }\n"
+     "    y[i] = acc;\n"
+     "}\n",
+     "fir_circular|(n+255)/256|256||x,h,y,n,t", NULL,
+     "block=256;mapping=one-output-per-thread"},
     {"f32", "decimate2", "fir_decimate2", "decimate by 2 with an anti-aliasing FIR ($D)",
      "x:in:n;h:in:t;y:out:(n+1)/2;n:param;t:param", NULL, TCFG, "n*t", "$S*(n+t+n/2)", FTOL,
      "/* Decimation by 2: the causal FIR output is kept at even positions only,\n"
@@ -231,7 +403,21 @@ static const Spec SPECS[] = {
      "        for (int k = 0; k < t && k <= 2 * i; k++)\n"
      "            acc += h[k] * x[2 * i - k];\n"
      "        y[i] = acc;\n"
-     "    }\n}\n"},
+     "    }\n}\n",
+     "/* Decimation by 2: one thread per output sample. */\n"
+     "extern \"C\" __global__ void fir_decimate2(const float *x, const float *h, float *y, int n, int t)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= (n + 1) / 2)\n"
+     "        return;\n"
+     "    const long long c = 2 * i;\n"
+     "    float acc = 0;\n"
+     "    for (int k = 0; k < t && k <= c; k++)\n"
+     "        acc += h[k] * x[c - k];\n"
+     "    y[i] = acc;\n"
+     "}\n",
+     "fir_decimate2|((n+1)/2+255)/256|256||x,h,y,n,t", NULL,
+     "block=256;mapping=one-output-per-thread"},
     {"f64", "decimate3", "fir_decimate3", "decimate by 3 with an anti-aliasing FIR ($D)",
      "x:in:n;h:in:t;y:out:(n+2)/3;n:param;t:param", NULL, TCFG, "2*n*t/3", "$S*(n+t+n/3)", FTOL,
      "/* Decimation by 3: y[i] = sum_k h[k] * x[3i - k] for i < ceil(n / 3),\n"
@@ -243,7 +429,21 @@ static const Spec SPECS[] = {
      "        for (int k = 0; k < t && k <= 3 * i; k++)\n"
      "            acc += h[k] * x[3 * i - k];\n"
      "        y[i] = acc;\n"
-     "    }\n}\n"},
+     "    }\n}\n",
+     "/* Decimation by 3: one thread per output sample. */\n"
+     "extern \"C\" __global__ void fir_decimate3(const double *x, const double *h, double *y, int n, int t)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= (n + 2) / 3)\n"
+     "        return;\n"
+     "    const long long c = 3 * i;\n"
+     "    double acc = 0;\n"
+     "    for (int k = 0; k < t && k <= c; k++)\n"
+     "        acc += h[k] * x[c - k];\n"
+     "    y[i] = acc;\n"
+     "}\n",
+     "fir_decimate3|((n+2)/3+255)/256|256||x,h,y,n,t", NULL,
+     "block=256;mapping=one-output-per-thread"},
     {"f32", "decimate-factor", "fir_decimate", "decimate by a factor d given as a parameter ($D)",
      "x:in:n;h:in:t;y:out:(n+d-1)/d;n:param;t:param;d:param", NULL,
      "small:n=20000,t=31,d=4|edge:n=1,t=1,d=1|edge-long-taps:n=5,t=9,d=2|edge-prime:n=131,t=7,d=5|"
@@ -259,7 +459,21 @@ static const Spec SPECS[] = {
      "        for (int k = 0; k < t && k <= c; k++)\n"
      "            acc += h[k] * x[c - k];\n"
      "        y[i] = acc;\n"
-     "    }\n}\n"},
+     "    }\n}\n",
+     "/* Decimation by d: one thread per output sample. */\n"
+     "extern \"C\" __global__ void fir_decimate(const float *x, const float *h, float *y, int n, int t, int d)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= (n + d - 1) / d)\n"
+     "        return;\n"
+     "    const long long c = (long long)d * i;\n"
+     "    float acc = 0;\n"
+     "    for (int k = 0; k < t && k <= c; k++)\n"
+     "        acc += h[k] * x[c - k];\n"
+     "    y[i] = acc;\n"
+     "}\n",
+     "fir_decimate|((n+d-1)/d+255)/256|256||x,h,y,n,t,d", NULL,
+     "block=256;mapping=one-output-per-thread"},
     {"i32", "decimate2", "fir_decimate2_i32", "decimate by 2, int32 samples and taps",
      "x:in:n;h:in:t;y:out:(n+1)/2;n:param;t:param", "x:i:-30000:30000;h:i:-1000:1000", TCFG, "n*t",
      "4*(n+t+n/2)", 0, 0, 0, 0,
@@ -272,7 +486,21 @@ static const Spec SPECS[] = {
      "        for (int k = 0; k < t && k <= 2 * i; k++)\n"
      "            acc += h[k] * x[2 * i - k];\n"
      "        y[i] = acc;\n"
-     "    }\n}\n"},
+     "    }\n}\n",
+     "/* Integer decimation by 2: one thread per output sample. */\n"
+     "extern \"C\" __global__ void fir_decimate2_i32(const int *x, const int *h, int *y, int n, int t)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= (n + 1) / 2)\n"
+     "        return;\n"
+     "    const long long c = 2 * i;\n"
+     "    int acc = 0;\n"
+     "    for (int k = 0; k < t && k <= c; k++)\n"
+     "        acc += h[k] * x[c - k];\n"
+     "    y[i] = acc;\n"
+     "}\n",
+     "fir_decimate2_i32|((n+1)/2+255)/256|256||x,h,y,n,t", NULL,
+     "block=256;mapping=one-output-per-thread"},
     {"f32", "interpolate2", "fir_interpolate2", "interpolate by 2: zero-stuff then FIR ($D)",
      "x:in:n;h:in:t;y:out:2*n;n:param;t:param", NULL, TCFG, "2*n*t", "$S*(3*n+t)", FTOL,
      "/* Interpolation by 2: the signal upsampled with a zero after every sample,\n"
@@ -284,7 +512,20 @@ static const Spec SPECS[] = {
      "        for (int k = m % 2; k < t && k <= m; k += 2)\n"
      "            acc += h[k] * x[(m - k) / 2];\n"
      "        y[m] = acc;\n"
-     "    }\n}\n"},
+     "    }\n}\n",
+     "/* Interpolation by 2: one thread per output sample. */\n"
+     "extern \"C\" __global__ void fir_interpolate2(const float *x, const float *h, float *y, int n, int t)\n"
+     "{\n"
+     "    const long long m = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (m >= 2LL * n)\n"
+     "        return;\n"
+     "    float acc = 0.0f;\n"
+     "    for (int k = (int)(m % 2); k < t && k <= m; k += 2)\n"
+     "        acc += h[k] * x[(m - k) / 2];\n"
+     "    y[m] = acc;\n"
+     "}\n",
+     "fir_interpolate2|(2*n+255)/256|256||x,h,y,n,t", NULL,
+     "block=256;mapping=one-output-per-thread"},
     {"f64", "interpolate3", "fir_interpolate3", "interpolate by 3 with gain 3 ($D)",
      "x:in:n;h:in:t;y:out:3*n;n:param;t:param", NULL, "small:n=20000,t=31|edge:n=1,t=1|edge-long-taps:n=5,t=9|"
      "edge-prime:n=131,t=7|large:n=16777216,t=64", "2*n*t", "$S*(4*n+t)", FTOL,
@@ -297,7 +538,20 @@ static const Spec SPECS[] = {
      "        for (int k = m % 3; k < t && k <= m; k += 3)\n"
      "            acc += h[k] * x[(m - k) / 3];\n"
      "        y[m] = 3.0 * acc;\n"
-     "    }\n}\n"},
+     "    }\n}\n",
+     "/* Interpolation by 3: one thread per output sample. */\n"
+     "extern \"C\" __global__ void fir_interpolate3(const double *x, const double *h, double *y, int n, int t)\n"
+     "{\n"
+     "    const long long m = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (m >= 3LL * n)\n"
+     "        return;\n"
+     "    double acc = 0.0;\n"
+     "    for (int k = (int)(m % 3); k < t && k <= m; k += 3)\n"
+     "        acc += h[k] * x[(m - k) / 3];\n"
+     "    y[m] = 3.0 * acc;\n"
+     "}\n",
+     "fir_interpolate3|(3*n+255)/256|256||x,h,y,n,t", NULL,
+     "block=256;mapping=one-output-per-thread"},
     {"f32", "polyphase-interpolate", "fir_polyphase", "interpolate by L with a polyphase filter bank ($D)",
      "x:in:n;h:in:l,p;y:out:n*l;n:param;l:param;p:param", NULL,
      "small:n=20000,l=4,p=8|edge:n=1,l=1,p=1|edge-prime:n=131,l=3,p=5|large:n=16777216,l=4,p=16", "2*n*l*p",
@@ -312,7 +566,22 @@ static const Spec SPECS[] = {
      "            for (int k = 0; k < p && k <= i; k++)\n"
      "                acc += h[r * p + k] * x[i - k];\n"
      "            y[i * l + r] = acc;\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     "/* Polyphase interpolation by l: one thread per output sample o = i * l + r. */\n"
+     "extern \"C\" __global__ void fir_polyphase(const float *x, const float *h, float *y, int n, int l, int p)\n"
+     "{\n"
+     "    const long long o = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (o >= (long long)n * l)\n"
+     "        return;\n"
+     "    const long long i = o / l;\n"
+     "    const int r = (int)(o % l);\n"
+     "    float acc = 0.0f;\n"
+     "    for (int k = 0; k < p && k <= i; k++)\n"
+     "        acc += h[r * p + k] * x[i - k];\n"
+     "    y[o] = acc;\n"
+     "}\n",
+     "fir_polyphase|(n*l+255)/256|256||x,h,y,n,l,p", NULL,
+     "block=256;mapping=one-output-per-thread"},
     {"f32", "resample-3-2", "fir_resample32", "rational resampling by 3/2 ($D)",
      "x:in:n;h:in:t;y:out:(3*n+1)/2;n:param;t:param", NULL, TCFG, "n*t", "$S*(n+t+3*n/2)", FTOL,
      "/* Rational resampling by 3/2: upsample by 3 (u[3j] = x[j], zeros between),\n"
@@ -326,7 +595,21 @@ static const Spec SPECS[] = {
      "        for (int k = c % 3; k < t && k <= c; k += 3)\n"
      "            acc += h[k] * x[(c - k) / 3];\n"
      "        y[i] = acc;\n"
-     "    }\n}\n"},
+     "    }\n}\n",
+     "/* Rational resampling by 3/2: one thread per output sample. */\n"
+     "extern \"C\" __global__ void fir_resample32(const float *x, const float *h, float *y, int n, int t)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= (3LL * n + 1) / 2)\n"
+     "        return;\n"
+     "    const long long c = 2 * i;\n"
+     "    float acc = 0.0f;\n"
+     "    for (int k = (int)(c % 3); k < t && k <= c; k += 3)\n"
+     "        acc += h[k] * x[(c - k) / 3];\n"
+     "    y[i] = acc;\n"
+     "}\n",
+     "fir_resample32|((3*n+1)/2+255)/256|256||x,h,y,n,t", NULL,
+     "block=256;mapping=one-output-per-thread"},
     {"f32", "moving-average", "moving_average", "causal moving average over w samples ($D)",
      "x:in:n;y:out:n;n:param;w:param", NULL,
      "small:n=20000,w=16|edge:n=1,w=1|edge-long-window:n=5,w=9|edge-prime:n=131,w=7|large:n=67108864,w=32",
@@ -340,7 +623,21 @@ static const Spec SPECS[] = {
      "        for (int k = k0; k <= i; k++)\n"
      "            s += x[k];\n"
      "        y[i] = s / (i - k0 + 1);\n"
-     "    }\n}\n"},
+     "    }\n}\n",
+     "/* Causal moving average: one thread per output, over its own window. */\n"
+     "extern \"C\" __global__ void moving_average(const float *x, float *y, int n, int w)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= n)\n"
+     "        return;\n"
+     "    const long long k0 = i - w + 1 > 0 ? i - w + 1 : 0;\n"
+     "    float s = 0.0f;\n"
+     "    for (long long k = k0; k <= i; k++)\n"
+     "        s += x[k];\n"
+     "    y[i] = s / (int)(i - k0 + 1);\n"
+     "}\n",
+     "moving_average|(n+255)/256|256||x,y,n,w", NULL,
+     "block=256;mapping=one-output-per-thread"},
     {"f64", "moving-average-centred", "moving_average_centred", "centred moving average over 2r+1 samples ($D)",
      "x:in:n;y:out:n;n:param;r:param", NULL,
      "small:n=20000,r=8|edge:n=1,r=0|edge-wide:n=5,r=9|edge-prime:n=131,r=3|large:n=33554432,r=16", "n*(2*r+1)",
@@ -355,7 +652,22 @@ static const Spec SPECS[] = {
      "        for (int k = lo; k <= hi; k++)\n"
      "            s += x[k];\n"
      "        y[i] = s / (hi - lo + 1);\n"
-     "    }\n}\n"},
+     "    }\n}\n",
+     "/* Centred moving average: one thread per output, over its own window. */\n"
+     "extern \"C\" __global__ void moving_average_centred(const double *x, double *y, int n, int r)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= n)\n"
+     "        return;\n"
+     "    const long long lo = i - r > 0 ? i - r : 0;\n"
+     "    const long long hi = i + r < n - 1 ? i + r : n - 1;\n"
+     "    double s = 0.0;\n"
+     "    for (long long k = lo; k <= hi; k++)\n"
+     "        s += x[k];\n"
+     "    y[i] = s / (int)(hi - lo + 1);\n"
+     "}\n",
+     "moving_average_centred|(n+255)/256|256||x,y,n,r", NULL,
+     "block=256;mapping=one-output-per-thread"},
     {"f64", "running-sum-average", "running_mean", "moving average by a running sum ($D)",
      "x:in:n;y:out:n;n:param;w:param", NULL,
      "small:n=20000,w=100|edge:n=1,w=1|edge-long-window:n=5,w=9|edge-prime:n=131,w=7|large:n=33554432,w=1000",
@@ -370,7 +682,22 @@ static const Spec SPECS[] = {
      "        if (i >= w)\n"
      "            s -= x[i - w];\n"
      "        y[i] = s / (i < w ? i + 1 : w);\n"
-     "    }\n}\n"},
+     "    }\n}\n",
+     "/* Causal moving average: one thread per output sums its own window (the C\n"
+     " * program's running sum is a sequential formulation of the same sums). */\n"
+     "extern \"C\" __global__ void running_mean(const double *x, double *y, int n, int w)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= n)\n"
+     "        return;\n"
+     "    const long long k0 = i - w + 1 > 0 ? i - w + 1 : 0;\n"
+     "    double s = 0.0;\n"
+     "    for (long long k = k0; k <= i; k++)\n"
+     "        s += x[k];\n"
+     "    y[i] = s / (i < w ? (int)i + 1 : w);\n"
+     "}\n",
+     "running_mean|(n+255)/256|256||x,y,n,w", NULL,
+     "block=256;mapping=one-output-per-thread,window-sum-per-thread"},
     {"i32", "box5", "box5_i32", "integer 5-sample box average with clamped border",
      "x:in:n;y:out:n;n:param", "x:i:-1000000:1000000", NCFG, "5*n", "8*n", 0, 0, 0, 0,
      "#include <stdint.h>\n\n"
@@ -380,7 +707,22 @@ static const Spec SPECS[] = {
      " * truncating toward zero), the end samples repeated past the borders. */\n"
      "void box5_i32(const int32_t *x, int32_t *y, int n)\n{\n"
      "    for (int i = 0; i < n; i++)\n"
-     "        y[i] = (at(x, n, i - 2) + at(x, n, i - 1) + x[i] + at(x, n, i + 1) + at(x, n, i + 2)) / 5;\n}\n"},
+     "        y[i] = (at(x, n, i - 2) + at(x, n, i - 1) + x[i] + at(x, n, i + 1) + at(x, n, i + 2)) / 5;\n}\n",
+     "__device__ int at(const int *x, int n, long long j)\n"
+     "{\n"
+     "    return x[j < 0 ? 0 : (j >= n ? n - 1 : j)];\n"
+     "}\n"
+     "\n"
+     "/* Integer 5-tap box filter, clamped border: one thread per output sample. */\n"
+     "extern \"C\" __global__ void box5_i32(const int *x, int *y, int n)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= n)\n"
+     "        return;\n"
+     "    y[i] = (at(x, n, i - 2) + at(x, n, i - 1) + x[i] + at(x, n, i + 1) + at(x, n, i + 2)) / 5;\n"
+     "}\n",
+     "box5_i32|(n+255)/256|256||x,y,n", NULL,
+     "block=256;mapping=one-output-per-thread"},
     {"u8", "box3-rounded", "box3_u8", "rounded 3-sample average of 8-bit samples",
      "x:in:n;y:out:n;n:param", NULL, "small:n=20000|edge:n=1|edge-two:n=2|edge-prime:n=131|large:n=268435456",
      "3*n", "2*n", 0, 0, 0, 0,
@@ -392,7 +734,19 @@ static const Spec SPECS[] = {
      "        int left = x[i > 0 ? i - 1 : 0];\n"
      "        int right = x[i < n - 1 ? i + 1 : n - 1];\n"
      "        y[i] = (uint8_t)((left + x[i] + right + 1) / 3);\n"
-     "    }\n}\n"},
+     "    }\n}\n",
+     "/* Rounded 3-sample average of 8-bit samples: one thread per output. */\n"
+     "extern \"C\" __global__ void box3_u8(const unsigned char *x, unsigned char *y, int n)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= n)\n"
+     "        return;\n"
+     "    const int left = x[i > 0 ? i - 1 : 0];\n"
+     "    const int right = x[i < n - 1 ? i + 1 : n - 1];\n"
+     "    y[i] = (unsigned char)((left + x[i] + right + 1) / 3);\n"
+     "}\n",
+     "box3_u8|(n+255)/256|256||x,y,n", NULL,
+     "block=256;mapping=one-output-per-thread"},
     {"i32", "binomial5", "binomial5", "binomial [1 4 6 4 1]/16 filter on nonnegative int32, rounded",
      "x:in:n;y:out:n;n:param", "x:i:0:1048576", NCFG, "9*n", "8*n", 0, 0, 0, 0,
      "#include <stdint.h>\n\n"
@@ -406,7 +760,23 @@ static const Spec SPECS[] = {
      "            if (i + k >= 0 && i + k < n)\n"
      "                acc += w[k + 2] * x[i + k];\n"
      "        y[i] = acc >> 4;\n"
-     "    }\n}\n"},
+     "    }\n}\n",
+     "__constant__ int binomial_taps[5] = {1, 4, 6, 4, 1};\n"
+     "\n"
+     "/* Binomial [1 4 6 4 1] / 16 smoothing, rounded: one thread per output. */\n"
+     "extern \"C\" __global__ void binomial5(const int *x, int *y, int n)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= n)\n"
+     "        return;\n"
+     "    int acc = 8;\n"
+     "    for (int k = -2; k <= 2; k++)\n"
+     "        if (i + k >= 0 && i + k < n)\n"
+     "            acc += binomial_taps[k + 2] * x[i + k];\n"
+     "    y[i] = acc >> 4;\n"
+     "}\n",
+     "binomial5|(n+255)/256|256||x,y,n", NULL,
+     "block=256;mapping=one-output-per-thread"},
     {"f32", "rms-window", "moving_rms", "moving RMS over w samples ($D)", "x:in:n;y:out:n;n:param;w:param", NULL,
      "small:n=20000,w=16|edge:n=1,w=1|edge-long-window:n=5,w=9|edge-prime:n=131,w=7|large:n=67108864,w=32",
      "2*n*w", "$S*2*n", FTOL,
@@ -420,7 +790,21 @@ static const Spec SPECS[] = {
      "        for (int k = k0; k <= i; k++)\n"
      "            s += x[k] * x[k];\n"
      "        y[i] = sqrtf(s / (i - k0 + 1));\n"
-     "    }\n}\n"},
+     "    }\n}\n",
+     "/* Moving RMS: one thread per output, over its own window. */\n"
+     "extern \"C\" __global__ void moving_rms(const float *x, float *y, int n, int w)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= n)\n"
+     "        return;\n"
+     "    const long long k0 = i - w + 1 > 0 ? i - w + 1 : 0;\n"
+     "    float s = 0.0f;\n"
+     "    for (long long k = k0; k <= i; k++)\n"
+     "        s += x[k] * x[k];\n"
+     "    y[i] = sqrtf(s / (int)(i - k0 + 1));\n"
+     "}\n",
+     "moving_rms|(n+255)/256|256||x,y,n,w", NULL,
+     "block=256;mapping=one-output-per-thread"},
     {"f32", "multichannel", "fir_multichannel", "per-channel causal FIRs, channel-major signals ($D)",
      "x:in:c,n;h:in:c,t;y:out:c,n;c:param;n:param;t:param", NULL,
      "small:c=8,n=4000,t=31|edge:c=1,n=1,t=1|edge-prime:c=3,n=131,t=7|large:c=64,n=1048576,t=64", "2*c*n*t",
@@ -437,7 +821,22 @@ static const Spec SPECS[] = {
      "            for (int k = 0; k < t && k <= i; k++)\n"
      "                acc += hc[k] * xc[i - k];\n"
      "            yc[i] = acc;\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     "/* Per-channel causal FIRs: one thread per output sample of every channel. */\n"
+     "extern \"C\" __global__ void fir_multichannel(const float *x, const float *h, float *y, int c, int n, int t)\n"
+     "{\n"
+     "    const long long o = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (o >= (long long)c * n)\n"
+     "        return;\n"
+     "    const long long ch = o / n, i = o % n;\n"
+     "    const float *xc = x + ch * n, *hc = h + ch * t;\n"
+     "    float acc = 0.0f;\n"
+     "    for (int k = 0; k < t && k <= i; k++)\n"
+     "        acc += hc[k] * xc[i - k];\n"
+     "    y[o] = acc;\n"
+     "}\n",
+     "fir_multichannel|(c*n+255)/256|256||x,h,y,c,n,t", NULL,
+     "block=256;mapping=one-output-per-thread"},
     {"f32", "stereo-interleaved", "fir_stereo", "one causal FIR on interleaved stereo frames ($D)",
      "x:in:n,2;h:in:t;y:out:n,2;n:param;t:param", NULL, TCFG, "4*n*t", "$S*(4*n+t)", FTOL,
      "/* Filters an interleaved stereo signal (frames of left, right) with one\n"
@@ -451,7 +850,23 @@ static const Spec SPECS[] = {
      "        }\n"
      "        y[2 * i] = left;\n"
      "        y[2 * i + 1] = right;\n"
-     "    }\n}\n"},
+     "    }\n}\n",
+     "/* Causal FIR on interleaved stereo: one thread per frame. */\n"
+     "extern \"C\" __global__ void fir_stereo(const float *x, const float *h, float *y, int n, int t)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= n)\n"
+     "        return;\n"
+     "    float left = 0.0f, right = 0.0f;\n"
+     "    for (int k = 0; k < t && k <= i; k++) {\n"
+     "        left += h[k] * x[2 * (i - k)];\n"
+     "        right += h[k] * x[2 * (i - k) + 1];\n"
+     "    }\n"
+     "    y[2 * i] = left;\n"
+     "    y[2 * i + 1] = right;\n"
+     "}\n",
+     "fir_stereo|(n+255)/256|256||x,h,y,n,t", NULL,
+     "block=256;mapping=one-output-per-thread"},
     {"f32", "filter-bank", "fir_bank", "a bank of f causal FIRs on one signal ($D)",
      "x:in:n;h:in:f,t;y:out:f,n;f:param;n:param;t:param", NULL,
      "small:f=8,n=4000,t=31|edge:f=1,n=1,t=1|edge-prime:f=3,n=131,t=7|large:f=32,n=4194304,t=64", "2*f*n*t",
@@ -467,7 +882,22 @@ static const Spec SPECS[] = {
      "            for (int k = 0; k < t && k <= i; k++)\n"
      "                acc += hb[k] * x[i - k];\n"
      "            y[(size_t)b * n + i] = acc;\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     "/* Filter bank: one thread per output sample of every filter. */\n"
+     "extern \"C\" __global__ void fir_bank(const float *x, const float *h, float *y, int f, int n, int t)\n"
+     "{\n"
+     "    const long long o = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (o >= (long long)f * n)\n"
+     "        return;\n"
+     "    const long long b = o / n, i = o % n;\n"
+     "    const float *hb = h + b * t;\n"
+     "    float acc = 0.0f;\n"
+     "    for (int k = 0; k < t && k <= i; k++)\n"
+     "        acc += hb[k] * x[i - k];\n"
+     "    y[o] = acc;\n"
+     "}\n",
+     "fir_bank|(f*n+255)/256|256||x,h,y,f,n,t", NULL,
+     "block=256;mapping=one-output-per-thread"},
     {"f32 f64", "complex", "fir_complex", "complex causal FIR, interleaved (re, im) ($D)",
      "x:in:n,2;h:in:t,2;y:out:n,2;n:param;t:param", NULL,
      "small:n=20000,t=31|edge:n=1,t=1|edge-long-taps:n=5,t=9|edge-prime:n=131,t=7|large:n=$(33554432|16777216),t=64",
@@ -485,7 +915,25 @@ static const Spec SPECS[] = {
      "        }\n"
      "        y[2 * i] = re;\n"
      "        y[2 * i + 1] = im;\n"
-     "    }\n}\n"},
+     "    }\n}\n",
+     "/* Complex causal FIR: one thread per output sample. */\n"
+     "extern \"C\" __global__ void fir_complex(const $T *x, const $T *h, $T *y, int n, int t)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= n)\n"
+     "        return;\n"
+     "    $T re = 0, im = 0;\n"
+     "    for (int k = 0; k < t && k <= i; k++) {\n"
+     "        const $T hr = h[2 * k], hi = h[2 * k + 1];\n"
+     "        const $T xr = x[2 * (i - k)], xi = x[2 * (i - k) + 1];\n"
+     "        re += hr * xr - hi * xi;\n"
+     "        im += hr * xi + hi * xr;\n"
+     "    }\n"
+     "    y[2 * i] = re;\n"
+     "    y[2 * i + 1] = im;\n"
+     "}\n",
+     "fir_complex|(n+255)/256|256||x,h,y,n,t", NULL,
+     "block=256;mapping=one-output-per-thread"},
     {"f32", "real-taps-complex-signal", "fir_real_on_complex", "real causal FIR on a complex (I/Q) signal ($D)",
      "x:in:n,2;h:in:t;y:out:n,2;n:param;t:param", NULL, TCFG, "4*n*t", "$S*(4*n+t)", FTOL,
      "/* A real-valued causal FIR applied to a complex baseband (I/Q) signal,\n"
@@ -499,7 +947,23 @@ static const Spec SPECS[] = {
      "        }\n"
      "        y[2 * i] = re;\n"
      "        y[2 * i + 1] = im;\n"
-     "    }\n}\n"},
+     "    }\n}\n",
+     "/* Real causal FIR on a complex signal: one thread per output sample. */\n"
+     "extern \"C\" __global__ void fir_real_on_complex(const float *x, const float *h, float *y, int n, int t)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= n)\n"
+     "        return;\n"
+     "    float re = 0.0f, im = 0.0f;\n"
+     "    for (int k = 0; k < t && k <= i; k++) {\n"
+     "        re += h[k] * x[2 * (i - k)];\n"
+     "        im += h[k] * x[2 * (i - k) + 1];\n"
+     "    }\n"
+     "    y[2 * i] = re;\n"
+     "    y[2 * i + 1] = im;\n"
+     "}\n",
+     "fir_real_on_complex|(n+255)/256|256||x,h,y,n,t", NULL,
+     "block=256;mapping=one-output-per-thread"},
     {"f32 f64", "batched", "fir_batched", "one causal FIR applied to a batch of signals ($D)",
      "x:in:batch,n;h:in:t;y:out:batch,n;batch:param;n:param;t:param", NULL,
      "small:batch=8,n=4000,t=31|edge:batch=1,n=1,t=1|edge-prime:batch=3,n=131,t=7|"
@@ -517,7 +981,22 @@ static const Spec SPECS[] = {
      "            for (int k = 0; k < t && k <= i; k++)\n"
      "                acc += h[k] * xb[i - k];\n"
      "            yb[i] = acc;\n"
-     "        }\n    }\n}\n"},
+     "        }\n    }\n}\n",
+     "/* One causal FIR on a batch of signals: one thread per output sample. */\n"
+     "extern \"C\" __global__ void fir_batched(const $T *x, const $T *h, $T *y, int batch, int n, int t)\n"
+     "{\n"
+     "    const long long o = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (o >= (long long)batch * n)\n"
+     "        return;\n"
+     "    const long long b = o / n, i = o % n;\n"
+     "    const $T *xb = x + b * n;\n"
+     "    $T acc = 0;\n"
+     "    for (int k = 0; k < t && k <= i; k++)\n"
+     "        acc += h[k] * xb[i - k];\n"
+     "    y[o] = acc;\n"
+     "}\n",
+     "fir_batched|(batch*n+255)/256|256||x,h,y,batch,n,t", NULL,
+     "block=256;mapping=one-output-per-thread"},
     {"f32", "matched-energy", "matched_energy", "squared matched-filter output (energy detector) ($D)",
      "x:in:n;h:in:t;y:out:n-t+1;n:param;t:param", NULL,
      "small:n=20000,t=31|edge:n=1,t=1|edge-equal:n=9,t=9|edge-prime:n=131,t=7|large:n=67108864,t=64",
@@ -530,7 +1009,20 @@ static const Spec SPECS[] = {
      "        for (int k = 0; k < t; k++)\n"
      "            acc += h[k] * x[i + k];\n"
      "        y[i] = acc * acc;\n"
-     "    }\n}\n"},
+     "    }\n}\n",
+     "/* Squared matched-filter output: one thread per position. */\n"
+     "extern \"C\" __global__ void matched_energy(const float *x, const float *h, float *y, int n, int t)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= n - t + 1)\n"
+     "        return;\n"
+     "    float acc = 0.0f;\n"
+     "    for (int k = 0; k < t; k++)\n"
+     "        acc += h[k] * x[i + k];\n"
+     "    y[i] = acc * acc;\n"
+     "}\n",
+     "matched_energy|(max(n-t+1,1)+255)/256|256||x,h,y,n,t", NULL,
+     "block=256;mapping=one-output-per-thread"},
     {"i16", "q15-saturating", "fir_q15", "Q15 fixed-point FIR with rounding and saturation",
      "x:in:n;h:in:t;y:out:n;n:param;t:param", "x:i:-32768:32768;h:i:-4096:4096", TCFG, "2*n*t", "2*(2*n+t)", 0,
      0, 0, 0,
@@ -545,7 +1037,21 @@ static const Spec SPECS[] = {
      "            acc += h[k] * x[i - k];\n"
      "        int64_t v = (acc + (1 << 14)) >> 15;\n"
      "        y[i] = (int16_t)(v > INT16_MAX ? INT16_MAX : (v < INT16_MIN ? INT16_MIN : v));\n"
-     "    }\n}\n"},
+     "    }\n}\n",
+     "/* Q15 causal FIR, rounded and saturated: one thread per output sample. */\n"
+     "extern \"C\" __global__ void fir_q15(const short *x, const short *h, short *y, int n, int t)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= n)\n"
+     "        return;\n"
+     "    long long acc = 0;\n"
+     "    for (int k = 0; k < t && k <= i; k++)\n"
+     "        acc += h[k] * x[i - k];\n"
+     "    const long long v = (acc + (1 << 14)) >> 15;\n"
+     "    y[i] = (short)(v > 32767 ? 32767 : (v < -32768 ? -32768 : v));\n"
+     "}\n",
+     "fir_q15|(n+255)/256|256||x,h,y,n,t", NULL,
+     "block=256;mapping=one-output-per-thread"},
     {"i16", "q15-wide", "fir_q15_wide", "Q15 FIR of int16 samples into int32 results",
      "x:in:n;h:in:t;y:out:n:i32;n:param;t:param", "x:i:-32768:32768;h:i:-32768:32768", TCFG, "2*n*t",
      "2*(n+t)+4*n", 0, 0, 0, 0,
@@ -559,7 +1065,20 @@ static const Spec SPECS[] = {
      "        for (int k = 0; k < t && k <= i; k++)\n"
      "            acc += h[k] * x[i - k];\n"
      "        y[i] = (int32_t)((acc + (1 << 14)) >> 15);\n"
-     "    }\n}\n"},
+     "    }\n}\n",
+     "/* Q15 causal FIR into int32: one thread per output sample. */\n"
+     "extern \"C\" __global__ void fir_q15_wide(const short *x, const short *h, int *y, int n, int t)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= n)\n"
+     "        return;\n"
+     "    long long acc = 0;\n"
+     "    for (int k = 0; k < t && k <= i; k++)\n"
+     "        acc += h[k] * x[i - k];\n"
+     "    y[i] = (int)((acc + (1 << 14)) >> 15);\n"
+     "}\n",
+     "fir_q15_wide|(n+255)/256|256||x,h,y,n,t", NULL,
+     "block=256;mapping=one-output-per-thread"},
     {"f32", "cascade", "fir_cascade", "two causal FIRs in series through a temporary ($D)",
      "x:in:n;h1:in:t1;h2:in:t2;tmp:out:n;y:out:n;n:param;t1:param;t2:param", NULL,
      "small:n=20000,t1=15,t2=9|edge:n=1,t1=1,t2=1|edge-prime:n=131,t1=7,t2=5|large:n=67108864,t1=32,t2=16",
@@ -576,7 +1095,21 @@ static const Spec SPECS[] = {
      "void fir_cascade(const float *x, const float *h1, const float *h2, float *tmp, float *y, int n, int t1,\n"
      "                 int t2)\n{\n"
      "    pass(x, h1, tmp, n, t1);\n"
-     "    pass(tmp, h2, y, n, t2);\n}\n"},
+     "    pass(tmp, h2, y, n, t2);\n}\n",
+     "/* One causal FIR pass, launched twice (tmp = h1 * x, then y = h2 * tmp):\n"
+     " * one thread per output sample. */\n"
+     "extern \"C\" __global__ void fir_pass(const float *in, const float *h, float *out, int n, int t)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= n)\n"
+     "        return;\n"
+     "    float acc = 0.0f;\n"
+     "    for (int k = 0; k < t && k <= i; k++)\n"
+     "        acc += h[k] * in[i - k];\n"
+     "    out[i] = acc;\n"
+     "}\n",
+     "fir_pass|(n+255)/256|256||x,h1,tmp,n,t1;fir_pass|(n+255)/256|256||tmp,h2,y,n,t2", NULL,
+     "block=256;mapping=two-launches,one-output-per-thread"},
     {"f32", "dilated", "fir_dilated", "causal FIR with taps spaced d samples apart ($D)",
      "x:in:n;h:in:t;y:out:n;n:param;t:param;d:param", NULL,
      "small:n=20000,t=8,d=4|edge:n=1,t=1,d=1|edge-long:n=5,t=3,d=3|edge-prime:n=131,t=7,d=2|"
@@ -590,7 +1123,20 @@ static const Spec SPECS[] = {
      "        for (int k = 0; k < t && k * d <= i; k++)\n"
      "            acc += h[k] * x[i - k * d];\n"
      "        y[i] = acc;\n"
-     "    }\n}\n"},
+     "    }\n}\n",
+     "/* Dilated causal FIR: one thread per output sample. */\n"
+     "extern \"C\" __global__ void fir_dilated(const float *x, const float *h, float *y, int n, int t, int d)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= n)\n"
+     "        return;\n"
+     "    float acc = 0.0f;\n"
+     "    for (int k = 0; k < t && (long long)k * d <= i; k++)\n"
+     "        acc += h[k] * x[i - (long long)k * d];\n"
+     "    y[i] = acc;\n"
+     "}\n",
+     "fir_dilated|(n+255)/256|256||x,h,y,n,t,d", NULL,
+     "block=256;mapping=one-output-per-thread"},
     {"f32", "rectified", "fir_rectified", "|FIR output|: filter then full-wave rectify ($D)",
      "x:in:n;h:in:t;y:out:n;n:param;t:param", NULL, TCFG, "2*n*t+n", "$S*(2*n+t)", FTOL,
      "#include <math.h>\n\n"
@@ -602,7 +1148,20 @@ static const Spec SPECS[] = {
      "        for (int k = 0; k < t && k <= i; k++)\n"
      "            acc += h[k] * x[i - k];\n"
      "        y[i] = fabsf(acc);\n"
-     "    }\n}\n"},
+     "    }\n}\n",
+     "/* Rectified causal FIR: one thread per output sample. */\n"
+     "extern \"C\" __global__ void fir_rectified(const float *x, const float *h, float *y, int n, int t)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= n)\n"
+     "        return;\n"
+     "    float acc = 0.0f;\n"
+     "    for (int k = 0; k < t && k <= i; k++)\n"
+     "        acc += h[k] * x[i - k];\n"
+     "    y[i] = fabsf(acc);\n"
+     "}\n",
+     "fir_rectified|(n+255)/256|256||x,h,y,n,t", NULL,
+     "block=256;mapping=one-output-per-thread"},
     {"f32", "gain-clip", "fir_gain_clip", "FIR, then gain and hard clipping to [-1, 1] ($D)",
      "x:in:n;h:in:t;y:out:n;gain:scalar:~0.5~2;n:param;t:param", NULL, TCFG, "2*n*t+3*n", "$S*(2*n+t)", FTOL,
      "/* Audio-style chain: causal FIR, gain, then hard clipping to [-1, 1]. */\n"
@@ -613,7 +1172,22 @@ static const Spec SPECS[] = {
      "            acc += h[k] * x[i - k];\n"
      "        float v = gain * acc;\n"
      "        y[i] = v > 1.0f ? 1.0f : (v < -1.0f ? -1.0f : v);\n"
-     "    }\n}\n"},
+     "    }\n}\n",
+     "/* Causal FIR, gain and clipping: one thread per output sample. */\n"
+     "extern \"C\" __global__ void fir_gain_clip(const float *x, const float *h, float *y, float gain, int n, "
+     "int t)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= n)\n"
+     "        return;\n"
+     "    float acc = 0.0f;\n"
+     "    for (int k = 0; k < t && k <= i; k++)\n"
+     "        acc += h[k] * x[i - k];\n"
+     "    const float v = gain * acc;\n"
+     "    y[i] = v > 1.0f ? 1.0f : (v < -1.0f ? -1.0f : v);\n"
+     "}\n",
+     "fir_gain_clip|(n+255)/256|256||x,h,y,gain,n,t", NULL,
+     "block=256;mapping=one-output-per-thread"},
     {"f32 f64", "linear-phase", "fir_symmetric", "linear-phase FIR from half of its symmetric taps ($D)",
      "x:in:n;h:in:t;y:out:n;n:param;t:param", NULL,
      "small:n=20000,t=16|edge:n=1,t=1|edge-long-taps:n=5,t=9|edge-prime:n=131,t=7|large:n=" NBIG ",t=32",
@@ -632,7 +1206,27 @@ static const Spec SPECS[] = {
      "        for (int k = 0; k < t - 1; k++)\n"
      "            acc += h[k] * (sample(x, n, i - k) + sample(x, n, i - (last - k)));\n"
      "        y[i] = acc;\n"
-     "    }\n}\n"},
+     "    }\n}\n",
+     "/* Sample x[j], zero outside the signal. */\n"
+     "__device__ $T sample(const $T *x, int n, long long j)\n"
+     "{\n"
+     "    return j >= 0 && j < n ? x[j] : 0;\n"
+     "}\n"
+     "\n"
+     "/* Linear-phase FIR from half of its symmetric taps: one thread per output. */\n"
+     "extern \"C\" __global__ void fir_symmetric(const $T *x, const $T *h, $T *y, int n, int t)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= n)\n"
+     "        return;\n"
+     "    const int last = 2 * t - 2;\n"
+     "    $T acc = h[t - 1] * sample(x, n, i - (t - 1));\n"
+     "    for (int k = 0; k < t - 1; k++)\n"
+     "        acc += h[k] * (sample(x, n, i - k) + sample(x, n, i - (last - k)));\n"
+     "    y[i] = acc;\n"
+     "}\n",
+     "fir_symmetric|(n+255)/256|256||x,h,y,n,t", NULL,
+     "block=256;mapping=one-output-per-thread"},
     {"f64", "comb", "comb_fir", "feed-forward comb y[i] = x[i] + g*x[i-d] ($D)",
      "x:in:n;y:out:n;g:scalar:~-0.9~-0.3;n:param;d:param", NULL,
      "small:n=20000,d=100|edge:n=1,d=1|edge-long-delay:n=5,d=9|edge-prime:n=131,d=7|large:n=33554432,d=4410",
@@ -641,7 +1235,17 @@ static const Spec SPECS[] = {
      " * y[i] = x[i] + g * x[i - d], x[j] = 0 for j < 0. */\n"
      "void comb_fir(const double *x, double *y, double g, int n, int d)\n{\n"
      "    for (int i = 0; i < n; i++)\n"
-     "        y[i] = i >= d ? x[i] + g * x[i - d] : x[i];\n}\n"},
+     "        y[i] = i >= d ? x[i] + g * x[i - d] : x[i];\n}\n",
+     "/* Feed-forward comb: one thread per output sample. */\n"
+     "extern \"C\" __global__ void comb_fir(const double *x, double *y, double g, int n, int d)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= n)\n"
+     "        return;\n"
+     "    y[i] = i >= d ? x[i] + g * x[i - d] : x[i];\n"
+     "}\n",
+     "comb_fir|(n+255)/256|256||x,y,g,n,d", NULL,
+     "block=256;mapping=one-output-per-thread"},
 };
 
 static int generate(GenCtx *g)
@@ -677,7 +1281,7 @@ static int generate(GenCtx *g)
     static char src[4096];
     StrBuf s = STRBUF_INIT;
     sb_append(&s, "/* Half-band low-pass taps (11, cutoff a quarter of the sample rate). */\n");
-    print_taps(&s, "taps", h, 11);
+    print_taps(&s, "static const", "taps", h, 11);
     sb_append(&s, "/* Half-band decimator: low-pass filter (causal) and keep every second\n"
                   " * output, y[i] = sum_k taps[k] * x[2i - k], x[j] = 0 for j < 0. */\n"
                   "void halfband_decimate(const $T *x, $T *y, int n)\n{\n"
@@ -689,8 +1293,23 @@ static int generate(GenCtx *g)
                   "    }\n}\n");
     snprintf(src, sizeof src, "%s", sb_str(&s));
     sb_release(&s);
+    static char cuda[4096];
+    sb_append(&s, "/* Half-band low-pass taps (11, cutoff a quarter of the sample rate). */\n");
+    print_taps(&s, "__constant__", "taps", h, 11);
+    sb_append(&s, "/* Half-band decimator: one thread per output sample. */\n"
+                  "extern \"C\" __global__ void halfband_decimate(const $T *x, $T *y, int n)\n{\n"
+                  "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+                  "    if (2 * i >= n)\n        return;\n"
+                  "    $T acc = 0;\n"
+                  "    for (int k = 0; k < 11 && k <= 2 * i; k++)\n"
+                  "        acc += taps[k] * x[2 * i - k];\n"
+                  "    y[i] = acc;\n}\n");
+    snprintf(cuda, sizeof cuda, "%s", sb_str(&s));
+    sb_release(&s);
     Spec hb = {"f32", "halfband-decimate", "halfband_decimate", "half-band low-pass and decimate by 2 ($D)",
-               "x:in:n;y:out:(n+1)/2;n:param", NULL, NCFG, "11*n", "$S*(n+n/2)", FTOL, src};
+               "x:in:n;y:out:(n+1)/2;n:param", NULL, NCFG, "11*n", "$S*(n+n/2)", FTOL, src, cuda,
+               "halfband_decimate|((n+1)/2+255)/256|256||x,y,n", NULL,
+               "block=256;mapping=one-output-per-thread,taps-in-constant"};
     if (spec_emit_all(g, &hb, 1))
         return -1;
     return spec_emit_all(g, SPECS, (int)(sizeof SPECS / sizeof *SPECS));
