@@ -83,6 +83,140 @@ static const char *fld(int colmajor, const char *f, const char *r, const char *c
     return b;
 }
 
+/* ---- the pair ---- */
+
+/* Time steps the launch plans unroll (two launches each, the electric then
+ * the magnetic update): the largest tmax of the configs.  Any further steps
+ * run in one block. */
+#define FDTD_LAUNCHES 50
+
+/* The pair: per time step, e_step updates ey and ex (with the hard source)
+ * and h_step updates hz (with the soft source), one thread per point with
+ * threadIdx.x along the storage's contiguous index; one launch each for the
+ * first FDTD_LAUNCHES steps (a launch past tmax returns at once); fdtd_tail
+ * runs any further steps in one block with a barrier between updates.
+ * cev/chv: the coefficients (names or literals); dims: the size
+ * parameters ("int nx, int ny" or "int n"). */
+static void emit_cuda(GenProgram *p, int src, int col, int f64, int runtime, const char *NX, const char *NY,
+                      const char *cev, const char *chv)
+{
+    StrBuf *k = gen_cuda_src(p);
+    const char *ty = ctype(f64);
+    int rect = NX[1] != 0;
+    char scal[48] = "", dims[24], hp[200], kp[260], tp[260];
+    if (runtime)
+        snprintf(scal, sizeof scal, ", %s ce, %s ch", ty, ty);
+    snprintf(dims, sizeof dims, "%s", rect ? "int nx, int ny" : "int n");
+    const char *dargs = rect ? ", nx, ny" : ", n";
+
+    if (runtime) /* the e-update needs ce only, the h-update ch */
+        snprintf(hp, sizeof hp, "%s *ex, %s *ey, const %s *hz, const %s *fict, %s ce, %s, int t, int i, int j", ty, ty,
+                 ty, ty, ty, dims);
+    else
+        snprintf(hp, sizeof hp, "%s *ex, %s *ey, const %s *hz, const %s *fict, %s, int t, int i, int j", ty, ty, ty,
+                 ty, dims);
+    sb_printf(k, "/* ey and ex at (i, j) of step t%s. */\n",
+              src == ROW_EY ? ", the first row of ey being the hard source"
+              : src == COL_EX ? ", the first column of ex being the hard source" : "");
+    put_signature(k, "static __device__ void e_update", hp);
+    sb_append(k, "{\n");
+    if (src == ROW_EY)
+        sb_printf(k, "    if (i == 0)\n        %s = fict[t];\n    else\n", fld(col, "ey", "i", "j", NX, NY));
+    else
+        sb_append(k, "    if (i > 0)\n");
+    sb_printf(k, "        %s -= %s * (%s - %s);\n", fld(col, "ey", "i", "j", NX, NY), cev,
+              fld(col, "hz", "i", "j", NX, NY), fld(col, "hz", "i - 1", "j", NX, NY));
+    if (src == COL_EX)
+        sb_printf(k, "    if (j == 0)\n        %s = fict[t];\n    else\n", fld(col, "ex", "i", "j", NX, NY));
+    else
+        sb_append(k, "    if (j > 0)\n");
+    sb_printf(k, "        %s -= %s * (%s - %s);\n}\n\n", fld(col, "ex", "i", "j", NX, NY), cev,
+              fld(col, "hz", "i", "j", NX, NY), fld(col, "hz", "i", "j - 1", NX, NY));
+
+    if (runtime)
+        snprintf(hp, sizeof hp, "const %s *ex, const %s *ey, %s *hz, const %s *fict, %s ch, %s, int t, int i, int j",
+                 ty, ty, ty, ty, ty, dims);
+    else
+        snprintf(hp, sizeof hp, "const %s *ex, const %s *ey, %s *hz, const %s *fict, %s, int t, int i, int j", ty, ty,
+                 ty, ty, dims);
+    sb_printf(k, "/* hz at (i, j) of step t%s. */\n", src == POINT_HZ ? ", plus the soft source at the centre" : "");
+    put_signature(k, "static __device__ void h_update", hp);
+    sb_append(k, "{\n");
+    const char *hz = fld(col, "hz", "i", "j", NX, NY);
+    sb_printf(k, "    if (i < %s - 1 && j < %s - 1)\n", NX, NY);
+    sb_printf(k, "        %s -= %s * (%s - %s\n", hz, chv, fld(col, "ex", "i", "j + 1", NX, NY),
+              fld(col, "ex", "i", "j", NX, NY));
+    sb_printf(k, "%*s+ %s - %s);\n", 8 + (int)strlen(hz) + 4 + (int)strlen(chv) + 3, "",
+              fld(col, "ey", "i + 1", "j", NX, NY), fld(col, "ey", "i", "j", NX, NY));
+    if (src == POINT_HZ)
+        sb_printf(k, "    if (i == %s / 2 && j == %s / 2)\n        %s += fict[t];\n", NX, NY, hz);
+    sb_append(k, "}\n\n");
+
+    /* threadIdx.x walks the contiguous index: j for row-major fields, i for column-major. */
+    const char *xi = col ? "i" : "j", *yi = col ? "j" : "i", *XN = col ? NX : NY, *YN = col ? NY : NX;
+    if (runtime)
+        snprintf(kp, sizeof kp, "%s *__restrict__ ex, %s *__restrict__ ey, const %s *__restrict__ hz, "
+                 "const %s *__restrict__ fict, %s ce, int tmax, %s, int t", ty, ty, ty, ty, ty, dims);
+    else
+        snprintf(kp, sizeof kp, "%s *__restrict__ ex, %s *__restrict__ ey, const %s *__restrict__ hz, "
+                 "const %s *__restrict__ fict, int tmax, %s, int t", ty, ty, ty, ty, dims);
+    sb_append(k, "/* The electric update of step t: one thread per point. */\n");
+    put_signature(k, "extern \"C\" __global__ void e_step", kp);
+    sb_printf(k, "{\n"
+                 "    const int %s = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                 "    const int %s = blockIdx.y * blockDim.y + threadIdx.y;\n"
+                 "    if (t >= tmax || %s >= %s || %s >= %s)\n        return;\n"
+                 "    e_update(ex, ey, hz, fict%s%s, t, i, j);\n}\n\n",
+              xi, yi, xi, XN, yi, YN, runtime ? ", ce" : "", dargs);
+    if (runtime)
+        snprintf(kp, sizeof kp, "const %s *__restrict__ ex, const %s *__restrict__ ey, %s *__restrict__ hz, "
+                 "const %s *__restrict__ fict, %s ch, int tmax, %s, int t", ty, ty, ty, ty, ty, dims);
+    else
+        snprintf(kp, sizeof kp, "const %s *__restrict__ ex, const %s *__restrict__ ey, %s *__restrict__ hz, "
+                 "const %s *__restrict__ fict, int tmax, %s, int t", ty, ty, ty, ty, dims);
+    sb_append(k, "/* The magnetic update of step t: one thread per point. */\n");
+    put_signature(k, "extern \"C\" __global__ void h_step", kp);
+    sb_printf(k, "{\n"
+                 "    const int %s = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                 "    const int %s = blockIdx.y * blockDim.y + threadIdx.y;\n"
+                 "    if (t >= tmax || %s >= %s || %s >= %s)\n        return;\n"
+                 "    h_update(ex, ey, hz, fict%s%s, t, i, j);\n}\n\n",
+              xi, yi, xi, XN, yi, YN, runtime ? ", ch" : "", dargs);
+
+    snprintf(tp, sizeof tp, "%s *ex, %s *ey, %s *hz, const %s *fict%s, int tmax, %s, int first", ty, ty, ty, ty, scal,
+             dims);
+    sb_append(k, "/* Steps first..tmax-1 in one block. */\n");
+    put_signature(k, "extern \"C\" __global__ void fdtd_tail", tp);
+    sb_printf(k, "{\n"
+                 "    const int count = %s * %s;\n"
+                 "    for (int t = first; t < tmax; t++) {\n"
+                 "        for (int c = threadIdx.x; c < count; c += blockDim.x)\n"
+                 "            e_update(ex, ey, hz, fict%s%s, t, c / %s, c %% %s);\n"
+                 "        __syncthreads();\n"
+                 "        for (int c = threadIdx.x; c < count; c += blockDim.x)\n"
+                 "            h_update(ex, ey, hz, fict%s%s, t, c / %s, c %% %s);\n"
+                 "        __syncthreads();\n"
+                 "    }\n}\n",
+              NX, NY, runtime ? ", ce" : "", dargs, NY, NY, runtime ? ", ch" : "", dargs, NY, NY);
+
+    char grid[40], args[80];
+    const char *la = rect ? ",nx,ny" : ",n";
+    snprintf(grid, sizeof grid, "(%s+31)/32,(%s+7)/8", XN, YN);
+    for (int t = 0; t < FDTD_LAUNCHES; t++) {
+        snprintf(args, sizeof args, "ex,ey,hz,fict%s,tmax%s,%d", runtime ? ",ce" : "", la, t);
+        gen_launch(p, "e_step", grid, "32,8", NULL, args);
+        snprintf(args, sizeof args, "ex,ey,hz,fict%s,tmax%s,%d", runtime ? ",ch" : "", la, t);
+        gen_launch(p, "h_step", grid, "32,8", NULL, args);
+    }
+    snprintf(args, sizeof args, "ex,ey,hz,fict%s,tmax%s,%d", runtime ? ",ce,ch" : "", la, FDTD_LAUNCHES);
+    gen_launch(p, "fdtd_tail", "1", "1024", NULL, args);
+    char steps[16];
+    snprintf(steps, sizeof steps, "%d", FDTD_LAUNCHES);
+    gen_knob(p, "block", "32x8");
+    gen_knob(p, "mapping", "one-element-per-thread, two launches per time step, one-block tail");
+    gen_knob(p, "unrolled_steps", steps);
+}
+
 static int generate(GenCtx *g)
 {
     for (int src = 0; src < 3; src++)
@@ -213,6 +347,7 @@ static int generate(GenCtx *g)
                         sb_printf(s, "        %s += fict[t];\n", fld(col, "hz", NX[1] ? "nx / 2" : "n / 2",
                                                                    NY[1] ? "ny / 2" : "n / 2", NX, NY));
                     sb_append(s, "    }\n}\n");
+                    emit_cuda(p, src, col, f64, runtime, NX, NY, cev, chv);
                     if (gen_end(p) != 0)
                         return -1;
                 }
