@@ -36,6 +36,13 @@ typedef struct GOp {
     const char *flops, *bytes;  /* @E: data element size, @X: index size */
     double atol32, rtol32;      /* f32 tolerance (0: default) */
     const char *code;
+    /* The pair: kernel.cu (a template like code, @T and @I in CUDA's
+     * spelling), its one launch's grid (256-thread blocks) and the mapping
+     * knob.  The launch arguments are the C signature's: the buffers, then
+     * params, then the scalar. */
+    const char *cuda;
+    const char *grid;
+    const char *mapping;
 } GOp;
 
 static const GOp OPS[] = {
@@ -51,7 +58,18 @@ static const GOp OPS[] = {
      "    (void)v;\n"
      "    for (int i = 0; i < n; i++)\n"
      "        memcpy(out + (size_t)i * d, table + (size_t)ids[i] * d, (size_t)d * sizeof *out);\n"
-     "}\n"},
+     "}\n",
+     "/* Embedding lookup: out[i][:] = table[ids[i]][:]; one thread per output element. */\n"
+     "extern \"C\" __global__ void embedding(const @T *__restrict__ table, const @I *__restrict__ ids, "
+     "@T *__restrict__ out, int v, int d, int n)\n"
+     "{\n"
+     "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (e >= (long long)n * d)\n"
+     "        return;\n"
+     "    const long long i = e / d;\n"
+     "    out[e] = table[(long long)ids[i] * d + e % d];\n"
+     "}\n",
+     "(n*d+255)/256", "one-output-element-per-thread"},
     {"embedding-padidx", "embedding_padding_idx", "f32/i64,f64/i32",
      {{"table", 'T', "in", "v,d", NULL}, {"ids", 'I', "in", "n", "int:0:v"}, {"out", 'T', "out", "n,d", NULL}},
      "v,d,n,pad_idx", NULL,
@@ -76,7 +94,19 @@ static const GOp OPS[] = {
      "        for (int j = 0; j < d; j++)\n"
      "            row[j] = src[j];\n"
      "    }\n"
-     "}\n"},
+     "}\n",
+     "/* Embedding lookup with a padding index (its tokens get a zero row); one thread per\n"
+     " * output element. */\n"
+     "extern \"C\" __global__ void embedding_padding_idx(const @T *__restrict__ table, "
+     "const @I *__restrict__ ids, @T *__restrict__ out, int v, int d, int n, int pad_idx)\n"
+     "{\n"
+     "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (e >= (long long)n * d)\n"
+     "        return;\n"
+     "    const @I id = ids[e / d];\n"
+     "    out[e] = id == pad_idx ? (@T)0 : table[(long long)id * d + e % d];\n"
+     "}\n",
+     "(n*d+255)/256", "one-output-element-per-thread"},
     {"embedding-clamp", "embedding_clamped", "f32/i32,i32/i32",
      {{"table", 'T', "in", "v,d", NULL}, {"ids", 'I', "in", "n", "int:-3:v+3"}, {"out", 'T', "out", "n,d", NULL}},
      "v,d,n", NULL,
@@ -93,7 +123,19 @@ static const GOp OPS[] = {
      "        for (int j = 0; j < d; j++)\n"
      "            out[(size_t)i * d + j] = src[j];\n"
      "    }\n"
-     "}\n"},
+     "}\n",
+     "/* Embedding lookup with ids clamped into [0, v); one thread per output element. */\n"
+     "extern \"C\" __global__ void embedding_clamped(const @T *__restrict__ table, const @I *__restrict__ ids, "
+     "@T *__restrict__ out, int v, int d, int n)\n"
+     "{\n"
+     "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (e >= (long long)n * d)\n"
+     "        return;\n"
+     "    const @I raw = ids[e / d];\n"
+     "    const int id = raw < 0 ? 0 : raw >= v ? v - 1 : raw;\n"
+     "    out[e] = table[(long long)id * d + e % d];\n"
+     "}\n",
+     "(n*d+255)/256", "one-output-element-per-thread"},
     {"token-pos-embedding", "token_position_embedding", "f32/i32,f64/i64",
      {{"wte", 'T', "in", "v,d", NULL}, {"wpe", 'T', "in", "s,d", NULL}, {"ids", 'I', "in", "b,s", "int:0:v"},
       {"out", 'T', "out", "b,s,d", NULL}},
@@ -116,7 +158,20 @@ static const GOp OPS[] = {
      "            for (int j = 0; j < d; j++)\n"
      "                out[tok * d + j] = scale * e[j] + p[j];\n"
      "        }\n"
-     "}\n"},
+     "}\n",
+     "/* out[b][t][:] = sqrt(d) * wte[ids[b][t]][:] + wpe[t][:]; one thread per output element. */\n"
+     "extern \"C\" __global__ void token_position_embedding(const @T *__restrict__ wte, "
+     "const @T *__restrict__ wpe, const @I *__restrict__ ids, @T *__restrict__ out, int v, int d, int b, int s)\n"
+     "{\n"
+     "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (e >= (long long)b * s * d)\n"
+     "        return;\n"
+     "    const long long tok = e / d;\n"
+     "    const int j = e % d, t = tok % s;\n"
+     "    const @T scale = @sqrt((@T)d);\n"
+     "    out[e] = scale * wte[(long long)ids[tok] * d + j] + wpe[(long long)t * d + j];\n"
+     "}\n",
+     "(b*s*d+255)/256", "one-output-element-per-thread"},
     {"embedding-bag-sum", "embedding_bag_sum", "f32/i32,f64/i64",
      {{"table", 'T', "in", "v,d", NULL}, {"ids", 'I', "in", "nnz", "int:0:v"},
       {"offsets", 'I', "in", "bags+1", "part:nnz"}, {"out", 'T', "out", "bags,d", NULL}},
@@ -142,7 +197,22 @@ static const GOp OPS[] = {
      "                row[j] += src[j];\n"
      "        }\n"
      "    }\n"
-     "}\n"},
+     "}\n",
+     "/* Embedding bag, sum mode: one thread per output element (bag k, column j) adds\n"
+     " * its bag's rows in order. */\n"
+     "extern \"C\" __global__ void embedding_bag_sum(const @T *__restrict__ table, const @I *__restrict__ ids, "
+     "const @I *__restrict__ offsets, @T *__restrict__ out, int v, int d, int nnz, int bags)\n"
+     "{\n"
+     "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (e >= (long long)bags * d)\n"
+     "        return;\n"
+     "    const int k = e / d, j = e % d;\n"
+     "    @T acc = 0;\n"
+     "    for (@I i = offsets[k]; i < offsets[k + 1]; i++)\n"
+     "        acc += table[(long long)ids[i] * d + j];\n"
+     "    out[e] = acc;\n"
+     "}\n",
+     "(bags*d+255)/256", "one-output-element-per-thread"},
     {"embedding-bag-mean", "embedding_bag_mean", "f32/i64,f64/i32",
      {{"table", 'T', "in", "v,d", NULL}, {"ids", 'I', "in", "nnz", "int:0:v"},
       {"offsets", 'I', "in", "bags+1", "part:nnz"}, {"out", 'T', "out", "bags,d", NULL}},
@@ -173,7 +243,24 @@ static const GOp OPS[] = {
      "        for (int j = 0; j < d; j++)\n"
      "            row[j] /= (@T)count;\n"
      "    }\n"
-     "}\n"},
+     "}\n",
+     "/* Embedding bag, mean mode (an empty bag gives 0): one thread per output element\n"
+     " * (bag k, column j) adds its bag's rows in order, then divides. */\n"
+     "extern \"C\" __global__ void embedding_bag_mean(const @T *__restrict__ table, "
+     "const @I *__restrict__ ids, const @I *__restrict__ offsets, @T *__restrict__ out, int v, int d, int nnz, "
+     "int bags)\n"
+     "{\n"
+     "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (e >= (long long)bags * d)\n"
+     "        return;\n"
+     "    const int k = e / d, j = e % d;\n"
+     "    const @I count = offsets[k + 1] - offsets[k];\n"
+     "    @T acc = 0;\n"
+     "    for (@I i = offsets[k]; i < offsets[k + 1]; i++)\n"
+     "        acc += table[(long long)ids[i] * d + j];\n"
+     "    out[e] = count == 0 ? (@T)0 : acc / (@T)count;\n"
+     "}\n",
+     "(bags*d+255)/256", "one-output-element-per-thread"},
     {"embedding-bag-weighted", "embedding_bag_weighted", "f32/i32,f64/i64",
      {{"table", 'T', "in", "v,d", NULL}, {"ids", 'I', "in", "nnz", "int:0:v"},
       {"weights", 'T', "in", "nnz", "uni:0:2"}, {"offsets", 'I', "in", "bags+1", "part:nnz"},
@@ -200,7 +287,23 @@ static const GOp OPS[] = {
      "                row[j] += weights[i] * src[j];\n"
      "        }\n"
      "    }\n"
-     "}\n"},
+     "}\n",
+     "/* Embedding bag with per-sample weights: one thread per output element (bag k,\n"
+     " * column j) adds its bag's weighted rows in order. */\n"
+     "extern \"C\" __global__ void embedding_bag_weighted(const @T *__restrict__ table, "
+     "const @I *__restrict__ ids, const @T *__restrict__ weights, const @I *__restrict__ offsets, "
+     "@T *__restrict__ out, int v, int d, int nnz, int bags)\n"
+     "{\n"
+     "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (e >= (long long)bags * d)\n"
+     "        return;\n"
+     "    const int k = e / d, j = e % d;\n"
+     "    @T acc = 0;\n"
+     "    for (@I i = offsets[k]; i < offsets[k + 1]; i++)\n"
+     "        acc += weights[i] * table[(long long)ids[i] * d + j];\n"
+     "    out[e] = acc;\n"
+     "}\n",
+     "(bags*d+255)/256", "one-output-element-per-thread"},
     {"embedding-bag-max", "embedding_bag_max", "f32/i32,i32/i64",
      {{"table", 'T', "in", "v,d", NULL}, {"ids", 'I', "in", "nnz", "int:0:v"},
       {"offsets", 'I', "in", "bags+1", "part:nnz"}, {"out", 'T', "out", "bags,d", NULL}},
@@ -233,7 +336,30 @@ static const GOp OPS[] = {
      "                    row[j] = src[j];\n"
      "        }\n"
      "    }\n"
-     "}\n"},
+     "}\n",
+     "/* Embedding bag, max mode (an empty bag gives 0): one thread per output element\n"
+     " * (bag k, column j). */\n"
+     "extern \"C\" __global__ void embedding_bag_max(const @T *__restrict__ table, const @I *__restrict__ ids, "
+     "const @I *__restrict__ offsets, @T *__restrict__ out, int v, int d, int nnz, int bags)\n"
+     "{\n"
+     "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (e >= (long long)bags * d)\n"
+     "        return;\n"
+     "    const int k = e / d, j = e % d;\n"
+     "    const @I first = offsets[k], last = offsets[k + 1];\n"
+     "    if (first == last) {\n"
+     "        out[e] = 0;\n"
+     "        return;\n"
+     "    }\n"
+     "    @T best = table[(long long)ids[first] * d + j];\n"
+     "    for (@I i = first + 1; i < last; i++) {\n"
+     "        const @T val = table[(long long)ids[i] * d + j];\n"
+     "        if (val > best)\n"
+     "            best = val;\n"
+     "    }\n"
+     "    out[e] = best;\n"
+     "}\n",
+     "(bags*d+255)/256", "one-output-element-per-thread"},
     {"bag-fixed-sum", "gather_sum", "f32/i32,f64/i64",
      {{"table", 'T', "in", "v,d", NULL}, {"idx", 'I', "in", "n,k", "int:0:v"}, {"out", 'T', "out", "n,d", NULL}},
      "v,d,n,k", NULL,
@@ -254,7 +380,23 @@ static const GOp OPS[] = {
      "                row[c] += src[c];\n"
      "        }\n"
      "    }\n"
-     "}\n"},
+     "}\n",
+     "/* Fixed-size bags: out[i][:] = sum over j < k of table[idx[i][j]][:]; one thread per\n"
+     " * output element adds its k rows in order. */\n"
+     "extern \"C\" __global__ void gather_sum(const @T *__restrict__ table, const @I *__restrict__ idx, "
+     "@T *__restrict__ out, int v, int d, int n, int k)\n"
+     "{\n"
+     "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (e >= (long long)n * d)\n"
+     "        return;\n"
+     "    const long long i = e / d;\n"
+     "    const int c = e % d;\n"
+     "    @T acc = 0;\n"
+     "    for (int j = 0; j < k; j++)\n"
+     "        acc += table[(long long)idx[i * k + j] * d + c];\n"
+     "    out[e] = acc;\n"
+     "}\n",
+     "(n*d+255)/256", "one-output-element-per-thread"},
     {"gather-dim1", "gather_dim1", "f32/i64,i64/i32",
      {{"x", 'T', "in", "n,m", NULL}, {"idx", 'I', "in", "n,k", "int:0:m"}, {"out", 'T', "out", "n,k", NULL}},
      "n,m,k", NULL,
@@ -268,7 +410,18 @@ static const GOp OPS[] = {
      "    for (int i = 0; i < n; i++)\n"
      "        for (int j = 0; j < k; j++)\n"
      "            out[(size_t)i * k + j] = x[(size_t)i * m + idx[(size_t)i * k + j]];\n"
-     "}\n"},
+     "}\n",
+     "/* torch.gather along dimension 1: out[i][j] = x[i][idx[i][j]]; one thread per output\n"
+     " * element. */\n"
+     "extern \"C\" __global__ void gather_dim1(const @T *__restrict__ x, const @I *__restrict__ idx, "
+     "@T *__restrict__ out, int n, int m, int k)\n"
+     "{\n"
+     "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (e >= (long long)n * k)\n"
+     "        return;\n"
+     "    out[e] = x[e / k * m + idx[e]];\n"
+     "}\n",
+     "(n*k+255)/256", "one-output-element-per-thread"},
     {"gather-dim0", "gather_dim0", "f64/i32,i32/i64",
      {{"x", 'T', "in", "n,m", NULL}, {"idx", 'I', "in", "k,m", "int:0:n"}, {"out", 'T', "out", "k,m", NULL}},
      "n,m,k", NULL,
@@ -285,7 +438,18 @@ static const GOp OPS[] = {
      "            size_t e = (size_t)i * m + j;\n"
      "            out[e] = x[(size_t)idx[e] * m + j];\n"
      "        }\n"
-     "}\n"},
+     "}\n",
+     "/* torch.gather along dimension 0: out[i][j] = x[idx[i][j]][j]; one thread per output\n"
+     " * element. */\n"
+     "extern \"C\" __global__ void gather_dim0(const @T *__restrict__ x, const @I *__restrict__ idx, "
+     "@T *__restrict__ out, int n, int m, int k)\n"
+     "{\n"
+     "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (e >= (long long)k * m)\n"
+     "        return;\n"
+     "    out[e] = x[(long long)idx[e] * m + e % m];\n"
+     "}\n",
+     "(k*m+255)/256", "one-output-element-per-thread"},
     {"gather-3d-dim1", "gather_3d", "f32/i64,f64/i32",
      {{"x", 'T', "in", "b,n,d", NULL}, {"idx", 'I', "in", "b,k,d", "int:0:n"}, {"out", 'T', "out", "b,k,d", NULL}},
      "b,n,d,k", NULL,
@@ -302,7 +466,19 @@ static const GOp OPS[] = {
      "                size_t e = ((size_t)z * k + j) * d + c;\n"
      "                out[e] = x[((size_t)z * n + idx[e]) * d + c];\n"
      "            }\n"
-     "}\n"},
+     "}\n",
+     "/* torch.gather along the middle dimension: out[z][j][c] = x[z][idx[z][j][c]][c]; one\n"
+     " * thread per output element. */\n"
+     "extern \"C\" __global__ void gather_3d(const @T *__restrict__ x, const @I *__restrict__ idx, "
+     "@T *__restrict__ out, int b, int n, int d, int k)\n"
+     "{\n"
+     "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (e >= (long long)b * k * d)\n"
+     "        return;\n"
+     "    const long long z = e / ((long long)k * d);\n"
+     "    out[e] = x[(z * n + idx[e]) * d + e % d];\n"
+     "}\n",
+     "(b*k*d+255)/256", "one-output-element-per-thread"},
     {"index-select-rows", "index_select_rows", "f32/i64,u8/i32",
      {{"x", 'T', "in", "n,m", NULL}, {"idx", 'I', "in", "k", "int:0:n"}, {"out", 'T', "out", "k,m", NULL}},
      "n,m,k", NULL,
@@ -315,7 +491,18 @@ static const GOp OPS[] = {
      "    (void)n;\n"
      "    for (int i = 0; i < k; i++)\n"
      "        memcpy(out + (size_t)i * m, x + (size_t)idx[i] * m, (size_t)m * sizeof *out);\n"
-     "}\n"},
+     "}\n",
+     "/* index_select along dimension 0: out[i][:] = x[idx[i]][:]; one thread per output\n"
+     " * element. */\n"
+     "extern \"C\" __global__ void index_select_rows(const @T *__restrict__ x, const @I *__restrict__ idx, "
+     "@T *__restrict__ out, int n, int m, int k)\n"
+     "{\n"
+     "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (e >= (long long)k * m)\n"
+     "        return;\n"
+     "    out[e] = x[(long long)idx[e / m] * m + e % m];\n"
+     "}\n",
+     "(k*m+255)/256", "one-output-element-per-thread"},
     {"index-select-cols", "index_select_cols", "f64/i32,i16/i64",
      {{"x", 'T', "in", "n,m", NULL}, {"idx", 'I', "in", "k", "int:0:m"}, {"out", 'T', "out", "n,k", NULL}},
      "n,m,k", NULL,
@@ -330,7 +517,18 @@ static const GOp OPS[] = {
      "        for (int j = 0; j < k; j++)\n"
      "            out[(size_t)i * k + j] = row[idx[j]];\n"
      "    }\n"
-     "}\n"},
+     "}\n",
+     "/* index_select along dimension 1: out[i][j] = x[i][idx[j]]; one thread per output\n"
+     " * element. */\n"
+     "extern \"C\" __global__ void index_select_cols(const @T *__restrict__ x, const @I *__restrict__ idx, "
+     "@T *__restrict__ out, int n, int m, int k)\n"
+     "{\n"
+     "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (e >= (long long)n * k)\n"
+     "        return;\n"
+     "    out[e] = x[e / k * m + idx[e % k]];\n"
+     "}\n",
+     "(n*k+255)/256", "one-output-element-per-thread"},
     {"index-select-batched", "batched_index_select", "f32/i32,f64/i64",
      {{"x", 'T', "in", "b,n,d", NULL}, {"idx", 'I', "in", "b,k", "int:0:n"}, {"out", 'T', "out", "b,k,d", NULL}},
      "b,n,d,k", NULL,
@@ -348,7 +546,20 @@ static const GOp OPS[] = {
      "            for (int c = 0; c < d; c++)\n"
      "                dst[c] = src[c];\n"
      "        }\n"
-     "}\n"},
+     "}\n",
+     "/* Batched index_select: out[z][j][:] = x[z][idx[z][j]][:]; one thread per output\n"
+     " * element. */\n"
+     "extern \"C\" __global__ void batched_index_select(const @T *__restrict__ x, const @I *__restrict__ idx, "
+     "@T *__restrict__ out, int b, int n, int d, int k)\n"
+     "{\n"
+     "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (e >= (long long)b * k * d)\n"
+     "        return;\n"
+     "    const long long zj = e / d; /* z * k + j */\n"
+     "    const long long z = zj / k;\n"
+     "    out[e] = x[(z * n + idx[zj]) * d + e % d];\n"
+     "}\n",
+     "(b*k*d+255)/256", "one-output-element-per-thread"},
     {"take", "take", "f32/i64,i64/i32",
      {{"x", 'T', "in", "n", NULL}, {"idx", 'I', "in", "m", "int:0:n"}, {"out", 'T', "out", "m", NULL}},
      "n,m", NULL,
@@ -361,7 +572,17 @@ static const GOp OPS[] = {
      "    (void)n;\n"
      "    for (int i = 0; i < m; i++)\n"
      "        out[i] = x[idx[i]];\n"
-     "}\n"},
+     "}\n",
+     "/* Flat take: out[i] = x[idx[i]]; one thread per output element. */\n"
+     "extern \"C\" __global__ void take(const @T *__restrict__ x, const @I *__restrict__ idx, "
+     "@T *__restrict__ out, int n, int m)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= m)\n"
+     "        return;\n"
+     "    out[i] = x[idx[i]];\n"
+     "}\n",
+     "(m+255)/256", "one-output-element-per-thread"},
     {"gather-2d-coords", "gather_points", "f32/i32,u8/i64",
      {{"img", 'T', "in", "h,w", NULL}, {"rows", 'I', "in", "k", "int:0:h"}, {"cols", 'I', "in", "k", "int:0:w"},
       {"out", 'T', "out", "k", NULL}},
@@ -375,7 +596,17 @@ static const GOp OPS[] = {
      "    (void)h;\n"
      "    for (int i = 0; i < k; i++)\n"
      "        out[i] = img[(size_t)rows[i] * w + cols[i]];\n"
-     "}\n"},
+     "}\n",
+     "/* Gather at 2D coordinates: out[i] = img[rows[i]][cols[i]]; one thread per point. */\n"
+     "extern \"C\" __global__ void gather_points(const @T *__restrict__ img, const @I *__restrict__ rows, "
+     "const @I *__restrict__ cols, @T *__restrict__ out, int h, int w, int k)\n"
+     "{\n"
+     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i >= k)\n"
+     "        return;\n"
+     "    out[i] = img[(long long)rows[i] * w + cols[i]];\n"
+     "}\n",
+     "(k+255)/256", "one-output-element-per-thread"},
     {"gather-rows-scaled", "gather_rows_scaled", "f32/i32,f64/i64",
      {{"x", 'T', "in", "n,d", NULL}, {"idx", 'I', "in", "k", "int:0:n"}, {"scale", 'T', "in", "k", "uni:0.5:2"},
       {"out", 'T', "out", "k,d", NULL}},
@@ -393,7 +624,19 @@ static const GOp OPS[] = {
      "        for (int j = 0; j < d; j++)\n"
      "            out[(size_t)i * d + j] = scale[i] * src[j];\n"
      "    }\n"
-     "}\n"},
+     "}\n",
+     "/* Weighted row gather: out[i][:] = scale[i] * x[idx[i]][:]; one thread per output\n"
+     " * element. */\n"
+     "extern \"C\" __global__ void gather_rows_scaled(const @T *__restrict__ x, const @I *__restrict__ idx, "
+     "const @T *__restrict__ scale, @T *__restrict__ out, int n, int d, int k)\n"
+     "{\n"
+     "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (e >= (long long)k * d)\n"
+     "        return;\n"
+     "    const long long i = e / d;\n"
+     "    out[e] = scale[i] * x[(long long)idx[i] * d + e % d];\n"
+     "}\n",
+     "(k*d+255)/256", "one-output-element-per-thread"},
     {"paged-kv-gather", "paged_kv_gather", "f32/i32,f64/i32",
      {{"cache", 'T', "in", "blocks,bs,d", NULL}, {"block_table", 'I', "in", "b,mb", "int:0:blocks"},
       {"out", 'T', "out", "b,mb*bs,d", NULL}},
@@ -416,7 +659,22 @@ static const GOp OPS[] = {
      "            const @T *src = cache + ((size_t)block * bs + t % bs) * d;\n"
      "            memcpy(out + ((size_t)z * len + t) * d, src, (size_t)d * sizeof *out);\n"
      "        }\n"
-     "}\n"},
+     "}\n",
+     "/* Paged K/V cache gather: out[z][t][:] = cache[block_table[z][t / bs]][t % bs][:]; one\n"
+     " * thread per output element. */\n"
+     "extern \"C\" __global__ void paged_kv_gather(const @T *__restrict__ cache, "
+     "const @I *__restrict__ block_table, @T *__restrict__ out, int blocks, int bs, int d, int b, int mb)\n"
+     "{\n"
+     "    const int len = mb * bs;\n"
+     "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (e >= (long long)b * len * d)\n"
+     "        return;\n"
+     "    const long long zt = e / d; /* z * len + t */\n"
+     "    const int z = zt / len, t = zt % len;\n"
+     "    const @I block = block_table[(long long)z * mb + t / bs];\n"
+     "    out[e] = cache[((long long)block * bs + t % bs) * d + e % d];\n"
+     "}\n",
+     "(b*mb*bs*d+255)/256", "one-output-element-per-thread"},
     {"one-hot", "one_hot", "f32/i32,u8/i64",
      {{"labels", 'I', "in", "n", "int:0:c"}, {"out", 'T', "out", "n,c", NULL}},
      "n,c", NULL,
@@ -429,7 +687,16 @@ static const GOp OPS[] = {
      "    for (int i = 0; i < n; i++)\n"
      "        for (int j = 0; j < c; j++)\n"
      "            out[(size_t)i * c + j] = labels[i] == j;\n"
-     "}\n"},
+     "}\n",
+     "/* One-hot encoding: out[i][j] = labels[i] == j; one thread per output element. */\n"
+     "extern \"C\" __global__ void one_hot(const @I *__restrict__ labels, @T *__restrict__ out, int n, int c)\n"
+     "{\n"
+     "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (e >= (long long)n * c)\n"
+     "        return;\n"
+     "    out[e] = labels[e / c] == e % c;\n"
+     "}\n",
+     "(n*c+255)/256", "one-output-element-per-thread"},
     {"one-hot-smoothed", "one_hot_smoothed", "f32/i64,f64/i32",
      {{"labels", 'I', "in", "n", "int:0:c"}, {"out", 'T', "out", "n,c", NULL}},
      "n,c", "smoothing=0.1",
@@ -445,7 +712,19 @@ static const GOp OPS[] = {
      "    for (int i = 0; i < n; i++)\n"
      "        for (int j = 0; j < c; j++)\n"
      "            out[(size_t)i * c + j] = labels[i] == j ? on : off;\n"
-     "}\n"},
+     "}\n",
+     "/* Label-smoothed one-hot targets; one thread per output element. */\n"
+     "extern \"C\" __global__ void one_hot_smoothed(const @I *__restrict__ labels, @T *__restrict__ out, "
+     "int n, int c, @T smoothing)\n"
+     "{\n"
+     "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (e >= (long long)n * c)\n"
+     "        return;\n"
+     "    const @T off = smoothing / c;\n"
+     "    const @T on = 1 - smoothing + off;\n"
+     "    out[e] = labels[e / c] == e % c ? on : off;\n"
+     "}\n",
+     "(n*c+255)/256", "one-output-element-per-thread"},
     {"pos-embedding-add", "add_position_embedding", "f32/-,f64/-",
      {{"x", 'T', "in", "b,s,d", NULL}, {"pos", 'T', "in", "smax,d", NULL}, {"out", 'T', "out", "b,s,d", NULL}},
      "b,s,d,smax,offset", NULL,
@@ -466,7 +745,18 @@ static const GOp OPS[] = {
      "            for (int j = 0; j < d; j++)\n"
      "                out[row + j] = x[row + j] + p[j];\n"
      "        }\n"
-     "}\n"},
+     "}\n",
+     "/* out[z][t][:] = x[z][t][:] + pos[offset + t][:]; one thread per output element. */\n"
+     "extern \"C\" __global__ void add_position_embedding(const @T *__restrict__ x, "
+     "const @T *__restrict__ pos, @T *__restrict__ out, int b, int s, int d, int smax, int offset)\n"
+     "{\n"
+     "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (e >= (long long)b * s * d)\n"
+     "        return;\n"
+     "    const int t = e / d % s;\n"
+     "    out[e] = x[e] + pos[(long long)(offset + t) * d + e % d];\n"
+     "}\n",
+     "(b*s*d+255)/256", "one-output-element-per-thread"},
     {"sinusoidal-pos-add", "add_sinusoidal_position", "f32/-,f64/-",
      {{"x", 'T', "in", "b,s,d", NULL}, {"out", 'T', "out", "b,s,d", NULL}},
      "b,s,d", NULL,
@@ -487,7 +777,24 @@ static const GOp OPS[] = {
      "                out[row + 2 * i + 1] = x[row + 2 * i + 1] + @{castT}cos(angle);\n"
      "            }\n"
      "        }\n"
-     "}\n"},
+     "}\n",
+     "/* Sinusoidal positional encoding added to x (d even): one thread per (sin, cos)\n"
+     " * pair of outputs; angles in double. */\n"
+     "extern \"C\" __global__ void add_sinusoidal_position(const @T *__restrict__ x, @T *__restrict__ out, "
+     "int b, int s, int d)\n"
+     "{\n"
+     "    const int half = d / 2;\n"
+     "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (e >= (long long)b * s * half)\n"
+     "        return;\n"
+     "    const long long row = e / half; /* z * s + t */\n"
+     "    const int i = e % half, t = row % s;\n"
+     "    const double angle = t * pow(10000.0, -2.0 * i / d);\n"
+     "    const long long at = row * d + 2 * i;\n"
+     "    out[at] = x[at] + @{castT}sin(angle);\n"
+     "    out[at + 1] = x[at + 1] + @{castT}cos(angle);\n"
+     "}\n",
+     "(b*s*(d/2)+255)/256", "one-output-pair-per-thread"},
     {"rope-interleaved", "rope_interleaved", "f32/-,f64/-",
      {{"x", 'T', "in", "b,s,h,d", NULL}, {"cos_t", 'T', "in", "s,d/2", NULL}, {"sin_t", 'T', "in", "s,d/2", NULL},
       {"out", 'T', "out", "b,s,h,d", NULL}},
@@ -513,7 +820,25 @@ static const GOp OPS[] = {
      "                    out[base + 2 * i + 1] = x0 * sn + x1 * c;\n"
      "                }\n"
      "            }\n"
-     "}\n"},
+     "}\n",
+     "/* Rotary position embedding, interleaved pairs, from cos/sin tables: one thread per\n"
+     " * rotated pair (x[2i], x[2i+1]). */\n"
+     "extern \"C\" __global__ void rope_interleaved(const @T *__restrict__ x, const @T *__restrict__ cos_t, "
+     "const @T *__restrict__ sin_t, @T *__restrict__ out, int b, int s, int h, int d)\n"
+     "{\n"
+     "    const int half = d / 2;\n"
+     "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (e >= (long long)b * s * h * half)\n"
+     "        return;\n"
+     "    const long long row = e / half; /* ((z * s + t) * h + hh) */\n"
+     "    const int i = e % half, t = row / h % s;\n"
+     "    const @T c = cos_t[(long long)t * half + i], sn = sin_t[(long long)t * half + i];\n"
+     "    const long long at = row * d + 2 * i;\n"
+     "    const @T x0 = x[at], x1 = x[at + 1];\n"
+     "    out[at] = x0 * c - x1 * sn;\n"
+     "    out[at + 1] = x0 * sn + x1 * c;\n"
+     "}\n",
+     "(b*s*h*(d/2)+255)/256", "one-output-pair-per-thread"},
     {"rope-half-computed", "rope_neox", "f32/i32,f64/i64",
      {{"x", 'T', "in", "s,h,d", NULL}, {"positions", 'I', "in", "s", "int:0:2048"},
       {"out", 'T', "out", "s,h,d", NULL}},
@@ -538,7 +863,26 @@ static const GOp OPS[] = {
      "                out[base_idx + i + half] = x0 * sn + x1 * c;\n"
      "            }\n"
      "        }\n"
-     "}\n"},
+     "}\n",
+     "/* Rotary position embedding, half-split layout, angles computed (in double) from the\n"
+     " * token positions: one thread per rotated pair (x[i], x[i + d/2]). */\n"
+     "extern \"C\" __global__ void rope_neox(const @T *__restrict__ x, const @I *__restrict__ positions, "
+     "@T *__restrict__ out, int s, int h, int d, @T base)\n"
+     "{\n"
+     "    const int half = d / 2;\n"
+     "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (e >= (long long)s * h * half)\n"
+     "        return;\n"
+     "    const long long row = e / half; /* t * h + hh */\n"
+     "    const int i = e % half, t = row / h;\n"
+     "    const double theta = (double)positions[t] * pow((double)base, -2.0 * i / d);\n"
+     "    const @T c = @{castT}cos(theta), sn = @{castT}sin(theta);\n"
+     "    const long long at = row * d + i;\n"
+     "    const @T x0 = x[at], x1 = x[at + half];\n"
+     "    out[at] = x0 * c - x1 * sn;\n"
+     "    out[at + half] = x0 * sn + x1 * c;\n"
+     "}\n",
+     "(s*h*(d/2)+255)/256", "one-output-pair-per-thread"},
     {"rope-cache-posids", "rope_cached", "f32/i64,f64/i32",
      {{"q", 'T', "in", "b,s,h,d", NULL}, {"position_ids", 'I', "in", "b,s", "int:0:maxpos"},
       {"cos_cache", 'T', "in", "maxpos,d/2", NULL}, {"sin_cache", 'T', "in", "maxpos,d/2", NULL},
@@ -570,7 +914,27 @@ static const GOp OPS[] = {
      "                }\n"
      "            }\n"
      "        }\n"
-     "}\n"},
+     "}\n",
+     "/* Rotary position embedding with per-token position ids into cos/sin caches (half-split\n"
+     " * layout): one thread per rotated pair (q[i], q[i + d/2]). */\n"
+     "extern \"C\" __global__ void rope_cached(const @T *__restrict__ q, const @I *__restrict__ position_ids, "
+     "const @T *__restrict__ cos_cache, const @T *__restrict__ sin_cache, @T *__restrict__ out, int b, int s, "
+     "int h, int d, int maxpos)\n"
+     "{\n"
+     "    const int half = d / 2;\n"
+     "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (e >= (long long)b * s * h * half)\n"
+     "        return;\n"
+     "    const long long row = e / half; /* ((z * s + t) * h + hh) */\n"
+     "    const int i = e % half;\n"
+     "    const long long p = position_ids[row / h];\n"
+     "    const @T c = cos_cache[p * half + i], sn = sin_cache[p * half + i];\n"
+     "    const long long at = row * d + i;\n"
+     "    const @T x0 = q[at], x1 = q[at + half];\n"
+     "    out[at] = x0 * c - x1 * sn;\n"
+     "    out[at + half] = x0 * sn + x1 * c;\n"
+     "}\n",
+     "(b*s*h*(d/2)+255)/256", "one-output-pair-per-thread"},
 };
 
 static const char *ctype_of(const char *dt)
@@ -587,6 +951,57 @@ static int dsize(const char *dt)
 {
     return strcmp(dt, "f64") == 0 || strcmp(dt, "i64") == 0 ? 8 : strcmp(dt, "u8") == 0 ? 1
            : strcmp(dt, "i16") == 0                          ? 2 : 4;
+}
+
+/* CUDA's spelling of a dtype (kernel.cu includes no headers). */
+static const char *cuda_type_of(const char *dt)
+{
+    static const char *const map[][2] = {{"f32", "float"},  {"f64", "double"}, {"u8", "unsigned char"},
+                                         {"i16", "short"}, {"i32", "int"},    {"i64", "long long"}};
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (strcmp(map[i][0], dt) == 0)
+            return map[i][1];
+    return "?";
+}
+
+/* The pair of one program: op->cuda expanded for the data type T and the
+ * index type I, every kernel signature wrapped to 100 columns; one launch
+ * over op->grid with the C signature's arguments. */
+static void emit_cuda(GenProgram *p, const GOp *op, const char *T, const char *I)
+{
+    TmplSubs sub;
+    tmpl_init(&sub, strcmp(T, "f64") == 0);
+    tmpl_set(&sub, "T", cuda_type_of(T));
+    tmpl_set(&sub, "I", strcmp(I, "-") ? cuda_type_of(I) : "int");
+    tmpl_set(&sub, "castT", strcmp(T, "f32") == 0 ? "(float)" : "");
+    StrBuf src = STRBUF_INIT;
+    tmpl_expand(&src, &sub, op->cuda);
+    StrBuf *k = gen_cuda_src(p);
+    for (const char *line = src.data; *line;) {
+        const char *nl = strchr(line, '\n');
+        size_t n = nl ? (size_t)(nl - line) + 1 : strlen(line);
+        if (strncmp(line, "extern \"C\"", 10) == 0) {
+            char *one = xstrndup(line, nl ? n - 1 : n);
+            tmpl_put_wrapped(k, one);
+            sb_putc(k, '\n');
+            free(one);
+        } else {
+            sb_append_n(k, line, n);
+        }
+        line += n;
+    }
+    sb_release(&src);
+    /* Launch arguments: the buffers, the params, the scalar. */
+    StrBuf args = STRBUF_INIT;
+    for (int a = 0; a < 7 && op->args[a].name; a++)
+        sb_printf(&args, "%s%s", a ? "," : "", op->args[a].name);
+    sb_printf(&args, ",%s", op->params);
+    if (op->scalar)
+        sb_printf(&args, ",%.*s", (int)strcspn(op->scalar, "="), op->scalar);
+    gen_launch(p, op->entry, op->grid, "256", NULL, sb_str(&args));
+    sb_release(&args);
+    gen_knob(p, "block", "256");
+    gen_knob(p, "mapping", op->mapping);
 }
 
 static int program(GenCtx *g, const GOp *op, const char *T, const char *I)
@@ -697,6 +1112,7 @@ static int program(GenCtx *g, const GOp *op, const char *T, const char *I)
         gen_source(p, "%s", src.data);
     }
     sb_release(&src);
+    emit_cuda(p, op, T, I);
     return gen_end(p);
 }
 
