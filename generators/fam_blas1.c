@@ -272,11 +272,15 @@ static void emit_cuda(GenProgram *p, int op, const Ctx *c, const char *entry, co
             case OP_DOTPLUS: sb_printf(k, "        acc += %s%s * %s;\n", dcast, X, Y); break;
             case OP_NRM2: sb_printf(k, "        acc += %s%s * %s;\n", dcast, X, X); break;
             case OP_ASUM: sb_printf(k, "        acc += fabs(%s%s);\n", dcast, X); break;
-            case OP_DIST: sb_printf(k, "        const double d = %s%s - %s;\n        acc += d * d;\n", dcast, X, Y); break;
+            case OP_DIST:
+                sb_printf(k, "        const double d = %s%s - %s;\n        acc += d * d;\n", dcast, X, Y);
+                break;
             case OP_SUM: sb_printf(k, "        acc += %s;\n", X); break;
             }
             sb_append(k, "    }\n    sh[threadIdx.x] = acc;\n    block_sum(sh);\n");
-            const char *res = op == OP_NRM2 || op == OP_DIST ? "sqrt(sh[0])" : op == OP_DOTPLUS ? "sb + sh[0]" : "sh[0]";
+            const char *res = op == OP_NRM2 || op == OP_DIST ? "sqrt(sh[0])"
+                              : op == OP_DOTPLUS                ? "sb + sh[0]"
+                                                                : "sh[0]";
             if (c->f32)
                 sb_printf(k, "    if (threadIdx.x == 0)\n        r[b] = (float)(%s);\n}\n", res);
             else

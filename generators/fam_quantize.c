@@ -86,7 +86,7 @@ static void configs_2d(GenProgram *p, const char *large)
 #define CU_RSHIFT                                                                                                      \
     "/* round(v / 2^shift), halves away from zero; shift in [1, 62]. */\n"                                            \
     "static __device__ long long rounding_shift(long long v, int shift)\n{\n"                                          \
-    "    const long long half = 1LL << (shift - 1);\n"                                                                  \
+    "    const long long half = 1LL << (shift - 1);\n"                                                                 \
     "    return v >= 0 ? (v + half) >> shift : -((-v + half) >> shift);\n}\n\n"
 
 /* CUDA's spelling of a C fixed-width type. */
