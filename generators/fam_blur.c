@@ -41,22 +41,113 @@ static const char *const BORDER_TEXT[] = {
     "mirrored about the edge pixel (... c b | a b c ...)"};
 static const char *const BORDER_FN[] = {"clampi", "mirror", "reflect101"};
 
-static void emit_border_fn(StrBuf *s, int border)
+/* The border's index function; cuda: as a __device__ function for kernel.cu. */
+static void emit_border_fn(StrBuf *s, int border, int cuda)
 {
+    const char *q = cuda ? "static __device__ " : "static ";
     if (border == CLAMP)
-        sb_append(s, "static int clampi(int i, int n)\n{\n"
-                     "    return i < 0 ? 0 : (i >= n ? n - 1 : i);\n}\n\n");
+        sb_printf(s, "%sint clampi(int i, int n)\n{\n"
+                     "    return i < 0 ? 0 : (i >= n ? n - 1 : i);\n}\n\n", q);
     else if (border == MIRROR)
-        sb_append(s, "/* Index i reflected into [0, n), the edge sample repeated. */\n"
-                     "static int mirror(int i, int n)\n{\n"
-                     "    int period = 2 * n;\n    i %= period;\n    if (i < 0)\n        i += period;\n"
-                     "    return i < n ? i : period - 1 - i;\n}\n\n");
+        sb_printf(s, "/* Index i reflected into [0, n), the edge sample repeated. */\n"
+                     "%sint mirror(int i, int n)\n{\n"
+                     "    int period = 2 * n;\n    i %%= period;\n    if (i < 0)\n        i += period;\n"
+                     "    return i < n ? i : period - 1 - i;\n}\n\n", q);
     else
-        sb_append(s, "/* Index i reflected into [0, n) about the edge samples (not repeated). */\n"
-                     "static int reflect101(int i, int n)\n{\n"
+        sb_printf(s, "/* Index i reflected into [0, n) about the edge samples (not repeated). */\n"
+                     "%sint reflect101(int i, int n)\n{\n"
                      "    if (n == 1)\n        return 0;\n"
-                     "    int period = 2 * n - 2;\n    i %= period;\n    if (i < 0)\n        i += period;\n"
-                     "    return i < n ? i : period - i;\n}\n\n");
+                     "    int period = 2 * n - 2;\n    i %%= period;\n    if (i < 0)\n        i += period;\n"
+                     "    return i < n ? i : period - i;\n}\n\n", q);
+}
+
+/* The filter's radius constants and Gaussian table; qual: "static const"
+ * in C, "__constant__" in kernel.cu (both 13 characters, so the table's
+ * continuation lines align the same). */
+static void emit_tables(StrBuf *s, int gauss, int u8, int rx, int ry, const double *w, const int *wi,
+                        const char *qual)
+{
+    if (rx == ry)
+        sb_printf(s, "enum { RADIUS = %d };\n\n", rx);
+    else
+        sb_printf(s, "enum { RX = %d, RY = %d };\n\n", rx, ry);
+    if (gauss) {
+        if (u8) {
+            sb_printf(s, "%s int G[2 * RADIUS + 1] = {", qual);
+            for (int k = 0; k <= 2 * rx; k++)
+                sb_printf(s, "%s%d", k ? ", " : "", wi[k]);
+        } else {
+            sb_printf(s, "%s float G[2 * RADIUS + 1] = {", qual);
+            for (int k = 0; k <= 2 * rx; k++)
+                sb_printf(s, "%s%s%.7ff", k ? "," : "", k && k % 6 == 0 ? "\n                                        " : (k ? " " : ""), w[k]);
+        }
+        sb_append(s, "};\n\n");
+    }
+}
+
+/* The computation of output pixel (y, x), indented by I0 (a C loop body or
+ * a kernel's); u8ty spells the 8-bit type. */
+static void emit_pixel(StrBuf *s, const char *I0, int ch, int u8, int gauss, int pitched, int border, int taps,
+                       const char *RXs, const char *RYs, const char *u8ty)
+{
+    const char *bf = BORDER_FN[border];
+    char I[24], inidx[64], outidx[64];
+    snprintf(I, sizeof I, "%s%s", I0, ch > 1 ? "    " : "");
+    if (ch == 1) {
+        snprintf(inidx, sizeof inidx, "yy * %s + %s(x + dx, w)", pitched ? "pitch" : "w", bf);
+        snprintf(outidx, sizeof outidx, "y * w + x");
+    } else {
+        snprintf(inidx, sizeof inidx, "(yy * w + %s(x + dx, w)) * %d + c", bf, ch);
+        snprintf(outidx, sizeof outidx, "(y * w + x) * %d + c", ch);
+    }
+    if (ch > 1)
+        sb_printf(s, "%sfor (int c = 0; c < 3; c++) {\n", I0);
+    sb_printf(s, "%s%s acc = 0;\n", I, u8 ? "int" : "float");
+    sb_printf(s, "%sfor (int dy = -%s; dy <= %s; dy++) {\n", I, RYs, RYs);
+    sb_printf(s, "%s    int yy = %s(y + dy, h);\n", I, bf);
+    sb_printf(s, "%s    for (int dx = -%s; dx <= %s; dx++)\n", I, RXs, RXs);
+    if (gauss)
+        sb_printf(s, "%s        acc += G[dy + RADIUS] * G[dx + RADIUS] * in[%s];\n", I, inidx);
+    else
+        sb_printf(s, "%s        acc += in[%s];\n", I, inidx);
+    sb_printf(s, "%s}\n", I);
+    if (u8 && gauss)
+        sb_printf(s, "%sout[%s] = (%s)((acc + (1 << 19)) >> 20);\n", I, outidx, u8ty);
+    else if (u8)
+        sb_printf(s, "%sout[%s] = (%s)((acc + %d) / %d);\n", I, outidx, u8ty, taps / 2, taps);
+    else if (gauss)
+        sb_printf(s, "%sout[%s] = acc;\n", I, outidx);
+    else
+        sb_printf(s, "%sout[%s] = acc / %d.0f;\n", I, outidx, taps);
+    if (ch > 1)
+        sb_printf(s, "%s}\n", I0);
+    if (ch == 4)
+        sb_printf(s, "%sout[(y * w + x) * 4 + 3] = in[(y * w + x) * 4 + 3];\n", I0);
+}
+
+/* The pair: one thread per output pixel (all its channels) on 32x8 blocks,
+ * x along threadIdx.x; the same window loop as the program. */
+static void emit_cuda(GenProgram *p, const char *entry, int ch, int u8, int gauss, int pitched, int border,
+                      int taps, int rx, int ry, const double *w, const int *wi)
+{
+    StrBuf *k = gen_cuda_src(p);
+    const char *ty = u8 ? "unsigned char" : "float";
+    emit_tables(k, gauss, u8, rx, ry, w, wi, "__constant__");
+    emit_border_fn(k, border, 1);
+    sb_append(k, "/* One thread per output pixel. */\n");
+    sb_printf(k, "extern \"C\" __global__ void %s(const %s *__restrict__ in, %s *__restrict__ out,\n"
+                 "%*sint h, int w%s)\n"
+                 "{\n"
+                 "    const int x = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                 "    const int y = blockIdx.y * blockDim.y + threadIdx.y;\n"
+                 "    if (x >= w || y >= h)\n        return;\n",
+              entry, ty, ty, (int)strlen(entry) + 28, "", pitched ? ", int pitch" : "");
+    emit_pixel(k, "    ", ch, u8, gauss, pitched, border, taps, rx == ry ? "RADIUS" : "RX", rx == ry ? "RADIUS" : "RY",
+               "unsigned char");
+    sb_append(k, "}\n");
+    gen_launch(p, entry, "(w+31)/32,(h+7)/8", "32,8", NULL, pitched ? "in,out,h,w,pitch" : "in,out,h,w");
+    gen_knob(p, "block", "32x8");
+    gen_knob(p, "mapping", "one-pixel-per-thread");
 }
 
 /* Normalized 1D Gaussian weights of radius r; integer version summing to 1024. */
@@ -156,63 +247,15 @@ static int gen_blur(GenCtx *g, int fi, int layout, int border)
         sb_append(s, "  The mean is rounded to nearest.");
     sb_append(s, " */\n");
     sb_append(s, u8 ? "#include <stdint.h>\n\n" : "\n");
-    if (rx == ry)
-        sb_printf(s, "enum { RADIUS = %d };\n\n", rx);
-    else
-        sb_printf(s, "enum { RX = %d, RY = %d };\n\n", rx, ry);
+    emit_tables(s, F->gauss, u8, rx, ry, w, wi, "static const");
     const char *RXs = rx == ry ? "RADIUS" : "RX", *RYs = rx == ry ? "RADIUS" : "RY";
-    if (F->gauss) {
-        if (u8) {
-            sb_printf(s, "static const int G[2 * RADIUS + 1] = {");
-            for (int k = 0; k <= 2 * rx; k++)
-                sb_printf(s, "%s%d", k ? ", " : "", wi[k]);
-        } else {
-            sb_printf(s, "static const float G[2 * RADIUS + 1] = {");
-            for (int k = 0; k <= 2 * rx; k++)
-                sb_printf(s, "%s%s%.7ff", k ? "," : "", k && k % 6 == 0 ? "\n                                        " : (k ? " " : ""), w[k]);
-        }
-        sb_append(s, "};\n\n");
-    }
-    emit_border_fn(s, border);
-    const char *bf = BORDER_FN[border];
+    emit_border_fn(s, border, 0);
     sb_printf(s, "void %s(const %s *in, %s *out, int h, int w%s)\n{\n", F->gauss ? "gaussian_blur" : "box_blur",
               ty, ty, pitched ? ", int pitch" : "");
     sb_append(s, "    for (int y = 0; y < h; y++) {\n        for (int x = 0; x < w; x++) {\n");
-    const char *I = "            ";
-    char inidx[64], outidx[64];
-    if (ch == 1) {
-        snprintf(inidx, sizeof inidx, "yy * %s + %s(x + dx, w)", pitched ? "pitch" : "w", bf);
-        snprintf(outidx, sizeof outidx, "y * w + x");
-    } else {
-        snprintf(inidx, sizeof inidx, "(yy * w + %s(x + dx, w)) * %d + c", bf, ch);
-        snprintf(outidx, sizeof outidx, "(y * w + x) * %d + c", ch);
-    }
-    if (ch > 1) {
-        sb_printf(s, "%sfor (int c = 0; c < 3; c++) {\n", I);
-        I = "                ";
-    }
-    sb_printf(s, "%s%s acc = 0;\n", I, u8 ? "int" : "float");
-    sb_printf(s, "%sfor (int dy = -%s; dy <= %s; dy++) {\n", I, RYs, RYs);
-    sb_printf(s, "%s    int yy = %s(y + dy, h);\n", I, bf);
-    sb_printf(s, "%s    for (int dx = -%s; dx <= %s; dx++)\n", I, RXs, RXs);
-    if (F->gauss)
-        sb_printf(s, "%s        acc += G[dy + RADIUS] * G[dx + RADIUS] * in[%s];\n", I, inidx);
-    else
-        sb_printf(s, "%s        acc += in[%s];\n", I, inidx);
-    sb_printf(s, "%s}\n", I);
-    if (u8 && F->gauss)
-        sb_printf(s, "%sout[%s] = (uint8_t)((acc + (1 << 19)) >> 20);\n", I, outidx);
-    else if (u8)
-        sb_printf(s, "%sout[%s] = (uint8_t)((acc + %d) / %d);\n", I, outidx, taps / 2, taps);
-    else if (F->gauss)
-        sb_printf(s, "%sout[%s] = acc;\n", I, outidx);
-    else
-        sb_printf(s, "%sout[%s] = acc / %d.0f;\n", I, outidx, taps);
-    if (ch > 1)
-        sb_append(s, "            }\n");
-    if (ch == 4)
-        sb_append(s, "            out[(y * w + x) * 4 + 3] = in[(y * w + x) * 4 + 3];\n");
+    emit_pixel(s, "            ", ch, u8, F->gauss, pitched, border, taps, RXs, RYs, "uint8_t");
     sb_append(s, "        }\n    }\n}\n");
+    emit_cuda(p, F->gauss ? "gaussian_blur" : "box_blur", ch, u8, F->gauss, pitched, border, taps, rx, ry, w, wi);
     return gen_end(p);
 }
 
