@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "gen_tmpl.h"
 
 #define FAMILY_WHAT "particles"
 
@@ -621,6 +622,250 @@ static const char *size_of(const char *dt)
     return dt[1] == '8' ? "1" : strstr(dt, "16") ? "2" : strstr(dt, "64") ? "8" : "4";
 }
 
+/* ---- the pair ----
+ *
+ * The kernels are the C bodies themselves, run by one thread per particle:
+ * the particle loop's header becomes the thread's index, the lines before
+ * it (constants such as h = dt / 2) stay as they are, helpers become
+ * __device__ functions, and the C parameter list is the kernel's.  Grid
+ * deposits and cell counts zero the grid in a first launch and accumulate
+ * with atomicAdd; pairwise set programs give a thread each particle of a
+ * set; per-set moments give a warp each set. */
+
+/* Appends text with every line's first `cut` spaces removed. */
+static void put_dedent(StrBuf *k, const char *text, size_t len, int cut)
+{
+    const char *q = text, *end = text + len;
+    while (q < end) {
+        const char *nl = memchr(q, '\n', (size_t)(end - q));
+        const char *stop = nl ? nl + 1 : end;
+        for (int c = 0; c < cut && q < stop && *q == ' '; c++)
+            q++;
+        sb_append_n(k, q, (size_t)(stop - q));
+        q = stop;
+    }
+}
+
+/* Appends text, each line "    NAME[...] += v;" or "    NAME[...]++;"
+ * becoming an atomicAdd (grid cells that many particles share). */
+static void put_atomic(StrBuf *k, const char *text)
+{
+    for (const char *q = text; *q;) {
+        const char *nl = strchr(q, '\n');
+        size_t len = nl ? (size_t)(nl - q + 1) : strlen(q);
+        const char *ind = q;
+        while (*ind == ' ')
+            ind++;
+        const char *br = strchr(ind, '[');
+        const char *pl = strstr(ind, "] += "), *pp = strstr(ind, "]++;");
+        if (br && br < q + len && ((pl && pl < q + len) || (pp && pp < q + len))) {
+            const char *close = pl && pl < q + len ? pl : pp;
+            sb_append_n(k, q, (size_t)(ind - q));
+            sb_append(k, "atomicAdd(&");
+            sb_append_n(k, ind, (size_t)(close - ind + 1));
+            if (close == pl)
+                sb_printf(k, ", %.*s);\n", (int)(q + len - (pl + 5) - 2), pl + 5);
+            else
+                sb_append(k, ", 1);\n");
+        } else {
+            sb_append_n(k, q, len);
+        }
+        q += len;
+    }
+}
+
+/* The C parameter list `sig` with every pointer restrict-qualified. */
+static void put_params(StrBuf *k, const char *sig)
+{
+    for (const char *c = sig; *c; c++) {
+        if (c[0] == ' ' && c[1] == '*') {
+            sb_append(k, " *__restrict__ ");
+            c++;
+        } else {
+            sb_putc(k, *c);
+        }
+    }
+}
+
+/* The names of the C parameter list `sig`, comma-separated. */
+static void put_names(StrBuf *k, const char *sig)
+{
+    for (const char *q = sig; *q;) {
+        const char *comma = strchr(q, ',');
+        const char *end = comma ? comma : q + strlen(q), *nm = end;
+        while (nm > q && (nm[-1] == '_' || (nm[-1] >= 'a' && nm[-1] <= 'z') || (nm[-1] >= 'A' && nm[-1] <= 'Z') ||
+                          (nm[-1] >= '0' && nm[-1] <= '9')))
+            nm--;
+        if (q != sig)
+            sb_putc(k, ',');
+        sb_append_n(k, nm, (size_t)(end - nm));
+        q = comma ? comma + 1 : end;
+    }
+}
+
+/* `extern "C" __global__ void entry(<sig, restrict>)`, wrapped, and "{\n". */
+static void put_head(StrBuf *k, const char *entry, const char *sig)
+{
+    StrBuf line = STRBUF_INIT;
+    sb_printf(&line, "extern \"C\" __global__ void %s(", entry);
+    put_params(&line, sig);
+    sb_append(&line, ")");
+    tmpl_put_wrapped(k, line.data);
+    sb_append(k, "\n{\n");
+    sb_release(&line);
+}
+
+/* The opening text (comment, defines, helpers; types substituted) for
+ * CUDA: no <math.h>, and helpers become __device__ functions.  `how` (the
+ * mapping, a sentence) ends the comment when nothing follows it, else
+ * comes as its own comment. */
+static void put_pre(StrBuf *k, const char *pre, const char *how)
+{
+    const char *inc = "#include <math.h>\n\n";
+    if (!strncmp(pre, inc, strlen(inc)))
+        pre += strlen(inc);
+    for (const char *q = pre; *q;) {
+        if ((q == pre || q[-1] == '\n') && !strncmp(q, "static ", 7)) {
+            sb_append(k, "static __device__ ");
+            q += 7;
+        } else {
+            sb_putc(k, *q++);
+        }
+    }
+    size_t len = k->len;
+    if (len > 4 && !strcmp(k->data + len - 4, " */\n")) {
+        k->len -= 4;
+        k->data[k->len] = '\0';
+        sb_printf(k, "\n * %s */\n", how);
+    } else {
+        sb_printf(k, "/* %s */\n", how);
+    }
+}
+
+/* Per-set kinetic energy and momentum: one warp per set, shuffle sums. */
+static const char WARP_SUM[] =
+    "/* The sum over the 32 lanes of a warp (butterfly shuffles: every lane gets it). */\n"
+    "__device__ __forceinline__ $T warp_sum($T v)\n{\n"
+    "    for (int o = 16; o > 0; o >>= 1)\n        v += __shfl_xor_sync(0xffffffffu, v, o);\n"
+    "    return v;\n}\n\n";
+static const char SET_MOMENTS[] =
+    "@head"
+    "    const long long s = ((long long)blockIdx.x * blockDim.x + threadIdx.x) / 32;\n"
+    "    const int lane = threadIdx.x % 32;\n"
+    "    if (s >= nsets)\n        return; /* the whole warp: sets are warp-uniform */\n"
+    "    $T e = 0, px = 0, py = 0, pz = 0;\n"
+    "    for (long long i = s * S + lane; i < (s + 1) * S; i += 32) {\n"
+    "        e += m[i] * (vx[i] * vx[i] + vy[i] * vy[i] + vz[i] * vz[i]);\n"
+    "        px += m[i] * vx[i];\n        py += m[i] * vy[i];\n        pz += m[i] * vz[i];\n    }\n"
+    "    e = warp_sum(e);\n    px = warp_sum(px);\n    py = warp_sum(py);\n    pz = warp_sum(pz);\n"
+    "    if (lane == 0) {\n"
+    "        ke[s] = e / 2;\n        mom[3 * s] = px;\n        mom[3 * s + 1] = py;\n        mom[3 * s + 2] = pz;\n"
+    "    }\n";
+
+static void emit_cuda(GenProgram *p, const Op *op, const Sub *t, const char *sig)
+{
+    StrBuf *k = gen_cuda_src(p);
+    StrBuf body = STRBUF_INIT, names = STRBUF_INIT, pre = STRBUF_INIT;
+    put(&body, t, op->body);
+    put(&pre, t, op->pre);
+    put_names(&names, sig);
+    const char *b = body.data;
+    if (op->kind == SETS && !strcmp(op->entry, "set_moments")) {
+        put(k, t, WARP_SUM);
+        put_pre(k, pre.data, "One warp per set: its lanes stride through the set's particles.");
+        StrBuf head = STRBUF_INIT, tmpl = STRBUF_INIT;
+        put_head(&head, op->entry, sig);
+        const char *at = strstr(SET_MOMENTS, "@head");
+        sb_append_n(&tmpl, SET_MOMENTS, (size_t)(at - SET_MOMENTS));
+        sb_append(&tmpl, head.data);
+        sb_append(&tmpl, at + 5);
+        put(k, t, tmpl.data);
+        sb_append(k, "}\n");
+        gen_launch(p, op->entry, "(nsets+7)/8", "256", NULL, names.data);
+        gen_knob(p, "block", "256");
+        gen_knob(p, "mapping", "warp-per-set, warp-shuffle reductions");
+        sb_release(&head);
+        sb_release(&tmpl);
+    } else if (op->kind == SETS) {
+        /* Pairwise within a set: the set loops become the thread's particle. */
+        const char *loop = strstr(b, "    for (int s = 0; s < nsets; s++) {\n");
+        const char *inner = strstr(loop, "        for (int i = base; i < base + S; i++) {\n");
+        inner = strchr(inner, '\n') + 1;
+        const char *tail = b + strlen(b) - strlen("        }\n    }\n");
+        put_pre(k, pre.data, "One thread per particle i, summing over the particles of its set.");
+        put_head(k, op->entry, sig);
+        sb_append_n(k, b, (size_t)(loop - b));
+        sb_append(k, "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                     "    if (i >= nsets * S)\n        return;\n"
+                     "    const int base = i / S * S; /* the first particle of i's set */\n");
+        put_dedent(k, inner, (size_t)(tail - inner), 8);
+        sb_append(k, "}\n");
+        gen_launch(p, op->entry, "(nsets*S+255)/256", "256", NULL, names.data);
+        gen_knob(p, "block", "256");
+        gen_knob(p, "mapping", "one-particle-per-thread, pairs within its set");
+    } else {
+        const char *var = "i";
+        const char *loop = strstr(b, "    for (int i = 0; i < n; i++) {\n");
+        if (!loop) {
+            loop = strstr(b, "    for (int p = 0; p < n; p++) {\n");
+            var = "p";
+        }
+        const char *inner = strchr(loop, '\n') + 1;
+        const char *tail = b + strlen(b) - strlen("    }\n");
+        /* Deposits and binning zero their grids before the particle loop. */
+        int scatter = loop > b && strstr(b, "] = 0;") && strstr(b, "] = 0;") < loop;
+        if (scatter) {
+            const char *ty = strstr(sig, "int *counts") ? "int" : t->T;
+            sb_printf(k, "/* grid[c] = 0 for c < cells: one thread per cell. */\n"
+                         "extern \"C\" __global__ void zero_grid(%s *__restrict__ grid, int cells)\n{\n"
+                         "    const int c = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                         "    if (c < cells)\n        grid[c] = 0;\n}\n\n",
+                      ty);
+            /* "for (int i = 0; i < CELLS; i++)": the cell count. */
+            const char *lt = strstr(b, " < ") + 3;
+            char cells[32], grid[64], args[64];
+            snprintf(cells, sizeof cells, "%.*s", (int)(strchr(lt, ';') - lt), lt);
+            snprintf(grid, sizeof grid, "(%s+255)/256", cells);
+            for (const char *q = b; q < loop; q++) {
+                /* each "NAME[k] = 0;" zeroes the grid NAME */
+                if (!strncmp(q, "] = 0;", 6)) {
+                    const char *nm = q;
+                    while (nm > b && nm[-1] != ' ')
+                        nm--;
+                    const char *br = memchr(nm, '[', (size_t)(q - nm));
+                    snprintf(args, sizeof args, "%.*s,%s", (int)(br - nm), nm, cells);
+                    gen_launch(p, "zero_grid", grid, "256", NULL, args);
+                }
+            }
+        }
+        put_pre(k, pre.data,
+                !scatter ? "One thread per particle."
+                : strstr(sig, "counts") ? "One thread per particle, counting with atomicAdd."
+                                        : "One thread per particle, depositing with atomicAdd.");
+        put_head(k, op->entry, sig);
+        if (!scatter)
+            sb_append_n(k, b, (size_t)(loop - b));
+        sb_printf(k, "    const int %s = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                     "    if (%s >= n)\n        return;\n",
+                  var, var);
+        StrBuf in = STRBUF_INIT;
+        put_dedent(&in, inner, (size_t)(tail - inner), 4);
+        if (scatter)
+            put_atomic(k, in.data);
+        else
+            sb_append(k, in.data);
+        sb_release(&in);
+        sb_append(k, "}\n");
+        gen_launch(p, op->entry, "(n+255)/256", "256", NULL, names.data);
+        gen_knob(p, "block", "256");
+        gen_knob(p, "mapping", scatter ? "zero the grid, then one-particle-per-thread atomicAdd (two launches)"
+                                       : "one-particle-per-thread");
+    }
+    sb_release(&body);
+    sb_release(&names);
+    sb_release(&pre);
+}
+
 /* Emits one instance ("f32" or "key/payload") of op. */
 static int emit(GenCtx *g, const Op *op, const char *inst)
 {
@@ -661,6 +906,7 @@ static int emit(GenCtx *g, const Op *op, const char *inst)
     signature(s, op->entry, sig.data);
     put(s, &t, op->body);
     sb_append(s, "}\n");
+    emit_cuda(p, op, &t, sig.data);
     sb_release(&sig);
     sb_release(&bytes);
     return gen_end(p);
