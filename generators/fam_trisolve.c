@@ -30,9 +30,10 @@
  * contiguous the block sweeps them instead, removing each solved unknown
  * from the remaining rows' sums (double scratch, as the C programs sum in
  * double).  Solves with many right-hand sides (or a batch of systems) give
- * each thread one right-hand side; recurrences with a band of k <= 32 terms
- * run in one warp, first-order ones in one thread; the products (trmv,
- * trmm) are parallel like gemv and gemm. */
+ * each thread one right-hand side; banded solves run in one warp (with the
+ * last k + 1 unknowns in a shared-memory ring), bidiagonal ones, first-order
+ * recurrences over up to 2^26 unknowns, as a chunked scan of affine maps in
+ * three launches; the products (trmv, trmm) are parallel like gemv and gemm. */
 #define BLOCK_SUM(A)                                                                                    \
     "/* Sum of v over the block, valid in thread 0 (blockDim.x a multiple of 32,\n"                     \
     " * at most 1024).  The first barrier lets a second call reuse part[]. */\n"                         \
@@ -494,24 +495,31 @@ static const Spec SPECS[] = {
      "    }\n}\n",
      "/* (L + shift * I) x = b for a lower band matrix with k sub-diagonals: one\n"
      " * warp walks the rows in order, its lanes sharing the k band terms of each\n"
-     " * row (a warp-shuffle sum); lane 0 finishes x[i]. */\n"
-     "extern \"C\" __global__ void tbsv(const $T *ab, const $T *b, $T *x, $T shift, int n, int k)\n"
+     " * row (a warp-shuffle sum); lane 0 finishes x[i].  The last k + 1 unknowns\n"
+     " * are also kept in a shared-memory ring, so that the next rows read them\n"
+     " * without a round trip through global memory. */\n"
+     "extern \"C\" __global__ void tbsv(const $T *__restrict__ ab, const $T *__restrict__ b, $T *__restrict__ x,\n"
+     "                                $T shift, int n, int k)\n"
      "{\n"
+     "    extern __shared__ $T ring[];\n"
      "    const int lane = threadIdx.x;\n"
      "    for (int i = 0; i < n; i++) {\n"
      "        const $T *row = ab + (long long)i * (k + 1);\n"
      "        double s = 0.0;\n"
      "        for (int d = 1 + lane; d <= k && d <= i; d += 32)\n"
-     "            s += row[d] * x[i - d];\n"
+     "            s += row[d] * ring[(i - d) % (k + 1)];\n"
      "        for (int o = 16; o > 0; o >>= 1)\n"
      "            s += __shfl_down_sync(0xffffffffu, s, o);\n"
-     "        if (lane == 0)\n"
-     "            x[i] = (b[i] - s) / (row[0] + shift);\n"
+     "        if (lane == 0) {\n"
+     "            const $T xi = (b[i] - s) / (row[0] + shift);\n"
+     "            x[i] = xi;\n"
+     "            ring[i % (k + 1)] = xi;\n"
+     "        }\n"
      "        __syncwarp();\n"
      "    }\n"
      "}\n",
-     "tbsv|1|32||ab,b,x,shift,n,k", NULL,
-     "block=32;mapping=one-warp,rows-in-order,warp-shuffle-sum"},
+     "tbsv|1|32|(k+1)*$S|ab,b,x,shift,n,k", NULL,
+     "block=32;mapping=one-warp,rows-in-order,warp-shuffle-sum,shared-ring-of-unknowns"},
     {"f64", "tbsv-band-upper-blas", "tbsv_upper", "solve (U + shift*I) x = b, U in BLAS upper band storage ($D)",
      "ab:in:n,k+1;b:in:n;x:out:n;shift:scalar:8;n:param;k:param", NULL,
      "small:n=10000,k=4,shift=8|edge:n=1,k=0,shift=2|edge-wide:n=5,k=8,shift=8|edge-prime:n=131,k=7,shift=8|"
@@ -530,24 +538,30 @@ static const Spec SPECS[] = {
      "    }\n}\n",
      "/* (U + shift * I) x = b for an upper band matrix in BLAS band storage: one\n"
      " * warp walks the rows from the last, its lanes sharing the k band terms of\n"
-     " * each row (a warp-shuffle sum); lane 0 finishes x[i]. */\n"
-     "extern \"C\" __global__ void tbsv_upper(const double *ab, const double *b, double *x, double shift, "
-     "int n, int k)\n"
+     " * each row (a warp-shuffle sum); lane 0 finishes x[i].  The last k + 1\n"
+     " * unknowns are also kept in a shared-memory ring, so that the next rows\n"
+     " * read them without a round trip through global memory. */\n"
+     "extern \"C\" __global__ void tbsv_upper(const double *__restrict__ ab, const double *__restrict__ b,\n"
+     "                                      double *__restrict__ x, double shift, int n, int k)\n"
      "{\n"
+     "    extern __shared__ double ring[];\n"
      "    const int lane = threadIdx.x;\n"
      "    for (int i = n - 1; i >= 0; i--) {\n"
      "        double s = 0.0;\n"
      "        for (int j = i + 1 + lane; j <= i + k && j < n; j += 32)\n"
-     "            s += ab[(long long)j * (k + 1) + k + i - j] * x[j];\n"
+     "            s += ab[(long long)j * (k + 1) + k + i - j] * ring[j % (k + 1)];\n"
      "        for (int o = 16; o > 0; o >>= 1)\n"
      "            s += __shfl_down_sync(0xffffffffu, s, o);\n"
-     "        if (lane == 0)\n"
-     "            x[i] = (b[i] - s) / (ab[(long long)i * (k + 1) + k] + shift);\n"
+     "        if (lane == 0) {\n"
+     "            const double xi = (b[i] - s) / (ab[(long long)i * (k + 1) + k] + shift);\n"
+     "            x[i] = xi;\n"
+     "            ring[i % (k + 1)] = xi;\n"
+     "        }\n"
      "        __syncwarp();\n"
      "    }\n"
      "}\n",
-     "tbsv_upper|1|32||ab,b,x,shift,n,k", NULL,
-     "block=32;mapping=one-warp,rows-in-order,warp-shuffle-sum"},
+     "tbsv_upper|1|32|(k+1)*8|ab,b,x,shift,n,k", NULL,
+     "block=32;mapping=one-warp,rows-in-order,warp-shuffle-sum,shared-ring-of-unknowns"},
     {"f32 f64", "bidiagonal-lower", "bidiag_solve", "solve a lower bidiagonal system (diagonal d, sub-diagonal e) ($D)",
      "d:in:n;e:in:n;b:in:n;x:out:n;n:param", "d:u:1:2;e:u:-0.5:0.5",
      "small:n=100000|edge:n=1|edge-two:n=2|edge-prime:n=131|large:n=$(67108864|33554432)", "3*n", "$S*4*n", 1e-5,
@@ -561,21 +575,63 @@ static const Spec SPECS[] = {
      "    x[0] = b[0] / d[0];\n"
      "    for (int i = 1; i < n; i++)\n"
      "        x[i] = (b[i] - e[i] * x[i - 1]) / d[i];\n}\n",
-     "/* Lower bidiagonal solve, a first-order recurrence: one thread walks it\n"
-     " * in order, as the C program does. */\n"
-     "extern \"C\" __global__ void bidiag_solve(const $T *d, const $T *e, const $T *b, $T *x, int n)\n"
+     "/* A first-order recurrence over up to 2^26 unknowns, in three launches: the\n"
+     " * unknowns are cut into chunks of CHUNK; each chunk composes the affine\n"
+     " * maps v -> (b[i] - e[i] v) / d[i] of its unknowns (in double), one\n"
+     " * thread chains the chunk maps to find the value entering every chunk,\n"
+     " * and each chunk then runs the C program's recurrence from that value. */\n"
+     "#define CHUNK 256\n"
+     "\n"
+     "/* First launch: chunk c's composed map A v + B, one thread per chunk\n"
+     " * (x[0] = b[0] / d[0] ignores e[0]). */\n"
+     "extern \"C\" __global__ void chunk_maps(const $T *d, const $T *e, const $T *b, int n, double *amap, "
+     "double *bmap)\n"
      "{\n"
-     "    if (n == 0)\n"
+     "    const long long c = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    const long long i0 = c * CHUNK;\n"
+     "    if (i0 >= n)\n"
      "        return;\n"
-     "    $T prev = b[0] / d[0];\n"
-     "    x[0] = prev;\n"
-     "    for (long long i = 1; i < n; i++) {\n"
-     "        prev = (b[i] - e[i] * prev) / d[i];\n"
+     "    const long long i1 = min(i0 + CHUNK, (long long)n);\n"
+     "    double A = 1.0, B = 0.0;\n"
+     "    for (long long i = i0; i < i1; i++) {\n"
+     "        const double ei = i == 0 ? 0.0 : e[i];\n"
+     "        A = -ei * A / d[i];\n"
+     "        B = (b[i] - ei * B) / d[i];\n"
+     "    }\n"
+     "    amap[c] = A;\n"
+     "    bmap[c] = B;\n"
+     "}\n"
+     "\n"
+     "/* Second launch: one thread chains the maps, xin[c] = the unknown just\n"
+     " * before chunk c (0 before the first). */\n"
+     "extern \"C\" __global__ void chain_chunks(const double *__restrict__ amap, const double *__restrict__ bmap,\n"
+     "                                        double *__restrict__ xin, int chunks)\n"
+     "{\n"
+     "    double v = 0.0;\n"
+     "    for (int c = 0; c < chunks; c++) {\n"
+     "        xin[c] = v;\n"
+     "        v = amap[c] * v + bmap[c];\n"
+     "    }\n"
+     "}\n"
+     "\n"
+     "/* Third launch: every chunk's unknowns by the C program's recurrence,\n"
+     " * starting from xin, one thread per chunk. */\n"
+     "extern \"C\" __global__ void bidiag_solve(const $T *d, const $T *e, const $T *b, $T *x, int n, "
+     "const double *xin)\n"
+     "{\n"
+     "    const long long c = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    const long long i0 = c * CHUNK;\n"
+     "    if (i0 >= n)\n"
+     "        return;\n"
+     "    const long long i1 = min(i0 + CHUNK, (long long)n);\n"
+     "    $T prev = xin[c];\n"
+     "    for (long long i = i0; i < i1; i++) {\n"
+     "        prev = i == 0 ? b[0] / d[0] : (b[i] - e[i] * prev) / d[i];\n"
      "        x[i] = prev;\n"
      "    }\n"
      "}\n",
-     "bidiag_solve|1|1||d,e,b,x,n", NULL,
-     "block=1;mapping=single-thread-recurrence"},
+     "chunk_maps|((n+255)/256+255)/256|256||d,e,b,n,amap,bmap;chain_chunks|1|1||amap,bmap,xin,(n+255)/256;bidiag_solve|((n+255)/256+255)/256|256||d,e,b,x,n,xin", "amap:f64:(n+255)/256;bmap:f64:(n+255)/256;xin:f64:(n+255)/256",
+     "block=256;chunk=256;mapping=three-launches,chunked-affine-scan,one-chunk-per-thread"},
     {"f32", "bidiagonal-upper", "bidiag_upper_solve", "solve an upper bidiagonal system (diagonal d, super-diagonal f) ($D)",
      "d:in:n;f:in:n;b:in:n;x:out:n;n:param", "d:u:1:2;f:u:-0.5:0.5",
      "small:n=100000|edge:n=1|edge-two:n=2|edge-prime:n=131|large:n=67108864", "3*n", "$S*4*n", 1e-5, 1e-4, 0, 0,
@@ -589,13 +645,59 @@ static const Spec SPECS[] = {
      "            s -= f[i] * x[i + 1];\n"
      "        x[i] = s / d[i];\n"
      "    }\n}\n",
-     "/* Upper bidiagonal solve, a first-order recurrence from the last unknown:\n"
-     " * one thread walks it, as the C program does. */\n"
-     "extern \"C\" __global__ void bidiag_upper_solve(const float *d, const float *f, const float *b, "
-     "float *x, int n)\n"
+     "/* A first-order recurrence (from the last unknown) over up to 2^26 unknowns, in three launches: the\n"
+     " * unknowns are cut into chunks of CHUNK; each chunk composes the affine\n"
+     " * maps v -> (b[i] - f[i] v) / d[i] of its unknowns (in double), one\n"
+     " * thread chains the chunk maps to find the value entering every chunk,\n"
+     " * and each chunk then runs the C program's recurrence from that value. */\n"
+     "#define CHUNK 256\n"
+     "\n"
+     "/* First launch: chunk c's composed map A v + B, from its last unknown to\n"
+     " * its first, one thread per chunk (x[n - 1] = b[n - 1] / d[n - 1] ignores\n"
+     " * f[n - 1]). */\n"
+     "extern \"C\" __global__ void chunk_maps(const float *d, const float *f, const float *b, int n, double *amap,\n"
+     "                                      double *bmap)\n"
      "{\n"
-     "    float next = 0.0f;\n"
-     "    for (long long i = n - 1; i >= 0; i--) {\n"
+     "    const long long c = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    const long long i0 = c * CHUNK;\n"
+     "    if (i0 >= n)\n"
+     "        return;\n"
+     "    const long long i1 = min(i0 + CHUNK, (long long)n);\n"
+     "    double A = 1.0, B = 0.0;\n"
+     "    for (long long i = i1 - 1; i >= i0; i--) {\n"
+     "        const double fi = i == n - 1 ? 0.0 : f[i];\n"
+     "        A = -fi * A / d[i];\n"
+     "        B = (b[i] - fi * B) / d[i];\n"
+     "    }\n"
+     "    amap[c] = A;\n"
+     "    bmap[c] = B;\n"
+     "}\n"
+     "\n"
+     "/* Second launch: one thread chains the maps from the last chunk, xin[c] =\n"
+     " * the unknown just after chunk c (0 after the last). */\n"
+     "extern \"C\" __global__ void chain_chunks(const double *__restrict__ amap, const double *__restrict__ bmap,\n"
+     "                                        double *__restrict__ xin, int chunks)\n"
+     "{\n"
+     "    double v = 0.0;\n"
+     "    for (int c = chunks - 1; c >= 0; c--) {\n"
+     "        xin[c] = v;\n"
+     "        v = amap[c] * v + bmap[c];\n"
+     "    }\n"
+     "}\n"
+     "\n"
+     "/* Third launch: every chunk's unknowns by the C program's recurrence,\n"
+     " * from xin backwards, one thread per chunk. */\n"
+     "extern \"C\" __global__ void bidiag_upper_solve(const float *d, const float *f, const float *b, "
+     "float *x, int n,\n"
+     "                                              const double *xin)\n"
+     "{\n"
+     "    const long long c = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    const long long i0 = c * CHUNK;\n"
+     "    if (i0 >= n)\n"
+     "        return;\n"
+     "    const long long i1 = min(i0 + CHUNK, (long long)n);\n"
+     "    float next = xin[c];\n"
+     "    for (long long i = i1 - 1; i >= i0; i--) {\n"
      "        float s = b[i];\n"
      "        if (i + 1 < n)\n"
      "            s -= f[i] * next;\n"
@@ -603,8 +705,8 @@ static const Spec SPECS[] = {
      "        x[i] = next;\n"
      "    }\n"
      "}\n",
-     "bidiag_upper_solve|1|1||d,f,b,x,n", NULL,
-     "block=1;mapping=single-thread-recurrence"},
+     "chunk_maps|((n+255)/256+255)/256|256||d,f,b,n,amap,bmap;chain_chunks|1|1||amap,bmap,xin,(n+255)/256;bidiag_upper_solve|((n+255)/256+255)/256|256||d,f,b,x,n,xin", "amap:f64:(n+255)/256;bmap:f64:(n+255)/256;xin:f64:(n+255)/256",
+     "block=256;chunk=256;mapping=three-launches,chunked-affine-scan,one-chunk-per-thread"},
     {"f32 f64", "trmv-lower", "trmv", "y = L*x, L the lower triangle of A ($D)", "a:in:n,n;x:in:n;y:out:n;n:param",
      NULL, VCFG_UNIT, "n*n", "$S*(n*(n+1)/2+2*n)", 1e-3, 1e-3, 0, 0,
      "/* Triangular matrix-vector product y = L * x with L the lower triangle\n"
