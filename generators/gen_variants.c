@@ -74,6 +74,15 @@ static void add_variant(VariantList *l, const char *name, char *source, cJSON *l
     if (defect)
         cJSON_AddStringToObject(knobs, "defect", defect);
     cJSON_AddStringToObject(knobs, "expect", expect);
+    /* a rewrite that changed nothing new (two adjacent barriers, say) is
+     * not another candidate */
+    for (int i = 0; i < l->n; i++)
+        if (strcmp(l->v[i].source, source) == 0 && cJSON_Compare(l->v[i].launches, launches, 1)) {
+            free(source);
+            cJSON_Delete(launches);
+            cJSON_Delete(knobs);
+            return;
+        }
     l->v = xrealloc(l->v, sizeof *l->v * (size_t)(l->n + 1));
     l->v[l->n++] = (GenVariant){xstrdup(name), source, launches, knobs};
 }
@@ -561,6 +570,14 @@ static void atomic_variant(VariantList *l, const char *src, const cJSON *launche
     }
 }
 
+static void variants_free_one(GenVariant *v)
+{
+    free(v->name);
+    free(v->source);
+    cJSON_Delete(v->launches);
+    cJSON_Delete(v->knobs);
+}
+
 int variants_derive(const char *source, const cJSON *launches, const cJSON *knobs, GenVariant **out)
 {
     VariantList l = {NULL, 0};
@@ -574,17 +591,21 @@ int variants_derive(const char *source, const cJSON *launches, const cJSON *knob
     sync_variants(&l, source, launches, knobs);
     atomic_variant(&l, source, launches, knobs);
     precision_variant(&l, source, launches, knobs);
+    /* a rewrite that left the reference as it was is no candidate */
+    int kept = 0;
+    for (int i = 0; i < l.n; i++) {
+        if (strcmp(l.v[i].source, source) == 0 && cJSON_Compare(l.v[i].launches, launches, 1))
+            variants_free_one(&l.v[i]);
+        else
+            l.v[kept++] = l.v[i];
+    }
     *out = l.v;
-    return l.n;
+    return kept;
 }
 
 void variants_free(GenVariant *v, int n)
 {
-    for (int i = 0; i < n; i++) {
-        free(v[i].name);
-        free(v[i].source);
-        cJSON_Delete(v[i].launches);
-        cJSON_Delete(v[i].knobs);
-    }
+    for (int i = 0; i < n; i++)
+        variants_free_one(&v[i]);
     free(v);
 }

@@ -12,10 +12,11 @@ static const CliCommand COMMANDS[] = {
     {"compile", cmd_compile, "compile CUDA candidates with NVRTC (no GPU needed) and show their logs"},
     {"eval", cmd_eval, "evaluate one CUDA candidate (kernel.cu + launch.json) on the GPU"},
     {"ingest", cmd_ingest, "validate program folders and add them to the catalog"},
-    {"merge", cmd_merge, "bring the runs of catalog copies (shards of a cluster job) into this catalog"},
     {"kernels", cmd_kernels, "list a program's CUDA candidates, show one (source, launch plan, knobs)"},
+    {"merge", cmd_merge, "bring the runs of catalog copies (shards of a cluster job) into this catalog"},
     {"results", cmd_results, "list the results of a run (default: the latest) [--json]"},
     {"run", cmd_run, "evaluate candidates of a split on the GPU(s) and store the results as a run"},
+    {"structure", cmd_structure, "static structural report of a CUDA candidate: coalescing, occupancy, barriers (no GPU)"},
     {"worker", cmd_worker, NULL}, /* the GPU worker process, started by the harness itself */
 };
 

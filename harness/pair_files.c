@@ -13,10 +13,12 @@
 #define MAX_KERNEL_BYTES (1 << 20)
 #define MAX_VARIANTS 256
 
-void kernel_content_hash(const char *source, const char *launch, char hex[HASH_HEX_LEN + 1])
+void kernel_content_hash(const char *program, const char *source, const char *launch,
+                         char hex[HASH_HEX_LEN + 1])
 {
     HashCtx *h = hash_new();
-    hash_update_str(h, "kernel/1");
+    hash_update_str(h, "kernel/2");
+    hash_update_str(h, program);
     hash_update_str(h, source);
     hash_update_str(h, launch);
     hash_final(h, hex);
@@ -78,7 +80,7 @@ static int load_kernel(const char *dir, const char *name, const Problem *p, Kern
         k->knobs = xstrdup(compact);
         cJSON_free(compact);
     }
-    kernel_content_hash(k->source, k->launch, k->content_hash);
+    kernel_content_hash(p->name, k->source, k->launch, k->content_hash);
 done:
     cJSON_Delete(j);
     launch_free(lp);
@@ -127,6 +129,13 @@ int pair_files_load(const char *dir, const Problem *p, PairFiles *out, Error *e)
             free(sub);
             if (r != 0)
                 goto done_rc;
+            /* one candidate, one row: a copy under another name is a mistake */
+            const KernelFiles *k = &out->kernels[out->n - 1];
+            for (int j = 0; j < out->n - 1; j++)
+                if (strcmp(out->kernels[j].content_hash, k->content_hash) == 0)
+                    FAIL(e, "%s/%s: the same kernel.cu and launch.json as %s%s", vdir, k->name,
+                         j == 0 && out->has_reference ? "the reference pair" : "variants/",
+                         j == 0 && out->has_reference ? "" : out->kernels[j].name);
         }
     }
 done:

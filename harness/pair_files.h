@@ -20,7 +20,7 @@ typedef struct KernelFiles {
     char *launch;       /* launch.json, canonical (compact) JSON */
     char *knobs;        /* compact JSON object, or NULL */
     char *defect;       /* knobs.json's "defect", or NULL */
-    char content_hash[HASH_HEX_LEN + 1]; /* sha256(source, launch) */
+    char content_hash[HASH_HEX_LEN + 1]; /* sha256(program, source, launch) */
 } KernelFiles;
 
 typedef struct PairFiles {
@@ -36,7 +36,11 @@ typedef struct PairFiles {
 int pair_files_load(const char *dir, const Problem *p, PairFiles *out, Error *e);
 void pair_files_release(PairFiles *pf);
 
-/* The content hash of a kernel: sha256 of its source and canonical launch. */
-void kernel_content_hash(const char *source, const char *launch, char hex[HASH_HEX_LEN + 1]);
+/* The content hash of a kernel: sha256 of its program's name, its source
+ * and its canonical launch plan.  The program is part of it because two
+ * programs may share one CUDA implementation (a fused and a split C loop
+ * nest computing the same thing), and each must own its candidate. */
+void kernel_content_hash(const char *program, const char *source, const char *launch,
+                         char hex[HASH_HEX_LEN + 1]);
 
 #endif
