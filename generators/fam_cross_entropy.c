@@ -399,6 +399,358 @@ static void program(GenProgram *p, const Loss *L, int f64)
     }
 }
 
+/* ---- the pair ----
+ * Row losses: one block per sample row; the row's logsumexp (its maximum,
+ * then the sum of exponentials) and its other sums are per-thread passes
+ * over strided slices followed by a shared-memory tree in double, and
+ * thread 0 finishes the sample's loss.  NLL reads one element per sample:
+ * one thread per sample.  Element-wise losses: one thread per element.
+ * Reduced losses take a second launch: the per-sample losses go to a scratch
+ * buffer that one block sums (element-wise means: per-block partial sums of
+ * grid-stride slices, then one block sums those). */
+
+static const char *const CUDA_BLOCK =
+    "/* The sum of v over the block, returned to every thread; sh holds\n"
+    " * blockDim.x values (a power of two). */\n"
+    "__device__ double block_sum(double v, double *sh)\n{\n"
+    "    sh[threadIdx.x] = v;\n"
+    "    for (int s = blockDim.x / 2; s > 0; s >>= 1) {\n"
+    "        __syncthreads();\n"
+    "        if (threadIdx.x < s)\n"
+    "            sh[threadIdx.x] += sh[threadIdx.x + s];\n"
+    "    }\n"
+    "    __syncthreads();\n"
+    "    v = sh[0];\n"
+    "    __syncthreads(); /* sh is free for the next reduction */\n"
+    "    return v;\n}\n\n";
+
+static const char *const CUDA_BLOCK_LSE =
+    "/* The maximum of v over the block, returned to every thread. */\n"
+    "__device__ double block_max(double v, double *sh)\n{\n"
+    "    sh[threadIdx.x] = v;\n"
+    "    for (int s = blockDim.x / 2; s > 0; s >>= 1) {\n"
+    "        __syncthreads();\n"
+    "        if (threadIdx.x < s && sh[threadIdx.x + s] > sh[threadIdx.x])\n"
+    "            sh[threadIdx.x] = sh[threadIdx.x + s];\n"
+    "    }\n"
+    "    __syncthreads();\n"
+    "    v = sh[0];\n"
+    "    __syncthreads();\n"
+    "    return v;\n}\n\n"
+    "/* logsumexp of row[0 .. c), returned to every thread of the block. */\n"
+    "__device__ @T block_lse(const @T *row, int c, double *sh)\n{\n"
+    "    @T mx = row[0];\n"
+    "    for (int j = threadIdx.x; j < c; j += blockDim.x)\n"
+    "        if (row[j] > mx)\n"
+    "            mx = row[j];\n"
+    "    mx = (@T)block_max(mx, sh);\n"
+    "    double sum = 0;\n"
+    "    for (int j = threadIdx.x; j < c; j += blockDim.x)\n"
+    "        sum += @exp(row[j] - mx);\n"
+    "    sum = block_sum(sum, sh);\n"
+    "    return mx + @log((@T)sum);\n}\n\n";
+
+/* The loss of sample i, computed by thread 0 once lse (and the block's sums)
+ * are known: defines l. */
+static const char *row_loss_body(const Loss *L)
+{
+    const char *tag = L->tag;
+    if (!strcmp(tag, "ce-smooth"))
+        return "        const @T l = lse - (1 - smoothing) * row[t] - smoothing * @ROWMEAN;\n";
+    if (!strcmp(tag, "ce-weighted"))
+        return "        const @T l = weight[t] * (lse - row[t]);\n";
+    if (!strcmp(tag, "ce-ignore") && L->red == R_NONE)
+        return "        const @T l = t == -1 ? 0 : lse - row[t];\n";
+    if (!strcmp(tag, "focal"))
+        return "        const @T logpt = row[t] - lse;\n"
+               "        const @T l = -@pow(1 - @exp(logpt), gamma) * logpt;\n";
+    if (!strcmp(tag, "ce-zloss"))
+        return "        const @T l = lse - row[t] + z * lse * lse;\n";
+    if (!strcmp(tag, "hinge"))
+        return "        const @T l = @cast(sum / c);\n";
+    return "        const @T l = lse - row[t];\n";
+}
+
+static void cuda_program(GenProgram *p, const Loss *L, int f64)
+{
+    StrBuf *k = gen_cuda_src(p);
+    TmplSubs sub;
+    tmpl_init(&sub, f64);
+    tmpl_set(&sub, "I", f64 ? "long long" : "int");
+    tmpl_set(&sub, "ROWMEAN", f64 ? "row_sum / c" : "(float)(row_sum / c)");
+    tmpl_set(&sub, "cast", f64 ? "" : "(float)");
+    tmpl_set(&sub, "castv", f64 ? "" : "(float)");
+    int seq = strcmp(L->tag, "seq-ce-masked") == 0;
+    int reduced = L->red != R_NONE;
+    int is_logp = strcmp(L->tag, "nll") == 0 || strcmp(L->tag, "nll-weighted") == 0;
+    int is_kl = strcmp(L->tag, "kl") == 0, is_bce = strcmp(L->tag, "bce") == 0;
+    int grad = strcmp(L->tag, "ce-grad") == 0, hinge = strcmp(L->tag, "hinge") == 0;
+    int smooth = strcmp(L->tag, "ce-smooth") == 0;
+    const char *xname = is_logp ? "logp" : is_kl ? "logq" : is_bce ? "prob" : "logits";
+    const char *oname = grad ? "dlogits" : "loss";
+    tmpl_set(&sub, "x", xname);
+    tmpl_set(&sub, "vec", L->vec ? L->vec : "");
+    tmpl_set(&sub, "sc", L->scalar ? L->scalar : "");
+
+    sb_printf(k, "/* %s%s:\n * %s.\n", L->title,
+              L->red == R_NONE ? (L->elementwise ? ", per element" : ", per sample") : ", reduced to one value",
+              L->math);
+    if (seq)
+        sb_append(k, " * Rows are the b*t token positions, each with v vocabulary logits.\n");
+    if (L->elementwise && L->in2)
+        sb_append(k, reduced ? " * Per-block partial sums of grid-stride slices, then one block sums them. */\n"
+                             : " * One thread per element. */\n");
+    else if (is_logp)
+        sb_append(k, reduced ? " * One thread per sample, then one block sums the losses. */\n"
+                             : " * One thread per sample. */\n");
+    else
+        sb_append(k, reduced ? " * One block per sample row, then one block sums the losses. */\n"
+                             : " * One block per sample row. */\n");
+    if (!is_logp || reduced)
+        tmpl_expand(k, &sub, CUDA_BLOCK);
+    if (L->lse)
+        tmpl_expand(k, &sub, CUDA_BLOCK_LSE);
+
+    StrBuf sig = STRBUF_INIT, args = STRBUF_INIT;
+    char kname[96];
+    snprintf(kname, sizeof kname, !reduced ? "%s" : L->elementwise && L->in2 ? "%s_partial" : "%s_rows", L->entry);
+    /* The scratch each sample's (or block's) result goes to when reduced. */
+    const char *part = L->elementwise && L->in2 ? "partial" : "row_loss";
+    const char *part_t = (L->elementwise && L->in2) || is_kl || L->in2 ? "double" : f64 ? "double" : "float";
+
+    /* ---- launch 1 ---- */
+    if (L->elementwise && L->in2) {
+        tmpl_expand(&sig, &sub, "extern \"C\" __global__ void ");
+        sb_printf(&sig, "%s(const %s *__restrict__ %s, ", kname, f64 ? "double" : "float", xname);
+        tmpl_expand(&sig, &sub, "const @T *__restrict__ y, ");
+        sb_printf(&args, "%s,y,", xname);
+        if (L->vec) {
+            tmpl_expand(&sig, &sub, "const @T *__restrict__ @vec, ");
+            sb_printf(&args, "%s,", L->vec);
+        }
+        if (reduced)
+            sb_printf(&sig, "double *__restrict__ partial, int n, int c)"), sb_append(&args, "partial,n,c");
+        else
+            tmpl_expand(&sig, &sub, "@T *__restrict__ loss, int n, int c)"), sb_append(&args, "loss,n,c");
+        tmpl_put_wrapped(k, sb_str(&sig));
+        sb_append(k, "\n{\n");
+        if (reduced)
+            sb_append(k, "    extern __shared__ double sh[];\n    double total = 0;\n"
+                         "    for (long long q = (long long)blockIdx.x * blockDim.x + threadIdx.x; q < (long long)n * c;\n"
+                         "         q += (long long)gridDim.x * blockDim.x) {\n");
+        else
+            sb_append(k, "    const long long q = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+                         "    if (q < (long long)n * c) {\n");
+        if (is_bce)
+            tmpl_expand(k, &sub,
+                        "        const @T log_p = @fmax(@log(prob[q]), -100);\n"
+                        "        const @T log_q = @fmax(@log(1 - prob[q]), -100);\n"
+                        "        const @T l = -(y[q] * log_p + (1 - y[q]) * log_q);\n");
+        else if (L->vec)
+            tmpl_expand(k, &sub,
+                        "        const int j = (int)(q % c);\n"
+                        "        const @T x = logits[q];\n"
+                        "        /* -log(sigmoid(x)) = log(1 + exp(-|x|)) + max(-x, 0). */\n"
+                        "        const @T neg_log_sig = @log1p(@exp(-@fabs(x))) + @fmax(-x, 0);\n"
+                        "        const @T l = (1 - y[q]) * x + (1 + (pos_weight[j] - 1) * y[q]) * neg_log_sig;\n");
+        else
+            tmpl_expand(k, &sub,
+                        "        const @T x = logits[q];\n"
+                        "        const @T l = @fmax(x, 0) - x * y[q] + @log1p(@exp(-@fabs(x)));\n");
+        if (reduced) {
+            sb_append(k, "        total += l;\n    }\n    total = block_sum(total, sh);\n"
+                         "    if (threadIdx.x == 0)\n        partial[blockIdx.x] = total;\n}\n\n");
+            gen_scratch(p, "partial", "f64", "1024");
+            gen_launch(p, kname, "min((n*c+255)/256,1024)", "256", "256*8", sb_str(&args));
+        } else {
+            sb_append(k, "        loss[q] = l;\n    }\n}\n");
+            gen_launch(p, kname, "(n*c+255)/256", "256", NULL, sb_str(&args));
+        }
+    } else if (is_logp) {
+        tmpl_expand(&sig, &sub, "extern \"C\" __global__ void ");
+        sb_printf(&sig, "%s(", kname);
+        tmpl_expand(&sig, &sub, "const @T *__restrict__ logp, const @I *__restrict__ target, ");
+        sb_append(&args, "logp,target,");
+        if (L->vec) {
+            tmpl_expand(&sig, &sub, "const @T *__restrict__ weight, ");
+            sb_append(&args, "weight,");
+        }
+        tmpl_expand(&sig, &sub, reduced ? "@T *__restrict__ row_loss, int n, int c)" : "@T *__restrict__ loss, int n, int c)");
+        sb_append(&args, reduced ? "row_loss,n,c" : "loss,n,c");
+        tmpl_put_wrapped(k, sb_str(&sig));
+        tmpl_expand(k, &sub,
+                    "\n{\n"
+                    "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                    "    if (i >= n)\n        return;\n"
+                    "    const @I t = target[i];\n");
+        sb_printf(k, "    %s[i] = %s;\n}\n\n", reduced ? "row_loss" : "loss",
+                  L->vec ? "-weight[t] * logp[(long long)i * c + t]" : "-logp[(long long)i * c + t]");
+        gen_launch(p, kname, "(n+255)/256", "256", NULL, sb_str(&args));
+    } else {
+        /* one block per sample row */
+        const char *rowsn = seq ? "b*t" : "n";
+        tmpl_expand(&sig, &sub, "extern \"C\" __global__ void ");
+        sb_printf(&sig, "%s(const %s *__restrict__ %s", kname, f64 ? "double" : "float", xname);
+        sb_printf(&args, "%s", xname);
+        if (L->targets) {
+            tmpl_expand(&sig, &sub, ", const @I *__restrict__ target");
+            sb_append(&args, ",target");
+        }
+        if (seq) {
+            sb_append(&sig, ", const unsigned char *__restrict__ mask");
+            sb_append(&args, ",mask");
+        }
+        if (L->in2) {
+            tmpl_expand(&sig, &sub, ", const @T *__restrict__ p");
+            sb_append(&args, ",p");
+        }
+        if (L->vec) {
+            tmpl_expand(&sig, &sub, ", const @T *__restrict__ @vec");
+            sb_printf(&args, ",%s", L->vec);
+        }
+        if (reduced) {
+            sb_printf(&sig, ", %s *__restrict__ row_loss", part_t);
+            sb_append(&args, ",row_loss");
+        } else {
+            tmpl_expand(&sig, &sub, ", @T *__restrict__ ");
+            sb_printf(&sig, "%s", oname);
+            sb_printf(&args, ",%s", oname);
+        }
+        sb_append(&sig, seq ? ", int b, int t, int v" : ", int n, int c");
+        sb_append(&args, seq ? ",b,t,v" : ",n,c");
+        if (L->scalar) {
+            tmpl_expand(&sig, &sub, ", @T @sc");
+            sb_printf(&args, ",%s", L->scalar);
+        }
+        sb_append(&sig, ")");
+        tmpl_put_wrapped(k, sb_str(&sig));
+        sb_append(k, "\n{\n    extern __shared__ double sh[];\n");
+        if (seq)
+            tmpl_expand(k, &sub, "    const int r = blockIdx.x; /* the token */\n"
+                                 "    if (!mask[r])\n        return;\n"
+                                 "    const @T *row = logits + (long long)r * v;\n"
+                                 "    const @T lse = block_lse(row, v, sh);\n"
+                                 "    if (threadIdx.x == 0)\n"
+                                 "        row_loss[r] = lse - row[target[r]];\n}\n\n");
+        else {
+            tmpl_expand(k, &sub, "    const int i = blockIdx.x;\n"
+                                 "    const @T *row = @x + (long long)i * c;\n");
+            if (L->targets)
+                tmpl_expand(k, &sub, "    const @I t = target[i];\n");
+            if (L->red == R_IGNMEAN)
+                sb_append(k, "    if (t == -1) /* ignored: the same for the whole block */\n        return;\n");
+            if (L->lse)
+                tmpl_expand(k, &sub, "    const @T lse = block_lse(row, c, sh);\n");
+            if (grad) {
+                tmpl_expand(k, &sub, "    @T *grad = dlogits + (long long)i * c;\n"
+                                     "    for (int j = threadIdx.x; j < c; j += blockDim.x) {\n"
+                                     "        @T g = @exp(row[j] - lse);\n"
+                                     "        if (j == t)\n            g -= 1;\n"
+                                     "        grad[j] = g;\n    }\n}\n\n");
+            } else if (L->in2) { /* kl, soft-ce: a row sum */
+                tmpl_expand(k, &sub, "    const @T *pi = p + (long long)i * c;\n    double sum = 0;\n"
+                                     "    for (int j = threadIdx.x; j < c; j += blockDim.x)\n");
+                tmpl_expand(k, &sub, is_kl ? "        if (pi[j] > 0)\n"
+                                             "            sum += pi[j] * (@log(pi[j]) - row[j]);\n"
+                                           : "        sum += pi[j] * (lse - row[j]);\n");
+                sb_append(k, "    sum = block_sum(sum, sh);\n    if (threadIdx.x == 0)\n");
+                if (reduced)
+                    sb_append(k, "        row_loss[i] = sum;\n}\n\n");
+                else
+                    tmpl_expand(k, &sub, "        loss[i] = @{castv}sum;\n}\n\n");
+            } else {
+                if (smooth)
+                    sb_append(k, "    double row_sum = 0;\n"
+                                 "    for (int j = threadIdx.x; j < c; j += blockDim.x)\n"
+                                 "        row_sum += row[j];\n"
+                                 "    row_sum = block_sum(row_sum, sh);\n");
+                if (hinge)
+                    tmpl_expand(k, &sub, "    double sum = 0;\n"
+                                         "    for (int j = threadIdx.x; j < c; j += blockDim.x) {\n"
+                                         "        const @T d = margin - row[t] + row[j];\n"
+                                         "        if (j != t && d > 0)\n            sum += d;\n    }\n"
+                                         "    sum = block_sum(sum, sh);\n");
+                sb_append(k, "    if (threadIdx.x == 0) {\n");
+                tmpl_expand(k, &sub, row_loss_body(L));
+                sb_printf(k, "        %s[i] = l;\n    }\n}\n\n", reduced ? "row_loss" : "loss");
+            }
+        }
+        gen_launch(p, kname, rowsn, "256", "256*8", sb_str(&args));
+    }
+
+    /* ---- launch 2: the reduction ---- */
+    if (reduced) {
+        int wmean = L->red == R_WMEAN, ign = L->red == R_IGNMEAN;
+        const char *N = L->elementwise && L->in2 ? "nparts" : "n";
+        sb_release(&sig);
+        sb_release(&args);
+        tmpl_expand(&sig, &sub, "extern \"C\" __global__ void ");
+        sb_printf(&sig, "%s_reduce(const %s *__restrict__ %s", L->entry,
+                  L->elementwise && L->in2 ? "double" : part_t, part);
+        sb_printf(&args, "%s", part);
+        if (wmean || (ign && !seq)) {
+            tmpl_expand(&sig, &sub, ", const @I *__restrict__ target");
+            sb_append(&args, ",target");
+        }
+        if (ign && seq) {
+            sb_append(&sig, ", const unsigned char *__restrict__ mask");
+            sb_append(&args, ",mask");
+        }
+        if (wmean) {
+            tmpl_expand(&sig, &sub, ", const @T *__restrict__ weight");
+            sb_append(&args, ",weight");
+        }
+        tmpl_expand(&sig, &sub, ", @T *__restrict__ loss");
+        sb_append(&args, ",loss");
+        if (L->elementwise && L->in2) {
+            sb_append(&sig, ", int nparts, int n, int c)");
+            sb_append(&args, ",min((n*c+255)/256,1024),n,c");
+        } else {
+            sb_append(&sig, ", int n)");
+            sb_append(&args, seq ? ",b*t" : ",n");
+        }
+        tmpl_put_wrapped(k, sb_str(&sig));
+        sb_append(k, "\n{\n    extern __shared__ double sh[];\n    double total = 0");
+        sb_append(k, wmean ? ", weight_sum = 0;\n" : ign ? ", count = 0;\n" : ";\n");
+        sb_printf(k, "    for (int i = threadIdx.x; i < %s; i += blockDim.x) {\n", N);
+        if (ign)
+            sb_append(k, seq ? "        if (!mask[i])\n            continue;\n"
+                             : "        if (target[i] == -1)\n            continue;\n");
+        sb_printf(k, "        total += %s[i];\n", part);
+        if (wmean)
+            sb_append(k, "        weight_sum += weight[target[i]];\n");
+        if (ign)
+            sb_append(k, "        count += 1;\n");
+        sb_append(k, "    }\n    total = block_sum(total, sh);\n");
+        if (wmean)
+            sb_append(k, "    weight_sum = block_sum(weight_sum, sh);\n");
+        if (ign)
+            sb_append(k, "    count = block_sum(count, sh);\n");
+        sb_append(k, "    if (threadIdx.x == 0)\n");
+        if (wmean)
+            tmpl_expand(k, &sub, "        loss[0] = @cast(total / weight_sum);\n}\n");
+        else if (ign)
+            tmpl_expand(k, &sub, "        loss[0] = count ? @cast(total / count) : 0;\n}\n");
+        else if (L->elementwise && L->in2)
+            tmpl_expand(k, &sub, "        loss[0] = @cast(total / ((double)n * c));\n}\n");
+        else if (L->red == R_SUM)
+            tmpl_expand(k, &sub, "        loss[0] = @{castv}total;\n}\n");
+        else
+            tmpl_expand(k, &sub, "        loss[0] = @cast(total / n);\n}\n");
+        if (!(L->elementwise && L->in2))
+            gen_scratch(p, "row_loss", strcmp(part_t, "double") == 0 ? "f64" : "f32", seq ? "b*t" : "n");
+        char rname[96];
+        snprintf(rname, sizeof rname, "%s_reduce", L->entry);
+        gen_launch(p, rname, "1", "256", "256*8", sb_str(&args));
+        gen_knob(p, "launches", "2");
+    }
+    gen_knob(p, "block", "256");
+    gen_knob(p, "mapping", L->elementwise && L->in2 ? (reduced ? "grid-stride-block-reduction-shared" : "one-element-per-thread")
+                           : is_logp ? "one-sample-per-thread" : "one-row-per-block-reduction-shared");
+    sb_release(&sig);
+    sb_release(&args);
+}
+
 static int generate(GenCtx *g)
 {
     int n = (int)(sizeof LOSSES / sizeof LOSSES[0]);
@@ -410,6 +762,7 @@ static int generate(GenCtx *g)
             GenProgram *p = gen_begin(g, variant, L->entry);
             gen_describe(p, "%s, reduction %s (%s)", L->title, RTAG[L->red], f64 ? "f64" : "f32");
             program(p, L, f64);
+            cuda_program(p, L, f64);
             if (gen_end(p) != 0)
                 return -1;
         }
