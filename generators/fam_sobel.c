@@ -8,6 +8,7 @@
  *   - input type: f32, f64 or u8 (u8 inputs use exact integer arithmetic);
  *   - border: clamped, mirrored about the edge pixel, zero outside, or border
  *     pixels skipped (set to 0). */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -111,6 +112,94 @@ static void emit_skip_test(StrBuf *s, int lo, int hi)
         sb_printf(s, "            if (y >= h - %d || x >= w - %d) {\n", hi, hi);
     else
         sb_printf(s, "            if (y < %d || y >= h - %d || x < %d || x >= w - %d) {\n", -lo, hi, -lo, hi);
+}
+
+/* ---- the pair ---- */
+
+/* Appends C text c to kernel.cu as CUDA: each line loses up to `dedent`
+ * leading spaces; static tables become __constant__ and static functions
+ * __device__; the <stdint.h> types get their built-in spellings (kernel.cu
+ * includes no headers); in a kernel body (body = 1) "continue;", which skips
+ * a pixel in the C loop, leaves the thread. */
+static void to_cuda(StrBuf *k, const char *c, int dedent, int body)
+{
+    static const char *const FROM[] = {"static const int ", "static ", "uint8_t", "int16_t", "int64_t", "continue;"};
+    static const char *const TO[] = {"__constant__ int ", "static __device__ ", "unsigned char", "short", "long long",
+                                     "return;"};
+    const int n_subs = (int)(sizeof FROM / sizeof FROM[0]);
+    const char *q = c;
+    while (*q) {
+        for (int sp = 0; sp < dedent && *q == ' '; sp++)
+            q++;
+        const char *e = strchr(q, '\n');
+        size_t len = e ? (size_t)(e - q) + 1 : strlen(q);
+        for (size_t i = 0; i < len;) {
+            int hit = -1;
+            for (int f = 0; f < n_subs && hit < 0; f++) {
+                size_t fl = strlen(FROM[f]);
+                if ((f < 2 && i != 0) || (f == n_subs - 1 && !body) || fl > len - i)
+                    continue;
+                if (strncmp(q + i, FROM[f], fl) == 0 && (i == 0 || !(isalnum((unsigned char)q[i - 1]) || q[i - 1] == '_')))
+                    hit = f;
+            }
+            if (hit >= 0) {
+                sb_append(k, TO[hit]);
+                i += strlen(FROM[hit]);
+            } else {
+                sb_putc(k, q[i++]);
+            }
+        }
+        q += len;
+    }
+}
+
+/* The pair: the program's tables and helpers as __constant__ / __device__
+ * definitions, and a kernel with one thread per pixel on 32x8 blocks (x
+ * along threadIdx.x) running the program's per-pixel body.  outs: the
+ * output parameters, "float *mag" or "short *gx, short *gy" (each gets
+ * __restrict__); args: the launch arguments. */
+static void emit_cuda(GenProgram *p, const char *entry, const char *in_ty, const char *defs, const char *prologue,
+                      const char *body, const char *o1_ty, const char *o1, const char *o2, const char *args)
+{
+    StrBuf *k = gen_cuda_src(p);
+    to_cuda(k, defs, 0, 0);
+    sb_append(k, "/* One thread per pixel. */\n");
+    /* The parameters, wrapped at 100 columns and aligned after the parenthesis. */
+    char prm[4][64];
+    int np = 0, indent = (int)strlen(entry) + 28, col = indent;
+    snprintf(prm[np++], sizeof prm[0], "const %s *__restrict__ img", in_ty);
+    snprintf(prm[np++], sizeof prm[0], "%s *__restrict__ %s", o1_ty, o1);
+    if (o2)
+        snprintf(prm[np++], sizeof prm[0], "%s *__restrict__ %s", o1_ty, o2);
+    snprintf(prm[np++], sizeof prm[0], "int h, int w");
+    sb_printf(k, "extern \"C\" __global__ void %s(", entry);
+    for (int i = 0; i < np; i++) {
+        int len = (int)strlen(prm[i]);
+        if (i && col + 2 + len + 1 > 100) {
+            sb_printf(k, ",\n%*s", indent, "");
+            col = indent;
+        } else if (i) {
+            sb_append(k, ", ");
+            col += 2;
+        }
+        sb_append(k, prm[i]);
+        col += len;
+    }
+    sb_printf(k, ")\n{\n%s"
+                 "    const int x = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                 "    const int y = blockIdx.y * blockDim.y + threadIdx.y;\n"
+                 "    if (x >= w || y >= h)\n        return;\n", prologue);
+    to_cuda(k, body, 8, 1);
+    sb_append(k, "}\n");
+    gen_launch(p, entry, "(w+31)/32,(h+7)/8", "32,8", NULL, args);
+    gen_knob(p, "block", "32x8");
+    gen_knob(p, "mapping", "one-pixel-per-thread");
+}
+
+/* The CUDA spelling of a C element type. */
+static const char *cuda_type(const char *c)
+{
+    return strcmp(c, "uint8_t") == 0 ? "unsigned char" : strcmp(c, "int16_t") == 0 ? "short" : c;
 }
 
 static void configs(GenProgram *p, int in_kind)
@@ -221,18 +310,22 @@ static int gen_gradient(GenCtx *g, int op, int kind, int border)
     if (need_stdlib)
         sb_append(s, "#include <stdlib.h>\n");
     sb_append(s, "\n");
+    /* The tables and helpers (defs) and the per-pixel body are built apart:
+     * kernel.cu reuses them. */
+    StrBuf defs = STRBUF_INIT, body = STRBUF_INIT;
     if (kind == THRESH_U8)
-        sb_printf(s, "enum { THRESHOLD = %d };\n\n", GRAD_THRESHOLD[op]);
-    emit_table(s, "KX", n, kx);
-    emit_table(s, "KY", n, ky);
-    sb_append(s, "\n");
-    emit_pixel_helper(s, border, &T);
-    sb_printf(s, "static void gradient(const %s *img, %sint w, int y, int x, %s *gx, %s *gy)\n{\n", T.in,
+        sb_printf(&defs, "enum { THRESHOLD = %d };\n\n", GRAD_THRESHOLD[op]);
+    emit_table(&defs, "KX", n, kx);
+    emit_table(&defs, "KY", n, ky);
+    sb_append(&defs, "\n");
+    emit_pixel_helper(&defs, border, &T);
+    sb_printf(&defs, "static void gradient(const %s *img, %sint w, int y, int x, %s *gx, %s *gy)\n{\n", T.in,
               border == SKIP ? "" : "int h, ", T.acc, T.acc);
-    sb_printf(s, "    %s sx = 0, sy = 0;\n", T.acc);
+    sb_printf(&defs, "    %s sx = 0, sy = 0;\n", T.acc);
     static const char *const KN[] = {"KX", "KY"}, *const SN[] = {"sx", "sy"};
-    emit_window(s, border, lo, hi, 2, KN, SN, &T, off);
-    sb_append(s, "    *gx = sx;\n    *gy = sy;\n}\n\n");
+    emit_window(&defs, border, lo, hi, 2, KN, SN, &T, off);
+    sb_append(&defs, "    *gx = sx;\n    *gy = sy;\n}\n\n");
+    sb_append(s, sb_str(&defs));
 
     /* Entry. */
     char ty1[16], ty2[16];
@@ -243,41 +336,48 @@ static int gen_gradient(GenCtx *g, int op, int kind, int border)
     if (o2)
         sb_printf(s, "%s *%s, ", ty2, o2);
     sb_append(s, "int h, int w)\n{\n");
-    sb_append(s, "    for (int y = 0; y < h; y++) {\n        for (int x = 0; x < w; x++) {\n"
-                 "            int i = y * w + x;\n");
+    sb_append(s, "    for (int y = 0; y < h; y++) {\n        for (int x = 0; x < w; x++) {\n");
+    StrBuf *b = &body;
+    sb_append(b, "            int i = y * w + x;\n");
     if (border == SKIP) {
-        emit_skip_test(s, lo, hi);
-        sb_printf(s, "                %s[i] = 0;\n", o1);
+        emit_skip_test(b, lo, hi);
+        sb_printf(b, "                %s[i] = 0;\n", o1);
         if (o2)
-            sb_printf(s, "                %s[i] = 0;\n", o2);
-        sb_append(s, "                continue;\n            }\n");
+            sb_printf(b, "                %s[i] = 0;\n", o2);
+        sb_append(b, "                continue;\n            }\n");
     }
     const char *I = "            ", *hh = border == SKIP ? "" : "h, ";
     if (kind == GXGY_F32) {
-        sb_printf(s, "%sgradient(img, %sw, y, x, &gx[i], &gy[i]);\n", I, hh);
+        sb_printf(b, "%sgradient(img, %sw, y, x, &gx[i], &gy[i]);\n", I, hh);
     } else if (kind == GXGY_I16) {
-        sb_printf(s, "%sint sx, sy;\n%sgradient(img, %sw, y, x, &sx, &sy);\n", I, I, hh);
-        sb_printf(s, "%sgx[i] = (int16_t)sx;\n%sgy[i] = (int16_t)sy;\n", I, I);
+        sb_printf(b, "%sint sx, sy;\n%sgradient(img, %sw, y, x, &sx, &sy);\n", I, I, hh);
+        sb_printf(b, "%sgx[i] = (int16_t)sx;\n%sgy[i] = (int16_t)sy;\n", I, I);
     }
     if (kind != GXGY_F32 && kind != GXGY_I16)
-        sb_printf(s, "%s%s gx, gy;\n%sgradient(img, %sw, y, x, &gx, &gy);\n", I, T.acc, I, hh);
+        sb_printf(b, "%s%s gx, gy;\n%sgradient(img, %sw, y, x, &gx, &gy);\n", I, T.acc, I, hh);
     if (kind == GXGY_F32 || kind == GXGY_I16) {
     } else if (kind == MAG_L2_F32) {
-        sb_printf(s, "%smag[i] = sqrtf(gx * gx + gy * gy);\n", I);
+        sb_printf(b, "%smag[i] = sqrtf(gx * gx + gy * gy);\n", I);
     } else if (kind == MAG_L2_F64) {
-        sb_printf(s, "%smag[i] = sqrt(gx * gx + gy * gy);\n", I);
+        sb_printf(b, "%smag[i] = sqrt(gx * gx + gy * gy);\n", I);
     } else if (kind == MAG_L1_U8) {
-        sb_printf(s, "%smag[i] = (float)(abs(gx) + abs(gy));\n", I);
+        sb_printf(b, "%smag[i] = (float)(abs(gx) + abs(gy));\n", I);
     } else if (kind == MAG_DIR_U8) {
-        sb_printf(s, "%smag[i] = sqrtf((float)(gx * gx + gy * gy));\n", I);
-        sb_printf(s, "%sdir[i] = atan2f((float)gy, (float)gx);\n", I);
+        sb_printf(b, "%smag[i] = sqrtf((float)(gx * gx + gy * gy));\n", I);
+        sb_printf(b, "%sdir[i] = atan2f((float)gy, (float)gx);\n", I);
     } else if (kind == THRESH_U8) {
-        sb_printf(s, "%sedges[i] = gx * gx + gy * gy > THRESHOLD * THRESHOLD ? 255 : 0;\n", I);
+        sb_printf(b, "%sedges[i] = gx * gx + gy * gy > THRESHOLD * THRESHOLD ? 255 : 0;\n", I);
     } else if (kind == ABS_U8) {
-        sb_printf(s, "%sint v = (abs(gx) + abs(gy)) >> %d;\n", I, GRAD_SHIFT[op]);
-        sb_printf(s, "%sresponse[i] = (uint8_t)(v > 255 ? 255 : v);\n", I);
+        sb_printf(b, "%sint v = (abs(gx) + abs(gy)) >> %d;\n", I, GRAD_SHIFT[op]);
+        sb_printf(b, "%sresponse[i] = (uint8_t)(v > 255 ? 255 : v);\n", I);
     }
+    sb_append(s, sb_str(b));
     sb_append(s, "        }\n    }\n}\n");
+    char args[32];
+    snprintf(args, sizeof args, "img,%s%s%s,h,w", o1, o2 ? "," : "", o2 ? o2 : "");
+    emit_cuda(p, GRAD_ENTRY[op], cuda_type(T.in), sb_str(&defs), "", sb_str(b), cuda_type(ty1), o1, o2, args);
+    sb_release(&defs);
+    sb_release(&body);
     return gen_end(p);
 }
 
@@ -325,30 +425,39 @@ static int gen_laplacian(GenCtx *g, int op, int kind, int border)
     else if (in_kind == 1)
         sb_append(s, "#include <stdint.h>\n");
     sb_append(s, "\n");
-    emit_table(s, "K", n, k);
-    sb_append(s, "\n");
-    emit_pixel_helper(s, border, &T);
-    sb_printf(s, "static %s response(const %s *img, %sint w, int y, int x)\n{\n", T.acc, T.in,
+    /* The tables and helpers (defs) and the per-pixel body are built apart:
+     * kernel.cu reuses them. */
+    StrBuf defs = STRBUF_INIT, body = STRBUF_INIT;
+    emit_table(&defs, "K", n, k);
+    sb_append(&defs, "\n");
+    emit_pixel_helper(&defs, border, &T);
+    sb_printf(&defs, "static %s response(const %s *img, %sint w, int y, int x)\n{\n", T.acc, T.in,
               border == SKIP ? "" : "int h, ");
-    sb_printf(s, "    %s sum = 0;\n", T.acc);
+    sb_printf(&defs, "    %s sum = 0;\n", T.acc);
     static const char *const KN[] = {"K"}, *const SN[] = {"sum"};
-    emit_window(s, border, -r, r, 1, KN, SN, &T, off);
-    sb_append(s, "    return sum;\n}\n\n");
+    emit_window(&defs, border, -r, r, 1, KN, SN, &T, off);
+    sb_append(&defs, "    return sum;\n}\n\n");
+    sb_append(s, sb_str(&defs));
     sb_printf(s, "void laplacian(const %s *img, %s *out, int h, int w)\n{\n", T.in, oty);
     sb_append(s, "    for (int y = 0; y < h; y++) {\n        for (int x = 0; x < w; x++) {\n");
+    StrBuf *b = &body;
     if (border == SKIP) {
-        emit_skip_test(s, -r, r);
-        sb_append(s, "                out[y * w + x] = 0;\n                continue;\n            }\n");
+        emit_skip_test(b, -r, r);
+        sb_append(b, "                out[y * w + x] = 0;\n                continue;\n            }\n");
     }
     if (kind == LAP_ABS_U8) {
-        sb_printf(s, "            int v = abs(response(img, %sw, y, x)) >> %d;\n", hh, LAP_SHIFT[op]);
-        sb_append(s, "            out[y * w + x] = (uint8_t)(v > 255 ? 255 : v);\n");
+        sb_printf(b, "            int v = abs(response(img, %sw, y, x)) >> %d;\n", hh, LAP_SHIFT[op]);
+        sb_append(b, "            out[y * w + x] = (uint8_t)(v > 255 ? 255 : v);\n");
     } else if (kind == LAP_I16) {
-        sb_printf(s, "            out[y * w + x] = (int16_t)response(img, %sw, y, x);\n", hh);
+        sb_printf(b, "            out[y * w + x] = (int16_t)response(img, %sw, y, x);\n", hh);
     } else {
-        sb_printf(s, "            out[y * w + x] = response(img, %sw, y, x);\n", hh);
+        sb_printf(b, "            out[y * w + x] = response(img, %sw, y, x);\n", hh);
     }
+    sb_append(s, sb_str(b));
     sb_append(s, "        }\n    }\n}\n");
+    emit_cuda(p, "laplacian", cuda_type(T.in), sb_str(&defs), "", sb_str(b), cuda_type(oty), "out", NULL, "img,out,h,w");
+    sb_release(&defs);
+    sb_release(&body);
     return gen_end(p);
 }
 
@@ -375,9 +484,10 @@ static int gen_nms(GenCtx *g, int binary)
               binary ? "\n * and m > THRESHOLD^2; kept pixels are 255, others 0"
                      : ";\n * kept pixels hold sqrt(m), others 0");
     sb_append(s, "#include <math.h>\n#include <stdint.h>\n#include <stdlib.h>\n\n");
+    StrBuf defs = STRBUF_INIT, body = STRBUF_INIT;
     if (binary)
-        sb_append(s, "enum { THRESHOLD = 300 };\n\n");
-    sb_append(s, "static int clampi(int i, int n)\n{\n    return i < 0 ? 0 : (i >= n ? n - 1 : i);\n}\n\n"
+        sb_append(&defs, "enum { THRESHOLD = 300 };\n\n");
+    sb_append(&defs, "static int clampi(int i, int n)\n{\n    return i < 0 ? 0 : (i >= n ? n - 1 : i);\n}\n\n"
                  "static void sobel(const uint8_t *img, int h, int w, int y, int x, int *gx, int *gy)\n{\n"
                  "    int p[3][3];\n"
                  "    for (int dy = -1; dy <= 1; dy++)\n"
@@ -391,11 +501,13 @@ static int gen_nms(GenCtx *g, int binary)
                  "    if (y < 0 || y >= h || x < 0 || x >= w)\n        return 0;\n"
                  "    int gx, gy;\n    sobel(img, h, w, y, x, &gx, &gy);\n"
                  "    return gx * gx + gy * gy;\n}\n\n");
+    sb_append(s, sb_str(&defs));
     sb_printf(s, "void canny_nms(const uint8_t *img, %s, int h, int w)\n{\n",
               binary ? "uint8_t *edges" : "float *mag");
-    sb_append(s, "    const int tan22 = 13573, tan67 = 79109; /* tan(22.5), tan(67.5) times 2^15 */\n"
-                 "    for (int y = 0; y < h; y++) {\n        for (int x = 0; x < w; x++) {\n"
-                 "            int gx, gy;\n            sobel(img, h, w, y, x, &gx, &gy);\n"
+    const char *tans = "    const int tan22 = 13573, tan67 = 79109; /* tan(22.5), tan(67.5) times 2^15 */\n";
+    sb_append(s, tans);
+    sb_append(s, "    for (int y = 0; y < h; y++) {\n        for (int x = 0; x < w; x++) {\n");
+    sb_append(&body, "            int gx, gy;\n            sobel(img, h, w, y, x, &gx, &gy);\n"
                  "            int m = gx * gx + gy * gy;\n"
                  "            int ax = abs(gx), ay = abs(gy);\n"
                  "            int64_t t = (int64_t)ay << 15;\n"
@@ -406,10 +518,15 @@ static int gen_nms(GenCtx *g, int binary)
                  "            }\n"
                  "            int keep = m > mag2(img, h, w, y - dy, x - dx) && m >= mag2(img, h, w, y + dy, x + dx);\n");
     if (binary)
-        sb_append(s, "            edges[y * w + x] = keep && m > THRESHOLD * THRESHOLD ? 255 : 0;\n");
+        sb_append(&body, "            edges[y * w + x] = keep && m > THRESHOLD * THRESHOLD ? 255 : 0;\n");
     else
-        sb_append(s, "            mag[y * w + x] = keep ? sqrtf((float)m) : 0.0f;\n");
+        sb_append(&body, "            mag[y * w + x] = keep ? sqrtf((float)m) : 0.0f;\n");
+    sb_append(s, sb_str(&body));
     sb_append(s, "        }\n    }\n}\n");
+    emit_cuda(p, "canny_nms", "unsigned char", sb_str(&defs), tans, sb_str(&body), binary ? "unsigned char" : "float",
+              binary ? "edges" : "mag", NULL, binary ? "img,edges,h,w" : "img,mag,h,w");
+    sb_release(&defs);
+    sb_release(&body);
     return gen_end(p);
 }
 
