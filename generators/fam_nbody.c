@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "gen_tmpl.h"
 
 typedef struct Layout {
     const char *tag;
@@ -229,6 +230,216 @@ static void configs(GenProgram *p, int op)
         snprintf(b, sizeof b, "n=65536,%s=0.000015", g);
         gen_config(p, "large", b);
     }
+}
+
+/* ---- the pair ----
+ *
+ * The kernels are the generated C bodies, run by one thread per particle
+ * (target): the particle loop's header becomes the thread's index, the
+ * constants before it (eps2, rc2) stay, and every thread sums over all j
+ * as the C loop does (the warp reads each x[j] together: a broadcast).
+ * The in-place multi-step leapfrog unrolls NBODY_LAUNCHES steps of two
+ * launches each (accelerations into a scratch array, then kick and drift;
+ * a launch past `steps` returns at once); any further steps run in one
+ * block with barriers between the phases. */
+
+/* The largest `steps` of the leapfrog-steps configs. */
+#define NBODY_LAUNCHES 3
+
+/* Appends text with every line's first `cut` spaces removed, or `cut`
+ * spaces added when cut < 0. */
+static void put_shifted(StrBuf *k, const char *text, size_t len, int cut)
+{
+    const char *q = text, *end = text + len;
+    while (q < end) {
+        const char *nl = memchr(q, '\n', (size_t)(end - q));
+        const char *stop = nl ? nl + 1 : end;
+        if (cut < 0 && q + 1 < stop)
+            sb_printf(k, "%*s", -cut, "");
+        for (int c = 0; c < cut && q < stop && *q == ' '; c++)
+            q++;
+        sb_append_n(k, q, (size_t)(stop - q));
+        q = stop;
+    }
+}
+
+/* `extern "C" __global__ void name(params)` with the C parameter list's
+ * pointers restrict-qualified when `restrict_ptrs`, wrapped, and "{\n". */
+static void put_head(StrBuf *k, const char *name, const char *params, size_t len, int restrict_ptrs)
+{
+    StrBuf line = STRBUF_INIT;
+    sb_printf(&line, "extern \"C\" __global__ void %s(", name);
+    for (size_t c = 0; c < len; c++) {
+        char ch = params[c];
+        if (ch == '\n') { /* a wrapped C signature: rejoin */
+            sb_putc(&line, ' ');
+            continue;
+        }
+        if (ch == ' ' && (c == 0 || params[c - 1] == ' ' || params[c - 1] == '\n'))
+            continue;
+        if (restrict_ptrs && ch == ' ' && c + 1 < len && params[c + 1] == '*') {
+            sb_append(&line, " *__restrict__ ");
+            c++;
+            continue;
+        }
+        sb_putc(&line, ch);
+    }
+    sb_append(&line, ")");
+    tmpl_put_wrapped(k, line.data);
+    sb_append(k, "\n{\n");
+    sb_release(&line);
+}
+
+/* The names of a C parameter list, comma-separated, into out. */
+static void param_names(StrBuf *out, const char *params, size_t len)
+{
+    const char *q = params, *end = params + len;
+    while (q < end) {
+        const char *comma = memchr(q, ',', (size_t)(end - q));
+        const char *stop = comma ? comma : end, *nm = stop;
+        while (nm > q && (nm[-1] == '_' || (nm[-1] >= 'a' && nm[-1] <= 'z') || (nm[-1] >= 'A' && nm[-1] <= 'Z') ||
+                          (nm[-1] >= '0' && nm[-1] <= '9')))
+            nm--;
+        if (out->len)
+            sb_putc(out, ',');
+        sb_append_n(out, nm, (size_t)(stop - nm));
+        q = comma ? comma + 1 : end;
+    }
+}
+
+/* In the C text `src`, the function `name`: its parameter list
+ * [*params, *params + *plen) and its body between the braces. */
+static void find_function(const char *src, const char *name, const char **params, size_t *plen, const char **body,
+                          size_t *blen)
+{
+    char head[64];
+    snprintf(head, sizeof head, "void %s(", name);
+    const char *f = strstr(src, head);
+    *params = f + strlen(head);
+    const char *close = strstr(*params, ")\n{\n");
+    *plen = (size_t)(close - *params);
+    *body = close + 4;
+    const char *end = strstr(*body, "\n}\n");
+    *blen = (size_t)(end + 1 - *body);
+}
+
+/* Appends a C loop body as a kernel body: the lines before the particle
+ * loop `loop` ("    for (int i = 0; i < n; i++) {\n"), the thread's index
+ * var < bound (and `gate`, an extra early-return condition, if any), then
+ * the loop's statements one level out. */
+static void put_thread_body(StrBuf *k, const char *body, size_t blen, const char *loop, const char *var,
+                            const char *bound, const char *gate)
+{
+    const char *l = strstr(body, loop);
+    const char *inner = l + strlen(loop), *tail = body + blen - strlen("    }\n");
+    sb_append_n(k, body, (size_t)(l - body));
+    sb_printf(k, "    const int %s = blockIdx.x * blockDim.x + threadIdx.x;\n", var);
+    sb_printf(k, "    if (%s%s%s >= %s)\n        return;\n", gate ? gate : "", gate ? " || " : "", var, bound);
+    put_shifted(k, inner, (size_t)(tail - inner), 4);
+}
+
+static void emit_cuda(GenProgram *p, int op, const Layout *L, const char *entry, const char *src)
+{
+    StrBuf *k = gen_cuda_src(p);
+    const char *params, *body;
+    size_t plen, blen;
+    StrBuf names = STRBUF_INIT;
+    /* The program's comment (after the includes) opens kernel.cu too. */
+    const char *doc = strstr(src, "/* "), *doc_end = strstr(doc, " */\n");
+    if (op != LEAPFROG_K) {
+        find_function(src, entry, &params, &plen, &body, &blen);
+        param_names(&names, params, plen);
+        sb_append_n(k, doc, (size_t)(doc_end - doc));
+        sb_printf(k, "\n * One thread per %s, summing over all %s. */\n", op == TARGETS ? "target" : "particle",
+                  op == TARGETS ? "sources" : "particles j");
+        put_head(k, entry, params, plen, 1);
+        if (op == TARGETS)
+            put_thread_body(k, body, blen, "    for (int t = 0; t < nt; t++) {\n", "t", "nt", NULL);
+        else
+            put_thread_body(k, body, blen, "    for (int i = 0; i < n; i++) {\n", "i", "n", NULL);
+        sb_append(k, "}\n");
+        gen_launch(p, entry, op == TARGETS ? "(nt+255)/256" : "(n+255)/256", "256", NULL, names.data);
+        gen_knob(p, "block", "256");
+        gen_knob(p, "mapping", "one-particle-per-thread, all pairs");
+        sb_release(&names);
+        return;
+    }
+
+    /* leapfrog-steps: the accelerations helper and the step's update loop. */
+    const char *hp, *hb, *mp, *mb;
+    size_t hplen, hblen, mplen, mblen;
+    find_function(src, "accelerations", &hp, &hplen, &hb, &hblen);
+    find_function(src, entry, &mp, &mplen, &mb, &mblen);
+    const char *upd = strstr(mb, "        for (int i = 0; i < n; i++) {\n");
+    upd = strchr(upd, '\n') + 1;
+    const char *upd_end = strstr(upd, "        }\n    }\n");
+    const char *ty = L->f64 ? "double" : "float";
+    char sc[16];
+    snprintf(sc, sizeof sc, "n*%d", L->dim);
+    gen_scratch(p, "acc", L->f64 ? "f64" : "f32", sc);
+
+    sb_append_n(k, doc, (size_t)(doc_end - doc));
+    sb_printf(k, "\n * Steps 0..%d: one launch of each kernel below per step (one thread per\n"
+                 " * particle; a launch past `steps` returns at once); leapfrog_tail runs any\n"
+                 " * further steps in one block. */\n\n",
+              NBODY_LAUNCHES - 1);
+    /* accelerations(..., acc, G, eps, n, t, steps) */
+    sb_append(k, "/* acc = the softened accelerations at the current positions, for step t. */\n");
+    StrBuf ps = STRBUF_INIT;
+    sb_append_n(&ps, hp, hplen);
+    sb_append(&ps, ", int t, int steps");
+    put_head(k, "accelerations", ps.data, ps.len, 1);
+    put_thread_body(k, hb, hblen, "    for (int i = 0; i < n; i++) {\n", "i", "n", "t >= steps");
+    sb_append(k, "}\n\n");
+    /* kick_drift(<program params>, acc, t) */
+    sb_append(k, "/* Step t's kick v += dt a and drift r += dt v. */\n");
+    sb_release(&ps);
+    sb_append_n(&ps, mp, mplen);
+    sb_printf(&ps, ", const %s *acc, int t", ty);
+    put_head(k, "kick_drift", ps.data, ps.len, 1);
+    sb_append(k, "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                 "    if (t >= steps || i >= n)\n        return;\n");
+    put_shifted(k, upd, (size_t)(upd_end - upd), 8);
+    sb_append(k, "}\n\n");
+    /* leapfrog_tail(<program params>, acc, first) */
+    sb_append(k, "/* Steps first..steps-1 in one block: all accelerations, a barrier, then\n"
+                 " * the kick and drift, a barrier. */\n");
+    sb_release(&ps);
+    sb_append_n(&ps, mp, mplen);
+    sb_printf(&ps, ", %s *acc, int first", ty);
+    put_head(k, "leapfrog_tail", ps.data, ps.len, 0);
+    const char *hl = strstr(hb, "    for (int i = 0; i < n; i++) {\n");
+    const char *hin = hl + strlen("    for (int i = 0; i < n; i++) {\n"), *htail = hb + hblen - strlen("    }\n");
+    sb_append_n(k, hb, (size_t)(hl - hb));
+    sb_append(k, "    for (int step = first; step < steps; step++) {\n"
+                 "        for (int i = threadIdx.x; i < n; i += blockDim.x) {\n");
+    put_shifted(k, hin, (size_t)(htail - hin), -4);
+    sb_append(k, "        }\n        __syncthreads();\n"
+                 "        for (int i = threadIdx.x; i < n; i += blockDim.x) {\n");
+    put_shifted(k, upd, (size_t)(upd_end - upd), 0);
+    sb_append(k, "        }\n        __syncthreads();\n    }\n}\n");
+    sb_release(&ps);
+
+    StrBuf hn = STRBUF_INIT;
+    param_names(&hn, hp, hplen);
+    param_names(&names, mp, mplen);
+    char args[256];
+    for (int t = 0; t < NBODY_LAUNCHES; t++) {
+        snprintf(args, sizeof args, "%s,%d,steps", hn.data, t);
+        gen_launch(p, "accelerations", "(n+255)/256", "256", NULL, args);
+        snprintf(args, sizeof args, "%s,acc,%d", names.data, t);
+        gen_launch(p, "kick_drift", "(n+255)/256", "256", NULL, args);
+    }
+    snprintf(args, sizeof args, "%s,acc,%d", names.data, NBODY_LAUNCHES);
+    gen_launch(p, "leapfrog_tail", "1", "1024", NULL, args);
+    sb_release(&hn);
+    sb_release(&names);
+    char unrolled[16];
+    snprintf(unrolled, sizeof unrolled, "%d", NBODY_LAUNCHES);
+    gen_knob(p, "block", "256");
+    gen_knob(p, "mapping", "one-particle-per-thread, all pairs; two launches per step (accelerations, kick-drift), "
+                           "further steps in one block");
+    gen_knob(p, "unrolled_steps", unrolled);
 }
 
 static int emit(GenCtx *g, int op, const Layout *L)
@@ -662,6 +873,7 @@ static int emit(GenCtx *g, int op, const Layout *L)
     }
     sb_append(s, "    }\n}\n");
 done:
+    emit_cuda(p, op, L, entries[op], s->data);
     sb_release(&sig);
     return gen_end(p);
 }
