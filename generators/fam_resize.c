@@ -63,16 +63,17 @@ static const char *px(char *buf, const Spec *S, int is_in, const char *y, const 
     return buf;
 }
 
-static void emit_store(StrBuf *s, const Spec *S, const char *ind, const char *val, int round)
+/* u8: the 8-bit type's spelling (uint8_t in C, unsigned char in kernel.cu). */
+static void emit_store(StrBuf *s, const Spec *S, const char *ind, const char *val, int round, const char *u8)
 {
     char o[96];
     px(o, S, 0, "y", "x");
     if (!S->u8)
         sb_printf(s, "%s%s = %s;\n", ind, o, val);
     else if (round == 1)
-        sb_printf(s, "%s%s = (uint8_t)(%s + 0.5f);\n", ind, o, val);
+        sb_printf(s, "%s%s = (%s)(%s + 0.5f);\n", ind, o, u8, val);
     else if (round == 2)
-        sb_printf(s, "%s%s = (uint8_t)(%s + 0.5);\n", ind, o, val);
+        sb_printf(s, "%s%s = (%s)(%s + 0.5);\n", ind, o, u8, val);
     else
         sb_printf(s, "%s%s = %s;\n", ind, o, val);
 }
@@ -143,7 +144,7 @@ static void emit_body(StrBuf *s, const Spec *S)
                       px(b, S, 1, "y0", "x1"));
             sb_printf(s, "%sfloat bottom = (1 - wx) * %s + wx * %s;\n", I, px(c, S, 1, "y1", "x0"),
                       px(d, S, 1, "y1", "x1"));
-            emit_store(s, S, I, "(1 - wy) * top + wy * bottom", 1);
+            emit_store(s, S, I, "(1 - wy) * top + wy * bottom", 1, "uint8_t");
             close_channels(s, S, I3);
         }
         sb_append(s, "        }\n    }\n");
@@ -165,9 +166,9 @@ static void emit_body(StrBuf *s, const Spec *S)
             sb_printf(s, "%s        v += wy[m] * wx[k] * %s;\n%s}\n", I, px(a, S, 1, "yy", "clampi(ix + k - 1, in_w)"), I);
             if (S->u8) {
                 sb_printf(s, "%sv = v < 0 ? 0 : (v > 255 ? 255 : v);\n", I);
-                emit_store(s, S, I, "v", 1);
+                emit_store(s, S, I, "v", 1, "uint8_t");
             } else {
-                emit_store(s, S, I, "v", 0);
+                emit_store(s, S, I, "v", 0, "uint8_t");
             }
             close_channels(s, S, I3);
         }
@@ -216,15 +217,154 @@ static void emit_body(StrBuf *s, const Spec *S)
             sb_printf(s, "%s        double wx = fmin(x_end, xx + 1) - fmax(x_begin, xx);\n", I);
             sb_printf(s, "%s        sum += wy * wx * %s;\n%s    }\n%s}\n", I, px(a, S, 1, "yy", "xx"), I, I);
             if (S->u8)
-                emit_store(s, S, I, "sum / (sy * sx)", 2);
+                emit_store(s, S, I, "sum / (sy * sx)", 2, "uint8_t");
             else
-                emit_store(s, S, I, "(float)(sum / (sy * sx))", 0);
+                emit_store(s, S, I, "(float)(sum / (sy * sx))", 0, "uint8_t");
             close_channels(s, S, I3);
         }
         sb_append(s, "        }\n    }\n");
         break;
     }
     (void)I2;
+}
+
+/* ---- the pair ---- */
+
+/* The CUDA body of output pixel (y, x) (all its channels), indented by 4:
+ * the program's per-row and per-column source coordinates computed per
+ * thread, then the same per-channel arithmetic. */
+static void emit_pixel_cuda(StrBuf *k, const Spec *S)
+{
+    const char *I = "    ", *I2 = "        ", *u8 = "unsigned char";
+    char a[96], b[96], c[96], d[96];
+    switch (S->method) {
+    case NEAREST_FLOOR:
+    case NEAREST_CENTER:
+        if (S->method == NEAREST_FLOOR)
+            sb_append(k, "    const int sy = y * in_h / out_h;\n    const int sx = x * in_w / out_w;\n");
+        else
+            sb_append(k, "    const int sy = (2 * y + 1) * in_h / (2 * out_h);\n"
+                         "    const int sx = (2 * x + 1) * in_w / (2 * out_w);\n");
+        I = open_channels(k, S, I, I2);
+        sb_printf(k, "%s%s = %s;\n", I, px(b, S, 0, "y", "x"), px(a, S, 1, "sy", "sx"));
+        break;
+    case BILINEAR:
+    case BILINEAR_CORNERS:
+        if (S->method == BILINEAR)
+            sb_append(k, "    const float sy = (float)in_h / out_h, sx = (float)in_w / out_w;\n"
+                         "    float fy = (y + 0.5f) * sy - 0.5f;\n    if (fy < 0)\n        fy = 0;\n"
+                         "    float fx = (x + 0.5f) * sx - 0.5f;\n    if (fx < 0)\n        fx = 0;\n");
+        else
+            sb_append(k, "    const float sy = out_h > 1 ? (float)(in_h - 1) / (out_h - 1) : 0;\n"
+                         "    const float sx = out_w > 1 ? (float)(in_w - 1) / (out_w - 1) : 0;\n"
+                         "    const float fy = y * sy;\n    const float fx = x * sx;\n");
+        sb_append(k, "    int y0 = (int)fy;\n    if (y0 > in_h - 1)\n        y0 = in_h - 1;\n"
+                     "    const int y1 = y0 < in_h - 1 ? y0 + 1 : y0;\n    const float wy = fy - y0;\n"
+                     "    int x0 = (int)fx;\n    if (x0 > in_w - 1)\n        x0 = in_w - 1;\n"
+                     "    const int x1 = x0 < in_w - 1 ? x0 + 1 : x0;\n    const float wx = fx - x0;\n");
+        I = open_channels(k, S, I, I2);
+        sb_printf(k, "%sconst float top = (1 - wx) * %s + wx * %s;\n", I, px(a, S, 1, "y0", "x0"),
+                  px(b, S, 1, "y0", "x1"));
+        sb_printf(k, "%sconst float bottom = (1 - wx) * %s + wx * %s;\n", I, px(c, S, 1, "y1", "x0"),
+                  px(d, S, 1, "y1", "x1"));
+        emit_store(k, S, I, "(1 - wy) * top + wy * bottom", 1, u8);
+        break;
+    case BICUBIC:
+        sb_append(k, "    const float sy = (float)in_h / out_h, sx = (float)in_w / out_w;\n"
+                     "    const float fy = (y + 0.5f) * sy - 0.5f;\n    const int iy = (int)floorf(fy);\n"
+                     "    const float fx = (x + 0.5f) * sx - 0.5f;\n    const int ix = (int)floorf(fx);\n"
+                     "    float wy[4], wx[4];\n    for (int k = 0; k < 4; k++) {\n"
+                     "        wy[k] = cubic(fy - (iy + k - 1));\n        wx[k] = cubic(fx - (ix + k - 1));\n    }\n");
+        I = open_channels(k, S, I, I2);
+        sb_printf(k, "%sfloat v = 0;\n%sfor (int m = 0; m < 4; m++) {\n", I, I);
+        sb_printf(k, "%s    const int yy = clampi(iy + m - 1, in_h);\n%s    for (int k = 0; k < 4; k++)\n", I, I);
+        sb_printf(k, "%s        v += wy[m] * wx[k] * %s;\n%s}\n", I, px(a, S, 1, "yy", "clampi(ix + k - 1, in_w)"), I);
+        if (S->u8)
+            sb_printf(k, "%sv = v < 0 ? 0 : (v > 255 ? 255 : v);\n", I);
+        emit_store(k, S, I, "v", S->u8 ? 1 : 0, u8);
+        break;
+    case AREA_INT:
+    case AREA_CEIL:
+        I = open_channels(k, S, I, I2);
+        sb_printf(k, "%s%s sum = 0;\n", I, S->u8 ? "int" : "float");
+        if (S->method == AREA_INT) {
+            sb_printf(k, "%sfor (int dy = 0; dy < F; dy++)\n%s    for (int dx = 0; dx < F; dx++)\n", I, I);
+            sb_printf(k, "%s        sum += %s;\n", I, px(a, S, 1, "y * F + dy", "x * F + dx"));
+            if (S->u8)
+                sb_printf(k, "%s%s = (%s)((sum + F * F / 2) / (F * F));\n", I, px(b, S, 0, "y", "x"), u8);
+            else
+                sb_printf(k, "%s%s = sum / (F * F);\n", I, px(b, S, 0, "y", "x"));
+        } else {
+            sb_printf(k, "%sint count = 0;\n", I);
+            sb_printf(k, "%sfor (int yy = y * F; yy < y * F + F && yy < in_h; yy++) {\n", I);
+            sb_printf(k, "%s    for (int xx = x * F; xx < x * F + F && xx < in_w; xx++) {\n", I);
+            sb_printf(k, "%s        sum += %s;\n%s        count++;\n%s    }\n%s}\n", I, px(a, S, 1, "yy", "xx"), I, I, I);
+            if (S->u8)
+                sb_printf(k, "%s%s = (%s)((sum + count / 2) / count);\n", I, px(b, S, 0, "y", "x"), u8);
+            else
+                sb_printf(k, "%s%s = sum / count;\n", I, px(b, S, 0, "y", "x"));
+        }
+        break;
+    case AREA:
+        sb_append(k, "    const double sy = (double)in_h / out_h, sx = (double)in_w / out_w;\n"
+                     "    const double y_begin = y * sy, y_end = (y + 1) * sy;\n"
+                     "    const double x_begin = x * sx, x_end = (x + 1) * sx;\n");
+        I = open_channels(k, S, I, I2);
+        sb_printf(k, "%sdouble sum = 0;\n", I);
+        sb_printf(k, "%sfor (int yy = (int)y_begin; yy < in_h && yy < y_end; yy++) {\n", I);
+        sb_printf(k, "%s    const double wy = fmin(y_end, yy + 1) - fmax(y_begin, yy);\n", I);
+        sb_printf(k, "%s    for (int xx = (int)x_begin; xx < in_w && xx < x_end; xx++) {\n", I);
+        sb_printf(k, "%s        const double wx = fmin(x_end, xx + 1) - fmax(x_begin, xx);\n", I);
+        sb_printf(k, "%s        sum += wy * wx * %s;\n%s    }\n%s}\n", I, px(a, S, 1, "yy", "xx"), I, I);
+        if (S->u8)
+            emit_store(k, S, I, "sum / (sy * sx)", 2, u8);
+        else
+            emit_store(k, S, I, "(float)(sum / (sy * sx))", 0, u8);
+        break;
+    }
+    close_channels(k, S, "    ");
+}
+
+/* The pair: one thread per output pixel (all its interleaved channels) on
+ * 32x8 blocks, x along threadIdx.x; a planar image takes one blockIdx.z
+ * per channel plane. */
+static void emit_cuda(GenProgram *p, const Spec *S, const char *outh, const char *outw)
+{
+    StrBuf *k = gen_cuda_src(p);
+    int planar = S->layout == PLANAR, area_fixed = S->method == AREA_INT || S->method == AREA_CEIL;
+    const char *ty = S->u8 ? "unsigned char" : "float";
+    if (area_fixed)
+        sb_printf(k, "enum { F = %d };\n\n", S->factor);
+    if (S->method == BICUBIC)
+        sb_append(k, "static __device__ int clampi(int i, int n)\n{\n    return i < 0 ? 0 : (i >= n ? n - 1 : i);\n}\n\n"
+                     "/* Keys cubic convolution kernel with a = -0.75. */\n"
+                     "static __device__ float cubic(float t)\n{\n    const float a = -0.75f;\n    t = fabsf(t);\n"
+                     "    if (t <= 1)\n        return ((a + 2) * t - (a + 3)) * t * t + 1;\n"
+                     "    if (t < 2)\n        return ((a * t - 5 * a) * t + 8 * a) * t - 4 * a;\n"
+                     "    return 0;\n}\n\n");
+    sb_printf(k, "/* One thread per output pixel%s. */\n", planar ? ", one blockIdx.z per channel plane" : "");
+    sb_printf(k, "extern \"C\" __global__ void resize(const %s *__restrict__ in, %s *__restrict__ out, %sint in_h,\n"
+                 "                                   int in_w%s)\n{\n",
+              ty, ty, planar ? "int channels, " : "", area_fixed ? "" : ", int out_h, int out_w");
+    if (S->method == AREA_INT)
+        sb_append(k, "    const int out_h = in_h / F, out_w = in_w / F;\n");
+    else if (S->method == AREA_CEIL)
+        sb_append(k, "    const int out_h = (in_h + F - 1) / F, out_w = (in_w + F - 1) / F;\n");
+    sb_append(k, "    const int x = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                 "    const int y = blockIdx.y * blockDim.y + threadIdx.y;\n"
+                 "    if (x >= out_w || y >= out_h)\n        return;\n");
+    if (planar)
+        sb_printf(k, "    const int c = blockIdx.z;\n"
+                     "    const %s *src = in + (long long)c * in_h * in_w;\n"
+                     "    %s *dst = out + (long long)c * out_h * out_w;\n", ty, ty);
+    emit_pixel_cuda(k, S);
+    sb_append(k, "}\n");
+    char grid[96], args[96];
+    snprintf(grid, sizeof grid, "(%s+31)/32,(%s+7)/8%s", outw, outh, planar ? ",channels" : "");
+    snprintf(args, sizeof args, "in,out,%sin_h,in_w%s", planar ? "channels," : "", area_fixed ? "" : ",out_h,out_w");
+    gen_launch(p, "resize", grid, "32,8", NULL, args);
+    gen_knob(p, "block", "32x8");
+    gen_knob(p, "mapping", planar ? "one-pixel-per-thread, one plane per blockIdx.z" : "one-pixel-per-thread");
 }
 
 /* Sizes: the large config's input holds about 2^28 bytes (256 MiB). */
@@ -413,6 +553,7 @@ static int gen_resize(GenCtx *g, const Spec *S, int idx)
         emit_body(s, S);
     }
     sb_append(s, "}\n");
+    emit_cuda(p, S, outh, outw);
     return gen_end(p);
 }
 
