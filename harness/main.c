@@ -16,6 +16,7 @@ static const CliCommand COMMANDS[] = {
     {"merge", cmd_merge, "bring the runs of catalog copies (shards of a cluster job) into this catalog"},
     {"results", cmd_results, "list the results of a run (default: the latest) [--json]"},
     {"run", cmd_run, "evaluate candidates of a split on the GPU(s) and store the results as a run"},
+    {"structure", cmd_structure, "static structural report of a CUDA candidate: coalescing, occupancy, barriers (no GPU)"},
     {"worker", cmd_worker, NULL}, /* the GPU worker process, started by the harness itself */
 };
 

@@ -227,6 +227,11 @@ int nvrtc_check_arch(const char *arch, Error *e)
 
 const char *const *nvrtc_options(const char *arch)
 {
+    return nvrtc_options_for(arch, 0);
+}
+
+const char *const *nvrtc_options_for(const char *arch, unsigned flags)
+{
     static char opt_arch[64], opt_inc[512], opt_cccl[512];
     static const char *opts[8];
     snprintf(opt_arch, sizeof opt_arch, "--gpu-architecture=%s", arch);
@@ -239,6 +244,11 @@ const char *const *nvrtc_options(const char *arch)
     opts[k++] = opt_cccl;
     /* line info costs nothing at run time and lets profilers map back to source */
     opts[k++] = "--generate-line-info";
+    /* ptxas's resource report goes to the program log; NVRTC accepts both
+     * --ptxas-options=-v and -Xptxas=-v (measured with 13.0).  It changes the
+     * cubin's bytes (the options are recorded in a note), hence the key. */
+    if (flags & NVRTC_PTXAS_INFO)
+        opts[k++] = "--ptxas-options=-v";
     opts[k] = NULL;
     return opts;
 }
@@ -255,18 +265,108 @@ const char *nvrtc_version_string(char *buf, size_t len)
 
 int nvrtc_cache_key(const char *source, const char *arch, char hex[HASH_HEX_LEN + 1], Error *e)
 {
+    return nvrtc_cache_key_for(source, arch, 0, hex, e);
+}
+
+int nvrtc_cache_key_for(const char *source, const char *arch, unsigned flags, char hex[HASH_HEX_LEN + 1], Error *e)
+{
     if (nvrtc_check_arch(arch, e) != 0)
         return -1;
     char ver[32];
     HashCtx *h = hash_new();
     hash_update_str(h, "cudaperf-nvrtc-v1");
     hash_update_str(h, source);
-    for (const char *const *o = nvrtc_options(arch); *o; o++)
+    for (const char *const *o = nvrtc_options_for(arch, flags); *o; o++)
         hash_update_str(h, *o);
     hash_update_str(h, nvrtc_version_string(ver, sizeof ver));
     hash_update_str(h, arch);
     hash_final(h, hex);
     return 0;
+}
+
+/* ---- ptxas -v ---- */
+
+/* The entry named name in *ks, appended when new. */
+static NvrtcKernelInfo *info_entry(NvrtcKernelInfo **ks, int *n, const char *name)
+{
+    for (int i = 0; i < *n; i++)
+        if (strcmp((*ks)[i].name, name) == 0)
+            return &(*ks)[i];
+    *ks = xrealloc(*ks, sizeof **ks * (size_t)(*n + 1));
+    NvrtcKernelInfo *k = &(*ks)[(*n)++];
+    memset(k, 0, sizeof *k);
+    snprintf(k->name, sizeof k->name, "%s", name);
+    return k;
+}
+
+/* The name between the first pair of quotes after `after` in line, or the
+ * rest of the line when unquoted ("Function properties for k"). */
+static void info_name(const char *line, const char *after, char *out, size_t len)
+{
+    const char *s = strstr(line, after) + strlen(after);
+    while (*s == ' ')
+        s++;
+    size_t k = 0;
+    if (*s == '\'') {
+        s++;
+        while (*s && *s != '\'' && k + 1 < len)
+            out[k++] = *s++;
+    } else {
+        while (*s && *s != '\n' && *s != ' ' && k + 1 < len)
+            out[k++] = *s++;
+    }
+    out[k] = '\0';
+}
+
+/* The number right before `what` in the comma-separated list s ("12 bytes
+ * smem"), or 0 when absent. */
+static long long info_number(const char *s, const char *what)
+{
+    const char *w = strstr(s, what);
+    if (!w)
+        return 0;
+    const char *p = w;
+    while (p > s && p[-1] == ' ')
+        p--;
+    while (p > s && isdigit((unsigned char)p[-1]))
+        p--;
+    return strtoll(p, NULL, 10);
+}
+
+void nvrtc_parse_ptxas_info(const char *log, NvrtcKernelInfo **out, int *n)
+{
+    NvrtcKernelInfo *ks = NULL;
+    int nk = 0;
+    char entry[128] = "", props[128] = "";
+    /* ptxas prints per entry: "Compiling entry function 'k' for 'sm_90'",
+     * "Function properties for k", the stack/spill line, then "Used ...".
+     * Non-inlined device functions get a "Function properties" block too. */
+    for (const char *line = log; line && *line;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        char buf[512];
+        snprintf(buf, sizeof buf, "%.*s", (int)(len < sizeof buf ? len : sizeof buf - 1), line);
+        if (strstr(buf, "Compiling entry function")) {
+            info_name(buf, "Compiling entry function", entry, sizeof entry);
+            info_entry(&ks, &nk, entry);
+        } else if (strstr(buf, "Function properties for")) {
+            info_name(buf, "Function properties for", props, sizeof props);
+        } else if (strstr(buf, "bytes stack frame") && props[0] && strcmp(props, entry) == 0) {
+            NvrtcKernelInfo *k = info_entry(&ks, &nk, entry);
+            k->stack_frame = info_number(buf, "bytes stack frame");
+            k->spill_stores = info_number(buf, "bytes spill stores");
+            k->spill_loads = info_number(buf, "bytes spill loads");
+        } else if (strstr(buf, "Used") && strstr(buf, "registers") && entry[0]) {
+            NvrtcKernelInfo *k = info_entry(&ks, &nk, entry);
+            k->registers = (int)info_number(buf, "registers");
+            k->barriers = (int)info_number(buf, "barriers");
+            k->static_smem = info_number(buf, "bytes smem");
+            k->cumulative_stack = info_number(buf, "bytes cumulative stack size");
+        }
+        line = end ? end + 1 : NULL;
+    }
+    *out = ks;
+    *n = nk;
 }
 
 /* ---- compiling in a sandboxed child ---- */
@@ -282,6 +382,7 @@ typedef struct CompileShared {
 typedef struct CompileJob {
     const char *source;
     const char *arch;
+    unsigned flags;
     const char *cubin_tmp; /* where the child writes the cubin */
     CompileShared *sh;
 } CompileJob;
@@ -294,7 +395,7 @@ static int compile_child(void *arg)
     char *cubin = NULL;
     Error err = {{0}, NULL, 0}, *e = &err;
     int rc = 0;
-    const char *const *opts = nvrtc_options(job->arch);
+    const char *const *opts = nvrtc_options_for(job->arch, job->flags);
     int n_opts = 0;
     while (opts[n_opts])
         n_opts++;
@@ -345,9 +446,27 @@ static double now_s(void)
 
 int nvrtc_compile(const char *source, const char *arch, const char *cache_dir, NvrtcResult *r, Error *e)
 {
+    return nvrtc_compile_with(source, arch, cache_dir, 0, r, e);
+}
+
+/* The cached log of a NVRTC_PTXAS_INFO request (NULL when absent: the
+ * entry is compiled again). */
+static char *cached_log(const char *cubin_path)
+{
+    char *path = xasprintf("%.*s.log", (int)(strlen(cubin_path) - strlen(".cubin")), cubin_path), *log = NULL;
+    Error e;
+    if (!file_exists(path) || file_read_all(path, LOG_MAX_BYTES, &log, NULL, &e) != 0)
+        log = NULL;
+    free(path);
+    return log;
+}
+
+int nvrtc_compile_with(const char *source, const char *arch, const char *cache_dir, unsigned flags, NvrtcResult *r,
+                       Error *e)
+{
     memset(r, 0, sizeof *r);
     int rc = 0;
-    char *path = NULL, *tmp = NULL;
+    char *path = NULL, *tmp = NULL, *log = NULL;
     CompileShared *sh = MAP_FAILED;
     SandboxResult res = {0};
     if (nvrtc_check_includes(source, e) != 0) {
@@ -355,24 +474,25 @@ int nvrtc_compile(const char *source, const char *arch, const char *cache_dir, N
         r->log = xstrdup(e->msg);
         return error_prefix(e, "does not compile");
     }
-    TRY(nvrtc_cache_key(source, arch, r->key, e));
+    TRY(nvrtc_cache_key_for(source, arch, flags, r->key, e));
     TRY(file_mkdirs(cache_dir, e));
     path = xasprintf("%s/%s.cubin", cache_dir, r->key);
-    if (file_exists(path)) {
+    if (file_exists(path) && (!(flags & NVRTC_PTXAS_INFO) || (log = cached_log(path)) != NULL)) {
         char *data = NULL;
         size_t len = 0;
         TRY(file_read_all(path, CUBIN_MAX_BYTES, &data, &len, e));
         r->cubin = data;
         r->cubin_len = len;
         r->cached = 1;
-        r->log = xstrdup("");
+        r->log = log ? log : xstrdup("");
+        log = NULL;
         goto done;
     }
     sh = mmap(NULL, sizeof *sh, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (sh == MAP_FAILED)
         FAIL(e, "cannot map compile state: %s", strerror(errno));
     tmp = xasprintf("%s/%s.cubin.tmp.%d", cache_dir, r->key, (int)getpid());
-    CompileJob job = {source, arch, tmp, sh};
+    CompileJob job = {source, arch, flags, tmp, sh};
     /* NVRTC maps a few GiB of address space for itself; the heavy headers
      * (cooperative_groups) take about a second, so 120 s is generous. */
     SandboxLimits lim = {120.0, 120.0, (size_t)16 << 30, (size_t)CUBIN_MAX_BYTES};
@@ -398,10 +518,20 @@ int nvrtc_compile(const char *source, const char *arch, const char *cache_dir, N
     TRY(file_read_all(tmp, CUBIN_MAX_BYTES, &data, &len, e));
     r->cubin = data;
     r->cubin_len = len;
+    if (flags & NVRTC_PTXAS_INFO) {
+        /* the log first: a cubin in the cache implies its log is there */
+        char *log_path = xasprintf("%s/%s.log", cache_dir, r->key);
+        int wrc = file_write_if_changed(log_path, r->log, strlen(r->log), NULL, e);
+        free(log_path);
+        TRY(wrc);
+    }
     /* rename is atomic: concurrent compiles of the same key are harmless */
     if (rename(tmp, path) != 0)
         FAIL(e, "cannot store '%s': %s", path, strerror(errno));
 done:
+    if (rc == 0 && (flags & NVRTC_PTXAS_INFO))
+        nvrtc_parse_ptxas_info(r->log, &r->kernels, &r->n_kernels);
+    free(log);
     if (tmp)
         unlink(tmp);
     if (sh != MAP_FAILED)
@@ -418,5 +548,6 @@ void nvrtc_result_release(NvrtcResult *r)
 {
     free(r->cubin);
     free(r->log);
+    free(r->kernels);
     memset(r, 0, sizeof *r);
 }
