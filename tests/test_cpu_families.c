@@ -2,7 +2,8 @@
  * without a GPU: one program of every generator family (the middle one of
  * its folder, so the sample changes with neither the first nor the last
  * variants) is generated, ingested with its reference CUDA implementation,
- * and run with `harness run --backend cpu`; every reference must pass on
+ * and run with `harness run --backend cpu` (one trial per config, to keep
+ * CI short); every reference must pass on
  * every config the CPU backend runs by default. */
 #include <libgen.h>
 #include <stdlib.h>
@@ -47,7 +48,7 @@ TEST(run_cpu_backend_every_family)
     CHECK_MSG(st == 0 && out && strstr(out, "0 failed") && strstr(out, "dropped as degenerate"), "ingest: %s",
               out ? out : "");
     free(out);
-    st = test_sh(&out, "cd %s && %s/harness --catalog cat.db run --backend cpu --quiet", t->tmpdir, bin);
+    st = test_sh(&out, "cd %s && %s/harness --catalog cat.db run --backend cpu --trials 1 --quiet", t->tmpdir, bin);
     char want[64];
     snprintf(want, sizeof want, "%d kernels (0 done before), %d evaluated: %d pass, 0 fail", families, families,
              families);
