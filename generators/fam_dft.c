@@ -23,10 +23,14 @@
 #define TOLP 2e-1, 1e-3, 0, 0
 
 /* The pairs: one thread per output bin (or sample, or coefficient), which
- * forms the same sum as the C program, with the same exactly reduced angles
- * and double-precision cos/sin.  What the C program computes once up front
- * (a window's energy, a signal's mean, a twiddle table) is a first launch
- * into scratch; the band energies reduce over bins with the block sum. */
+ * forms the same sum as the C program in the same order.  The angles the
+ * sums use are 2 pi m / n (or pi m / 2n, ...) with m = (j k) mod n exact,
+ * so a first launch tabulates their cos and sin, with the C program's own
+ * expressions, and the sums step m by k (no 64-bit modulo and no trig in
+ * the O(n^2) loops).  What else the C program computes once (a window's
+ * energy, a signal's mean) is a launch into scratch; the band energies
+ * reduce over bins with the block sum.  Only the transforms at frequencies
+ * off the DFT grid (frequency-list, zoom-band) evaluate cos/sin per term. */
 #define BLOCK_SUM(A)                                                                                    \
     "/* Sum of v over the block, valid in thread 0 (blockDim.x a multiple of 32,\n"                     \
     " * at most 1024).  The first barrier lets a second call reuse part[]. */\n"                         \
@@ -65,24 +69,39 @@ static const Spec SPECS[] = {
      "    }\n}\n",
      "#define TWO_PI 6.283185307179586\n"
      "\n"
-     "/* Forward DFT: one thread per output bin. */\n"
-     "extern \"C\" __global__ void dft(const $T *x, $T *y, int n)\n"
+     "/* First launch: cos and sin of 2 pi m / len for every m < len, the twiddle\n"
+     " * factors of all the sums (the C program evaluates the same expressions\n"
+     " * term by term). */\n"
+     "extern \"C\" __global__ void twiddles(double *tc, double *ts, int len)\n"
+     "{\n"
+     "    const int m = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (m >= len)\n"
+     "        return;\n"
+     "    tc[m] = cos(TWO_PI * m / len);\n"
+     "    ts[m] = sin(TWO_PI * m / len);\n"
+     "}\n"
+     "\n"
+     "/* Second launch, the forward DFT: one thread per output bin. */\n"
+     "extern \"C\" __global__ void dft(const $T *x, $T *y, int n, const double *tc, const double *ts)\n"
      "{\n"
      "    const int k = blockIdx.x * blockDim.x + threadIdx.x;\n"
      "    if (k >= n)\n"
      "        return;\n"
      "    double re = 0.0, im = 0.0;\n"
+     "    int m = 0; /* (j k) mod n */\n"
      "    for (int j = 0; j < n; j++) {\n"
-     "        const double a = -TWO_PI * (double)((long long)j * k % n) / n;\n"
-     "        const double c = cos(a), s = sin(a);\n"
+     "        const double c = tc[m], s = -ts[m];\n"
      "        re += x[2 * j] * c - x[2 * j + 1] * s;\n"
      "        im += x[2 * j] * s + x[2 * j + 1] * c;\n"
+     "        m += k;\n"
+     "        if (m >= n)\n"
+     "            m -= n;\n"
      "    }\n"
      "    y[2 * k] = re;\n"
      "    y[2 * k + 1] = im;\n"
      "}\n",
-     "dft|(n+255)/256|256||x,y,n", NULL,
-     "block=256;mapping=one-output-per-thread"},
+     "twiddles|(n+255)/256|256||tc,ts,n;dft|(n+255)/256|256||x,y,n,tc,ts", "tc:f64:n;ts:f64:n",
+     "block=256;mapping=two-launches,twiddle-table+one-output-per-thread"},
     {"f32 f64", "complex-inverse", "idft", "x = IDFT(X) with 1/n normalisation ($D)", "x:in:n,2;y:out:n,2;n:param",
      NULL, DCFG, "8*n*n", "$S*4*n", 1e-5, 1e-3, 0, 0,
      "#include <math.h>\n#include <stdint.h>\n\n" TP
@@ -102,24 +121,39 @@ static const Spec SPECS[] = {
      "    }\n}\n",
      "#define TWO_PI 6.283185307179586\n"
      "\n"
-     "/* Inverse DFT: one thread per output sample. */\n"
-     "extern \"C\" __global__ void idft(const $T *x, $T *y, int n)\n"
+     "/* First launch: cos and sin of 2 pi m / len for every m < len, the twiddle\n"
+     " * factors of all the sums (the C program evaluates the same expressions\n"
+     " * term by term). */\n"
+     "extern \"C\" __global__ void twiddles(double *tc, double *ts, int len)\n"
+     "{\n"
+     "    const int m = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (m >= len)\n"
+     "        return;\n"
+     "    tc[m] = cos(TWO_PI * m / len);\n"
+     "    ts[m] = sin(TWO_PI * m / len);\n"
+     "}\n"
+     "\n"
+     "/* Second launch, the inverse DFT: one thread per output sample. */\n"
+     "extern \"C\" __global__ void idft(const $T *x, $T *y, int n, const double *tc, const double *ts)\n"
      "{\n"
      "    const int j = blockIdx.x * blockDim.x + threadIdx.x;\n"
      "    if (j >= n)\n"
      "        return;\n"
      "    double re = 0.0, im = 0.0;\n"
+     "    int m = 0; /* (j k) mod n */\n"
      "    for (int k = 0; k < n; k++) {\n"
-     "        const double a = TWO_PI * (double)((long long)j * k % n) / n;\n"
-     "        const double c = cos(a), s = sin(a);\n"
+     "        const double c = tc[m], s = ts[m];\n"
      "        re += x[2 * k] * c - x[2 * k + 1] * s;\n"
      "        im += x[2 * k] * s + x[2 * k + 1] * c;\n"
+     "        m += j;\n"
+     "        if (m >= n)\n"
+     "            m -= n;\n"
      "    }\n"
      "    y[2 * j] = re / n;\n"
      "    y[2 * j + 1] = im / n;\n"
      "}\n",
-     "idft|(n+255)/256|256||x,y,n", NULL,
-     "block=256;mapping=one-output-per-thread"},
+     "twiddles|(n+255)/256|256||tc,ts,n;idft|(n+255)/256|256||x,y,n,tc,ts", "tc:f64:n;ts:f64:n",
+     "block=256;mapping=two-launches,twiddle-table+one-output-per-thread"},
     {"f32 f64", "real-half-spectrum", "rdft", "half spectrum (n/2+1 bins) of a real signal ($D)",
      "x:in:n;y:out:n/2+1,2;n:param", NULL, DCFG, "2*n*n", "$S*(2*n+2)", TOLF,
      "#include <math.h>\n#include <stdint.h>\n\n" TP
@@ -139,23 +173,38 @@ static const Spec SPECS[] = {
      "    }\n}\n",
      "#define TWO_PI 6.283185307179586\n"
      "\n"
-     "/* Half spectrum of a real signal: one thread per bin k = 0..n/2. */\n"
-     "extern \"C\" __global__ void rdft(const $T *x, $T *y, int n)\n"
+     "/* First launch: cos and sin of 2 pi m / len for every m < len, the twiddle\n"
+     " * factors of all the sums (the C program evaluates the same expressions\n"
+     " * term by term). */\n"
+     "extern \"C\" __global__ void twiddles(double *tc, double *ts, int len)\n"
+     "{\n"
+     "    const int m = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (m >= len)\n"
+     "        return;\n"
+     "    tc[m] = cos(TWO_PI * m / len);\n"
+     "    ts[m] = sin(TWO_PI * m / len);\n"
+     "}\n"
+     "\n"
+     "/* Second launch, the half spectrum: one thread per bin k = 0..n/2. */\n"
+     "extern \"C\" __global__ void rdft(const $T *x, $T *y, int n, const double *tc, const double *ts)\n"
      "{\n"
      "    const int k = blockIdx.x * blockDim.x + threadIdx.x;\n"
      "    if (k >= n / 2 + 1)\n"
      "        return;\n"
      "    double re = 0.0, im = 0.0;\n"
+     "    int m = 0; /* (j k) mod n */\n"
      "    for (int j = 0; j < n; j++) {\n"
-     "        const double a = TWO_PI * (double)((long long)j * k % n) / n;\n"
-     "        re += x[j] * cos(a);\n"
-     "        im -= x[j] * sin(a);\n"
+     "        re += x[j] * tc[m];\n"
+     "        im -= x[j] * ts[m];\n"
+     "        m += k;\n"
+     "        if (m >= n)\n"
+     "            m -= n;\n"
      "    }\n"
      "    y[2 * k] = re;\n"
      "    y[2 * k + 1] = im;\n"
      "}\n",
-     "rdft|(n/2+1+255)/256|256||x,y,n", NULL,
-     "block=256;mapping=one-output-per-thread"},
+     "twiddles|(n+255)/256|256||tc,ts,n;rdft|(n/2+1+255)/256|256||x,y,n,tc,ts", "tc:f64:n;ts:f64:n",
+     "block=256;mapping=two-launches,twiddle-table+one-output-per-thread"},
     {"f32", "real-full-spectrum", "rdft_full", "all n bins of the DFT of a real signal ($D)",
      "x:in:n;y:out:n,2;n:param", NULL, DCFG, "4*n*n", "$S*3*n", TOLF,
      "#include <math.h>\n#include <stdint.h>\n\n" TP
@@ -174,23 +223,38 @@ static const Spec SPECS[] = {
      "    }\n}\n",
      "#define TWO_PI 6.283185307179586\n"
      "\n"
-     "/* Full spectrum of a real signal: one thread per bin. */\n"
-     "extern \"C\" __global__ void rdft_full(const float *x, float *y, int n)\n"
+     "/* First launch: cos and sin of 2 pi m / len for every m < len, the twiddle\n"
+     " * factors of all the sums (the C program evaluates the same expressions\n"
+     " * term by term). */\n"
+     "extern \"C\" __global__ void twiddles(double *tc, double *ts, int len)\n"
+     "{\n"
+     "    const int m = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (m >= len)\n"
+     "        return;\n"
+     "    tc[m] = cos(TWO_PI * m / len);\n"
+     "    ts[m] = sin(TWO_PI * m / len);\n"
+     "}\n"
+     "\n"
+     "/* Second launch, the full spectrum of a real signal: one thread per bin. */\n"
+     "extern \"C\" __global__ void rdft_full(const float *x, float *y, int n, const double *tc, const double *ts)\n"
      "{\n"
      "    const int k = blockIdx.x * blockDim.x + threadIdx.x;\n"
      "    if (k >= n)\n"
      "        return;\n"
      "    double re = 0.0, im = 0.0;\n"
+     "    int m = 0; /* (j k) mod n */\n"
      "    for (int j = 0; j < n; j++) {\n"
-     "        const double a = TWO_PI * (double)((long long)j * k % n) / n;\n"
-     "        re += x[j] * cos(a);\n"
-     "        im -= x[j] * sin(a);\n"
+     "        re += x[j] * tc[m];\n"
+     "        im -= x[j] * ts[m];\n"
+     "        m += k;\n"
+     "        if (m >= n)\n"
+     "            m -= n;\n"
      "    }\n"
      "    y[2 * k] = re;\n"
      "    y[2 * k + 1] = im;\n"
      "}\n",
-     "rdft_full|(n+255)/256|256||x,y,n", NULL,
-     "block=256;mapping=one-output-per-thread"},
+     "twiddles|(n+255)/256|256||tc,ts,n;rdft_full|(n+255)/256|256||x,y,n,tc,ts", "tc:f64:n;ts:f64:n",
+     "block=256;mapping=two-launches,twiddle-table+one-output-per-thread"},
     {"f32 f64", "real-inverse", "irdft", "real signal from its half spectrum (inverse real DFT) ($D)",
      "x:in:n/2+1,2;y:out:n;n:param", NULL, DCFG, "4*n*n", "$S*(n+2*n/2+2)", 1e-5, 1e-3, 0, 0,
      "#include <math.h>\n#include <stdint.h>\n\n" TP
@@ -211,22 +275,37 @@ static const Spec SPECS[] = {
      "    }\n}\n",
      "#define TWO_PI 6.283185307179586\n"
      "\n"
-     "/* Inverse real DFT: one thread per output sample. */\n"
-     "extern \"C\" __global__ void irdft(const $T *x, $T *y, int n)\n"
+     "/* First launch: cos and sin of 2 pi m / len for every m < len, the twiddle\n"
+     " * factors of all the sums (the C program evaluates the same expressions\n"
+     " * term by term). */\n"
+     "extern \"C\" __global__ void twiddles(double *tc, double *ts, int len)\n"
+     "{\n"
+     "    const int m = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (m >= len)\n"
+     "        return;\n"
+     "    tc[m] = cos(TWO_PI * m / len);\n"
+     "    ts[m] = sin(TWO_PI * m / len);\n"
+     "}\n"
+     "\n"
+     "/* Second launch, the inverse real DFT: one thread per output sample. */\n"
+     "extern \"C\" __global__ void irdft(const $T *x, $T *y, int n, const double *tc, const double *ts)\n"
      "{\n"
      "    const int j = blockIdx.x * blockDim.x + threadIdx.x;\n"
      "    if (j >= n)\n"
      "        return;\n"
      "    double acc = x[0];\n"
+     "    int m = j % n; /* (j k) mod n, k from 1 */\n"
      "    for (int k = 1; k <= n / 2; k++) {\n"
-     "        const double a = TWO_PI * (double)((long long)j * k % n) / n;\n"
      "        const double w = 2 * k == n ? 1.0 : 2.0;\n"
-     "        acc += w * (x[2 * k] * cos(a) - x[2 * k + 1] * sin(a));\n"
+     "        acc += w * (x[2 * k] * tc[m] - x[2 * k + 1] * ts[m]);\n"
+     "        m += j;\n"
+     "        if (m >= n)\n"
+     "            m -= n;\n"
      "    }\n"
      "    y[j] = acc / n;\n"
      "}\n",
-     "irdft|(n+255)/256|256||x,y,n", NULL,
-     "block=256;mapping=one-output-per-thread"},
+     "twiddles|(n+255)/256|256||tc,ts,n;irdft|(n+255)/256|256||x,y,n,tc,ts", "tc:f64:n;ts:f64:n",
+     "block=256;mapping=two-launches,twiddle-table+one-output-per-thread"},
     {"f32 f64", "power-spectrum", "power_spectrum", "|X_k|^2 for k = 0..n/2 of a real signal ($D)",
      "x:in:n;p:out:n/2+1;n:param", NULL, DCFG, "2*n*n", "$S*(n+n/2+1)", TOLP,
      "#include <math.h>\n#include <stdint.h>\n\n" TP
@@ -244,22 +323,37 @@ static const Spec SPECS[] = {
      "    }\n}\n",
      "#define TWO_PI 6.283185307179586\n"
      "\n"
-     "/* Power spectrum: one thread per bin k = 0..n/2. */\n"
-     "extern \"C\" __global__ void power_spectrum(const $T *x, $T *p, int n)\n"
+     "/* First launch: cos and sin of 2 pi m / len for every m < len, the twiddle\n"
+     " * factors of all the sums (the C program evaluates the same expressions\n"
+     " * term by term). */\n"
+     "extern \"C\" __global__ void twiddles(double *tc, double *ts, int len)\n"
+     "{\n"
+     "    const int m = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (m >= len)\n"
+     "        return;\n"
+     "    tc[m] = cos(TWO_PI * m / len);\n"
+     "    ts[m] = sin(TWO_PI * m / len);\n"
+     "}\n"
+     "\n"
+     "/* Second launch, the power spectrum: one thread per bin k = 0..n/2. */\n"
+     "extern \"C\" __global__ void power_spectrum(const $T *x, $T *p, int n, const double *tc, const double *ts)\n"
      "{\n"
      "    const int k = blockIdx.x * blockDim.x + threadIdx.x;\n"
      "    if (k >= n / 2 + 1)\n"
      "        return;\n"
      "    double re = 0.0, im = 0.0;\n"
+     "    int m = 0; /* (j k) mod n */\n"
      "    for (int j = 0; j < n; j++) {\n"
-     "        const double a = TWO_PI * (double)((long long)j * k % n) / n;\n"
-     "        re += x[j] * cos(a);\n"
-     "        im -= x[j] * sin(a);\n"
+     "        re += x[j] * tc[m];\n"
+     "        im -= x[j] * ts[m];\n"
+     "        m += k;\n"
+     "        if (m >= n)\n"
+     "            m -= n;\n"
      "    }\n"
      "    p[k] = re * re + im * im;\n"
      "}\n",
-     "power_spectrum|(n/2+1+255)/256|256||x,p,n", NULL,
-     "block=256;mapping=one-output-per-thread"},
+     "twiddles|(n+255)/256|256||tc,ts,n;power_spectrum|(n/2+1+255)/256|256||x,p,n,tc,ts", "tc:f64:n;ts:f64:n",
+     "block=256;mapping=two-launches,twiddle-table+one-output-per-thread"},
     {"f32", "complex-power", "complex_power", "|X_k|^2 for all bins of a complex signal ($D)",
      "x:in:n,2;p:out:n;n:param", NULL, DCFG, "8*n*n", "$S*3*n", TOLP,
      "#include <math.h>\n#include <stdint.h>\n\n" TP
@@ -278,23 +372,39 @@ static const Spec SPECS[] = {
      "    }\n}\n",
      "#define TWO_PI 6.283185307179586\n"
      "\n"
-     "/* Power in every DFT bin of a complex signal: one thread per bin. */\n"
-     "extern \"C\" __global__ void complex_power(const float *x, float *p, int n)\n"
+     "/* First launch: cos and sin of 2 pi m / len for every m < len, the twiddle\n"
+     " * factors of all the sums (the C program evaluates the same expressions\n"
+     " * term by term). */\n"
+     "extern \"C\" __global__ void twiddles(double *tc, double *ts, int len)\n"
+     "{\n"
+     "    const int m = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (m >= len)\n"
+     "        return;\n"
+     "    tc[m] = cos(TWO_PI * m / len);\n"
+     "    ts[m] = sin(TWO_PI * m / len);\n"
+     "}\n"
+     "\n"
+     "/* Second launch, the power in every bin: one thread per bin. */\n"
+     "extern \"C\" __global__ void complex_power(const float *x, float *p, int n, const double *tc, "
+     "const double *ts)\n"
      "{\n"
      "    const int k = blockIdx.x * blockDim.x + threadIdx.x;\n"
      "    if (k >= n)\n"
      "        return;\n"
      "    double re = 0.0, im = 0.0;\n"
+     "    int m = 0; /* (j k) mod n */\n"
      "    for (int j = 0; j < n; j++) {\n"
-     "        const double a = -TWO_PI * (double)((long long)j * k % n) / n;\n"
-     "        const double c = cos(a), s = sin(a);\n"
+     "        const double c = tc[m], s = -ts[m];\n"
      "        re += x[2 * j] * c - x[2 * j + 1] * s;\n"
      "        im += x[2 * j] * s + x[2 * j + 1] * c;\n"
+     "        m += k;\n"
+     "        if (m >= n)\n"
+     "            m -= n;\n"
      "    }\n"
      "    p[k] = re * re + im * im;\n"
      "}\n",
-     "complex_power|(n+255)/256|256||x,p,n", NULL,
-     "block=256;mapping=one-output-per-thread"},
+     "twiddles|(n+255)/256|256||tc,ts,n;complex_power|(n+255)/256|256||x,p,n,tc,ts", "tc:f64:n;ts:f64:n",
+     "block=256;mapping=two-launches,twiddle-table+one-output-per-thread"},
     {"f32", "magnitude", "magnitude_spectrum", "|X_k| for all bins of a complex signal ($D)",
      "x:in:n,2;mag:out:n;n:param", NULL, DCFG, "8*n*n", "$S*3*n", TOLF,
      "#include <math.h>\n#include <stdint.h>\n\n" TP
@@ -312,22 +422,39 @@ static const Spec SPECS[] = {
      "    }\n}\n",
      "#define TWO_PI 6.283185307179586\n"
      "\n"
-     "/* Magnitude spectrum of a complex signal: one thread per bin. */\n"
-     "extern \"C\" __global__ void magnitude_spectrum(const float *x, float *mag, int n)\n"
+     "/* First launch: cos and sin of 2 pi m / len for every m < len, the twiddle\n"
+     " * factors of all the sums (the C program evaluates the same expressions\n"
+     " * term by term). */\n"
+     "extern \"C\" __global__ void twiddles(double *tc, double *ts, int len)\n"
+     "{\n"
+     "    const int m = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (m >= len)\n"
+     "        return;\n"
+     "    tc[m] = cos(TWO_PI * m / len);\n"
+     "    ts[m] = sin(TWO_PI * m / len);\n"
+     "}\n"
+     "\n"
+     "/* Second launch, the magnitude spectrum: one thread per bin. */\n"
+     "extern \"C\" __global__ void magnitude_spectrum(const float *x, float *mag, int n, const double *tc, "
+     "const double *ts)\n"
      "{\n"
      "    const int k = blockIdx.x * blockDim.x + threadIdx.x;\n"
      "    if (k >= n)\n"
      "        return;\n"
      "    double re = 0.0, im = 0.0;\n"
+     "    int m = 0; /* (j k) mod n */\n"
      "    for (int j = 0; j < n; j++) {\n"
-     "        const double a = -TWO_PI * (double)((long long)j * k % n) / n;\n"
-     "        re += x[2 * j] * cos(a) - x[2 * j + 1] * sin(a);\n"
-     "        im += x[2 * j] * sin(a) + x[2 * j + 1] * cos(a);\n"
+     "        const double c = tc[m], s = -ts[m];\n"
+     "        re += x[2 * j] * c - x[2 * j + 1] * s;\n"
+     "        im += x[2 * j] * s + x[2 * j + 1] * c;\n"
+     "        m += k;\n"
+     "        if (m >= n)\n"
+     "            m -= n;\n"
      "    }\n"
      "    mag[k] = sqrt(re * re + im * im);\n"
      "}\n",
-     "magnitude_spectrum|(n+255)/256|256||x,mag,n", NULL,
-     "block=256;mapping=one-output-per-thread"},
+     "twiddles|(n+255)/256|256||tc,ts,n;magnitude_spectrum|(n+255)/256|256||x,mag,n,tc,ts", "tc:f64:n;ts:f64:n",
+     "block=256;mapping=two-launches,twiddle-table+one-output-per-thread"},
     {"f32 f64", "hann-periodogram", "periodogram", "Hann-windowed periodogram, normalised by the window energy ($D)",
      "x:in:n;p:out:n/2+1;n:param", NULL, "small:n=256|edge:n=2|edge-three:n=3|edge-prime:n=131|large:n=65536",
      "2*n*n", "$S*(n+n/2+1)", 1e-3, 1e-3, 0, 0,
@@ -354,12 +481,25 @@ static const Spec SPECS[] = {
      "#define TWO_PI 6.283185307179586\n"
      "\n"
      BLOCK_SUM("double")
-     "/* First launch: the energy of the Hann window, sum_j w[j]^2, by one block. */\n"
-     "extern \"C\" __global__ void window_energy(double *energy, int n)\n"
+     "/* First launch: cos and sin of 2 pi m / len for every m < len, the twiddle\n"
+     " * factors of all the sums (the C program evaluates the same expressions\n"
+     " * term by term). */\n"
+     "extern \"C\" __global__ void twiddles(double *tc, double *ts, int len)\n"
+     "{\n"
+     "    const int m = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (m >= len)\n"
+     "        return;\n"
+     "    tc[m] = cos(TWO_PI * m / len);\n"
+     "    ts[m] = sin(TWO_PI * m / len);\n"
+     "}\n"
+     "\n"
+     "/* Second launch: the energy of the Hann window w[j] = 0.5 - 0.5 tc[j],\n"
+     " * sum_j w[j]^2, by one block. */\n"
+     "extern \"C\" __global__ void window_energy(const double *tc, double *energy, int n)\n"
      "{\n"
      "    double s = 0.0;\n"
      "    for (int j = threadIdx.x; j < n; j += blockDim.x) {\n"
-     "        const double w = 0.5 - 0.5 * cos(TWO_PI * j / n);\n"
+     "        const double w = 0.5 - 0.5 * tc[j];\n"
      "        s += w * w;\n"
      "    }\n"
      "    s = block_sum(s);\n"
@@ -367,23 +507,28 @@ static const Spec SPECS[] = {
      "        energy[0] = s;\n"
      "}\n"
      "\n"
-     "/* Second launch, the periodogram: one thread per bin k = 0..n/2. */\n"
-     "extern \"C\" __global__ void periodogram(const $T *x, $T *p, int n, const double *energy)\n"
+     "/* Third launch, the periodogram: one thread per bin k = 0..n/2. */\n"
+     "extern \"C\" __global__ void periodogram(const $T *x, $T *p, int n, const double *energy, "
+     "const double *tc, const double *ts)\n"
      "{\n"
      "    const int k = blockIdx.x * blockDim.x + threadIdx.x;\n"
      "    if (k >= n / 2 + 1)\n"
      "        return;\n"
      "    double re = 0.0, im = 0.0;\n"
+     "    int m = 0; /* (j k) mod n */\n"
      "    for (int j = 0; j < n; j++) {\n"
-     "        const double wx = (0.5 - 0.5 * cos(TWO_PI * j / n)) * x[j];\n"
-     "        const double a = TWO_PI * (double)((long long)j * k % n) / n;\n"
-     "        re += wx * cos(a);\n"
-     "        im -= wx * sin(a);\n"
+     "        const double wx = (0.5 - 0.5 * tc[j]) * x[j];\n"
+     "        re += wx * tc[m];\n"
+     "        im -= wx * ts[m];\n"
+     "        m += k;\n"
+     "        if (m >= n)\n"
+     "            m -= n;\n"
      "    }\n"
      "    p[k] = (re * re + im * im) / energy[0];\n"
      "}\n",
-     "window_energy|1|256||energy,n;periodogram|(n/2+1+255)/256|256||x,p,n,energy", "energy:f64:1",
-     "block=256;mapping=two-launches,block-sum+one-output-per-thread"},
+     "twiddles|(n+255)/256|256||tc,ts,n;window_energy|1|256||tc,energy,n;"
+     "periodogram|(n/2+1+255)/256|256||x,p,n,energy,tc,ts", "tc:f64:n;ts:f64:n;energy:f64:1",
+     "block=256;mapping=three-launches,twiddle-table,block-sum+one-output-per-thread"},
     {"f64", "log-power-db", "log_power_db", "10*log10(|X_k|^2 + eps) of a real signal ($D)",
      "x:in:n;db:out:n/2+1;n:param", NULL, DCFG, "2*n*n+10*n", "$S*(n+n/2+1)", 0, 0, 1e-6, 1e-6,
      "#include <math.h>\n#include <stdint.h>\n\n" TP
@@ -401,22 +546,38 @@ static const Spec SPECS[] = {
      "    }\n}\n",
      "#define TWO_PI 6.283185307179586\n"
      "\n"
-     "/* Power spectrum in decibels: one thread per bin k = 0..n/2. */\n"
-     "extern \"C\" __global__ void log_power_db(const double *x, double *db, int n)\n"
+     "/* First launch: cos and sin of 2 pi m / len for every m < len, the twiddle\n"
+     " * factors of all the sums (the C program evaluates the same expressions\n"
+     " * term by term). */\n"
+     "extern \"C\" __global__ void twiddles(double *tc, double *ts, int len)\n"
+     "{\n"
+     "    const int m = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (m >= len)\n"
+     "        return;\n"
+     "    tc[m] = cos(TWO_PI * m / len);\n"
+     "    ts[m] = sin(TWO_PI * m / len);\n"
+     "}\n"
+     "\n"
+     "/* Second launch, the power spectrum in decibels: one thread per bin k = 0..n/2. */\n"
+     "extern \"C\" __global__ void log_power_db(const double *x, double *db, int n, const double *tc, "
+     "const double *ts)\n"
      "{\n"
      "    const int k = blockIdx.x * blockDim.x + threadIdx.x;\n"
      "    if (k >= n / 2 + 1)\n"
      "        return;\n"
      "    double re = 0.0, im = 0.0;\n"
+     "    int m = 0; /* (j k) mod n */\n"
      "    for (int j = 0; j < n; j++) {\n"
-     "        const double a = TWO_PI * (double)((long long)j * k % n) / n;\n"
-     "        re += x[j] * cos(a);\n"
-     "        im -= x[j] * sin(a);\n"
+     "        re += x[j] * tc[m];\n"
+     "        im -= x[j] * ts[m];\n"
+     "        m += k;\n"
+     "        if (m >= n)\n"
+     "            m -= n;\n"
      "    }\n"
      "    db[k] = 10.0 * log10(re * re + im * im + 1e-12);\n"
      "}\n",
-     "log_power_db|(n/2+1+255)/256|256||x,db,n", NULL,
-     "block=256;mapping=one-output-per-thread"},
+     "twiddles|(n+255)/256|256||tc,ts,n;log_power_db|(n/2+1+255)/256|256||x,db,n,tc,ts", "tc:f64:n;ts:f64:n",
+     "block=256;mapping=two-launches,twiddle-table+one-output-per-thread"},
     {"f32 f64", "bin-list-power", "bin_power", "power at a list of DFT bins (Goertzel-style detection) ($D)",
      "x:in:n;bins:in:nb:i32;p:out:nb;n:param;nb:param", "bins:i:0:n",
      "small:n=4096,nb=16|edge:n=1,nb=1|edge-prime:n=131,nb=5|large:n=1048576,nb=2048", "4*n*nb",
@@ -438,23 +599,39 @@ static const Spec SPECS[] = {
      "    }\n}\n",
      "#define TWO_PI 6.283185307179586\n"
      "\n"
-     "/* Power at a list of bins: one thread per listed bin. */\n"
-     "extern \"C\" __global__ void bin_power(const $T *x, const int *bins, $T *p, int n, int nb)\n"
+     "/* First launch: cos and sin of 2 pi m / len for every m < len, the twiddle\n"
+     " * factors of all the sums (the C program evaluates the same expressions\n"
+     " * term by term). */\n"
+     "extern \"C\" __global__ void twiddles(double *tc, double *ts, int len)\n"
+     "{\n"
+     "    const int m = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (m >= len)\n"
+     "        return;\n"
+     "    tc[m] = cos(TWO_PI * m / len);\n"
+     "    ts[m] = sin(TWO_PI * m / len);\n"
+     "}\n"
+     "\n"
+     "/* Second launch, the power at the listed bins: one thread per listed bin. */\n"
+     "extern \"C\" __global__ void bin_power(const $T *x, const int *bins, $T *p, int n, int nb, "
+     "const double *tc, const double *ts)\n"
      "{\n"
      "    const int b = blockIdx.x * blockDim.x + threadIdx.x;\n"
      "    if (b >= nb)\n"
      "        return;\n"
-     "    const long long k = bins[b];\n"
+     "    const int k = bins[b];\n"
      "    double re = 0.0, im = 0.0;\n"
+     "    int m = 0; /* (j k) mod n */\n"
      "    for (int j = 0; j < n; j++) {\n"
-     "        const double a = TWO_PI * (double)(j * k % n) / n;\n"
-     "        re += x[j] * cos(a);\n"
-     "        im -= x[j] * sin(a);\n"
+     "        re += x[j] * tc[m];\n"
+     "        im -= x[j] * ts[m];\n"
+     "        m += k;\n"
+     "        if (m >= n)\n"
+     "            m -= n;\n"
      "    }\n"
      "    p[b] = re * re + im * im;\n"
      "}\n",
-     "bin_power|(nb+255)/256|256||x,bins,p,n,nb", NULL,
-     "block=256;mapping=one-output-per-thread"},
+     "twiddles|(n+255)/256|256||tc,ts,n;bin_power|(nb+255)/256|256||x,bins,p,n,nb,tc,ts", "tc:f64:n;ts:f64:n",
+     "block=256;mapping=two-launches,twiddle-table+one-output-per-thread"},
     {"f64", "goertzel", "goertzel", "Goertzel recurrence: power at bin k of each signal of a batch ($D)",
      "x:in:batch,n;p:out:batch;batch:param;n:param;k:param", NULL,
      "small:batch=64,n=1024,k=37|edge:batch=1,n=1,k=0|edge-prime:batch=5,n=131,k=12|large:batch=65536,n=4096,k=301",
@@ -516,7 +693,8 @@ static const Spec SPECS[] = {
      "    }\n}\n",
      "#define TWO_PI 6.283185307179586\n"
      "\n"
-     "/* DTFT at arbitrary frequencies: one thread per frequency. */\n"
+     "/* DTFT at arbitrary frequencies (no common twiddle table): one thread per\n"
+     " * frequency. */\n"
      "extern \"C\" __global__ void dtft_at(const float *x, const float *freq, float *y, int n, int nf)\n"
      "{\n"
      "    const int m = blockIdx.x * blockDim.x + threadIdx.x;\n"
@@ -556,7 +734,8 @@ static const Spec SPECS[] = {
      "    }\n}\n",
      "#define TWO_PI 6.283185307179586\n"
      "\n"
-     "/* Zoom spectrum: one thread per frequency of the band. */\n"
+     "/* Zoom spectrum (frequencies off the DFT grid, no common twiddle table):\n"
+     " * one thread per frequency of the band. */\n"
      "extern \"C\" __global__ void zoom_dft(const float *x, float *y, float f0, float f1, int n, int nf)\n"
      "{\n"
      "    const int m = blockIdx.x * blockDim.x + threadIdx.x;\n"
@@ -590,19 +769,33 @@ static const Spec SPECS[] = {
      "    }\n}\n",
      "#define PI 3.141592653589793\n"
      "\n"
-     "/* DCT-II: one thread per coefficient. */\n"
-     "extern \"C\" __global__ void dct2(const $T *x, $T *y, int n)\n"
+     "/* First launch: cos(pi m / (2n)) for m < 4n, the only angles the sums use. */\n"
+     "extern \"C\" __global__ void cos_table(double *t, int len, int n)\n"
+     "{\n"
+     "    const int m = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (m >= len)\n"
+     "        return;\n"
+     "    t[m] = cos(PI * (double)m / (2 * n));\n"
+     "}\n"
+     "\n"
+     "/* Second launch, the DCT-II: one thread per coefficient. */\n"
+     "extern \"C\" __global__ void dct2(const $T *x, $T *y, int n, const double *t)\n"
      "{\n"
      "    const int k = blockIdx.x * blockDim.x + threadIdx.x;\n"
      "    if (k >= n)\n"
      "        return;\n"
      "    double acc = 0.0;\n"
-     "    for (int j = 0; j < n; j++)\n"
-     "        acc += x[j] * cos(PI * (double)((long long)(2 * j + 1) * k % (4 * n)) / (2 * n));\n"
+     "    int m = k; /* (2j + 1) k mod 4n */\n"
+     "    for (int j = 0; j < n; j++) {\n"
+     "        acc += x[j] * t[m];\n"
+     "        m += 2 * k;\n"
+     "        if (m >= 4 * n)\n"
+     "            m -= 4 * n;\n"
+     "    }\n"
      "    y[k] = acc;\n"
      "}\n",
-     "dct2|(n+255)/256|256||x,y,n", NULL,
-     "block=256;mapping=one-output-per-thread"},
+     "cos_table|(4*n+255)/256|256||t,4*n,n;dct2|(n+255)/256|256||x,y,n,t", "t:f64:4*n",
+     "block=256;mapping=two-launches,cosine-table+one-output-per-thread"},
     {"f32", "dct2-ortho", "dct2_ortho", "orthonormal DCT-II ($D)", "x:in:n;y:out:n;n:param", NULL,
      "small:n=256|edge:n=1|edge-two:n=2|edge-prime:n=131|large:n=32768", "2*n*n", "$S*2*n", 1e-4, 1e-3, 0, 0,
      "#include <math.h>\n#include <stdint.h>\n\n"
@@ -619,19 +812,33 @@ static const Spec SPECS[] = {
      "    }\n}\n",
      "#define PI 3.141592653589793\n"
      "\n"
-     "/* Orthonormal DCT-II: one thread per coefficient. */\n"
-     "extern \"C\" __global__ void dct2_ortho(const float *x, float *y, int n)\n"
+     "/* First launch: cos(pi m / (2n)) for m < 4n, the only angles the sums use. */\n"
+     "extern \"C\" __global__ void cos_table(double *t, int len, int n)\n"
+     "{\n"
+     "    const int m = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (m >= len)\n"
+     "        return;\n"
+     "    t[m] = cos(PI * (double)m / (2 * n));\n"
+     "}\n"
+     "\n"
+     "/* Second launch, the orthonormal DCT-II: one thread per coefficient. */\n"
+     "extern \"C\" __global__ void dct2_ortho(const float *x, float *y, int n, const double *t)\n"
      "{\n"
      "    const int k = blockIdx.x * blockDim.x + threadIdx.x;\n"
      "    if (k >= n)\n"
      "        return;\n"
      "    double acc = 0.0;\n"
-     "    for (int j = 0; j < n; j++)\n"
-     "        acc += x[j] * cos(PI * (double)((long long)(2 * j + 1) * k % (4 * n)) / (2 * n));\n"
+     "    int m = k; /* (2j + 1) k mod 4n */\n"
+     "    for (int j = 0; j < n; j++) {\n"
+     "        acc += x[j] * t[m];\n"
+     "        m += 2 * k;\n"
+     "        if (m >= 4 * n)\n"
+     "            m -= 4 * n;\n"
+     "    }\n"
      "    y[k] = acc * sqrt((k == 0 ? 1.0 : 2.0) / n);\n"
      "}\n",
-     "dct2_ortho|(n+255)/256|256||x,y,n", NULL,
-     "block=256;mapping=one-output-per-thread"},
+     "cos_table|(4*n+255)/256|256||t,4*n,n;dct2_ortho|(n+255)/256|256||x,y,n,t", "t:f64:4*n",
+     "block=256;mapping=two-launches,cosine-table+one-output-per-thread"},
     {"f32 f64", "dct3", "dct3", "DCT-III, the inverse of DCT-II up to a factor 2/n ($D)",
      "x:in:n;y:out:n;n:param", NULL, "small:n=256|edge:n=1|edge-two:n=2|edge-prime:n=131|large:n=32768", "2*n*n",
      "$S*2*n", TOLF,
@@ -648,19 +855,33 @@ static const Spec SPECS[] = {
      "    }\n}\n",
      "#define PI 3.141592653589793\n"
      "\n"
-     "/* DCT-III: one thread per output sample. */\n"
-     "extern \"C\" __global__ void dct3(const $T *x, $T *y, int n)\n"
+     "/* First launch: cos(pi m / (2n)) for m < 4n, the only angles the sums use. */\n"
+     "extern \"C\" __global__ void cos_table(double *t, int len, int n)\n"
+     "{\n"
+     "    const int m = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (m >= len)\n"
+     "        return;\n"
+     "    t[m] = cos(PI * (double)m / (2 * n));\n"
+     "}\n"
+     "\n"
+     "/* Second launch, the DCT-III: one thread per output sample. */\n"
+     "extern \"C\" __global__ void dct3(const $T *x, $T *y, int n, const double *t)\n"
      "{\n"
      "    const int j = blockIdx.x * blockDim.x + threadIdx.x;\n"
      "    if (j >= n)\n"
      "        return;\n"
      "    double acc = 0.5 * x[0];\n"
-     "    for (int k = 1; k < n; k++)\n"
-     "        acc += x[k] * cos(PI * (double)((long long)(2 * j + 1) * k % (4 * n)) / (2 * n));\n"
+     "    int m = (2 * j + 1) % (4 * n); /* (2j + 1) k mod 4n, k from 1 */\n"
+     "    for (int k = 1; k < n; k++) {\n"
+     "        acc += x[k] * t[m];\n"
+     "        m += 2 * j + 1;\n"
+     "        if (m >= 4 * n)\n"
+     "            m -= 4 * n;\n"
+     "    }\n"
      "    y[j] = acc;\n"
      "}\n",
-     "dct3|(n+255)/256|256||x,y,n", NULL,
-     "block=256;mapping=one-output-per-thread"},
+     "cos_table|(4*n+255)/256|256||t,4*n,n;dct3|(n+255)/256|256||x,y,n,t", "t:f64:4*n",
+     "block=256;mapping=two-launches,cosine-table+one-output-per-thread"},
     {"f32", "dst2", "dst2", "DST-II ($D)", "x:in:n;y:out:n;n:param", NULL,
      "small:n=256|edge:n=1|edge-two:n=2|edge-prime:n=131|large:n=32768", "2*n*n", "$S*2*n", TOLF,
      "#include <math.h>\n#include <stdint.h>\n\n"
@@ -675,19 +896,33 @@ static const Spec SPECS[] = {
      "    }\n}\n",
      "#define PI 3.141592653589793\n"
      "\n"
-     "/* DST-II: one thread per coefficient. */\n"
-     "extern \"C\" __global__ void dst2(const float *x, float *y, int n)\n"
+     "/* First launch: sin(pi m / (2n)) for m < 4n, the only angles the sums use. */\n"
+     "extern \"C\" __global__ void sin_table(double *t, int len, int n)\n"
+     "{\n"
+     "    const int m = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (m >= len)\n"
+     "        return;\n"
+     "    t[m] = sin(PI * (double)m / (2 * n));\n"
+     "}\n"
+     "\n"
+     "/* Second launch, the DST-II: one thread per coefficient. */\n"
+     "extern \"C\" __global__ void dst2(const float *x, float *y, int n, const double *t)\n"
      "{\n"
      "    const int k = blockIdx.x * blockDim.x + threadIdx.x;\n"
      "    if (k >= n)\n"
      "        return;\n"
      "    double acc = 0.0;\n"
-     "    for (int j = 0; j < n; j++)\n"
-     "        acc += x[j] * sin(PI * (double)((long long)(2 * j + 1) * (k + 1) % (4 * n)) / (2 * n));\n"
+     "    int m = (k + 1) % (4 * n); /* (2j + 1)(k + 1) mod 4n */\n"
+     "    for (int j = 0; j < n; j++) {\n"
+     "        acc += x[j] * t[m];\n"
+     "        m += 2 * (k + 1);\n"
+     "        if (m >= 4 * n)\n"
+     "            m -= 4 * n;\n"
+     "    }\n"
      "    y[k] = acc;\n"
      "}\n",
-     "dst2|(n+255)/256|256||x,y,n", NULL,
-     "block=256;mapping=one-output-per-thread"},
+     "sin_table|(4*n+255)/256|256||t,4*n,n;dst2|(n+255)/256|256||x,y,n,t", "t:f64:4*n",
+     "block=256;mapping=two-launches,cosine-table+one-output-per-thread"},
     {"f64", "dct1", "dct1", "DCT-I ($D)", "x:in:n;y:out:n;n:param", NULL,
      "small:n=256|edge:n=2|edge-three:n=3|edge-prime:n=131|large:n=32768", "2*n*n", "$S*2*n", 0, 0, 1e-9, 1e-7,
      "#include <math.h>\n#include <stdint.h>\n\n"
@@ -703,19 +938,33 @@ static const Spec SPECS[] = {
      "    }\n}\n",
      "#define PI 3.141592653589793\n"
      "\n"
-     "/* DCT-I: one thread per coefficient. */\n"
-     "extern \"C\" __global__ void dct1(const double *x, double *y, int n)\n"
+     "/* First launch: cos(pi m / (n - 1)) for m < 2(n - 1), the only angles the sums use. */\n"
+     "extern \"C\" __global__ void cos_table(double *t, int len, int n)\n"
+     "{\n"
+     "    const int m = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (m >= len)\n"
+     "        return;\n"
+     "    t[m] = cos(PI * (double)m / (n - 1));\n"
+     "}\n"
+     "\n"
+     "/* Second launch, the DCT-I: one thread per coefficient. */\n"
+     "extern \"C\" __global__ void dct1(const double *x, double *y, int n, const double *t)\n"
      "{\n"
      "    const int k = blockIdx.x * blockDim.x + threadIdx.x;\n"
      "    if (k >= n)\n"
      "        return;\n"
      "    double acc = 0.5 * (x[0] + (k % 2 ? -x[n - 1] : x[n - 1]));\n"
-     "    for (int j = 1; j < n - 1; j++)\n"
-     "        acc += x[j] * cos(PI * (double)((long long)j * k % (2 * (n - 1))) / (n - 1));\n"
+     "    int m = k % (2 * (n - 1)); /* j k mod 2(n - 1), j from 1 */\n"
+     "    for (int j = 1; j < n - 1; j++) {\n"
+     "        acc += x[j] * t[m];\n"
+     "        m += k;\n"
+     "        if (m >= 2 * (n - 1))\n"
+     "            m -= 2 * (n - 1);\n"
+     "    }\n"
      "    y[k] = acc;\n"
      "}\n",
-     "dct1|(n+255)/256|256||x,y,n", NULL,
-     "block=256;mapping=one-output-per-thread"},
+     "cos_table|(2*(n-1)+255)/256|256||t,2*(n-1),n;dct1|(n+255)/256|256||x,y,n,t", "t:f64:2*(n-1)",
+     "block=256;mapping=two-launches,cosine-table+one-output-per-thread"},
     {"f32", "dct4", "dct4", "DCT-IV ($D)", "x:in:n;y:out:n;n:param", NULL,
      "small:n=256|edge:n=1|edge-two:n=2|edge-prime:n=131|large:n=32768", "2*n*n", "$S*2*n", TOLF,
      "#include <math.h>\n#include <stdint.h>\n\n"
@@ -731,19 +980,33 @@ static const Spec SPECS[] = {
      "    }\n}\n",
      "#define PI 3.141592653589793\n"
      "\n"
-     "/* DCT-IV: one thread per coefficient. */\n"
-     "extern \"C\" __global__ void dct4(const float *x, float *y, int n)\n"
+     "/* First launch: cos(pi m / (4n)) for m < 8n, the only angles the sums use. */\n"
+     "extern \"C\" __global__ void cos_table(double *t, int len, int n)\n"
+     "{\n"
+     "    const int m = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (m >= len)\n"
+     "        return;\n"
+     "    t[m] = cos(PI * (double)m / (4 * n));\n"
+     "}\n"
+     "\n"
+     "/* Second launch, the DCT-IV: one thread per coefficient. */\n"
+     "extern \"C\" __global__ void dct4(const float *x, float *y, int n, const double *t)\n"
      "{\n"
      "    const int k = blockIdx.x * blockDim.x + threadIdx.x;\n"
      "    if (k >= n)\n"
      "        return;\n"
      "    double acc = 0.0;\n"
-     "    for (int j = 0; j < n; j++)\n"
-     "        acc += x[j] * cos(PI * (double)((long long)(2 * j + 1) * (2 * k + 1) % (8 * n)) / (4 * n));\n"
+     "    int m = (2 * k + 1) % (8 * n); /* (2j + 1)(2k + 1) mod 8n */\n"
+     "    for (int j = 0; j < n; j++) {\n"
+     "        acc += x[j] * t[m];\n"
+     "        m += 2 * (2 * k + 1);\n"
+     "        if (m >= 8 * n)\n"
+     "            m -= 8 * n;\n"
+     "    }\n"
      "    y[k] = acc;\n"
      "}\n",
-     "dct4|(n+255)/256|256||x,y,n", NULL,
-     "block=256;mapping=one-output-per-thread"},
+     "cos_table|(8*n+255)/256|256||t,8*n,n;dct4|(n+255)/256|256||x,y,n,t", "t:f64:8*n",
+     "block=256;mapping=two-launches,cosine-table+one-output-per-thread"},
     {"f32", "mdct", "mdct", "MDCT: 2n windowed samples to n coefficients ($D)", "x:in:2*n;y:out:n;n:param", NULL,
      "small:n=128|edge:n=1|edge-two:n=2|edge-prime:n=67|large:n=16384", "4*n*n", "$S*3*n", TOLF,
      "#include <math.h>\n#include <stdint.h>\n\n"
@@ -764,22 +1027,36 @@ static const Spec SPECS[] = {
      "    }\n}\n",
      "#define PI 3.141592653589793\n"
      "\n"
-     "/* MDCT: one thread per coefficient. */\n"
-     "extern \"C\" __global__ void mdct(const float *x, float *y, int n)\n"
+     "/* First launch: cos(pi m / (4n)) for m < 8n and the sine window\n"
+     " * w[j] = sin(pi (j + 1/2) / (2n)) for j < 2n, the only values the sums use. */\n"
+     "extern \"C\" __global__ void mdct_tables(double *t, double *w, int n)\n"
+     "{\n"
+     "    const int m = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (m >= 8 * n)\n"
+     "        return;\n"
+     "    t[m] = cos(PI * (double)m / (4 * n));\n"
+     "    if (m < 2 * n)\n"
+     "        w[m] = sin(PI * (m + 0.5) / (2 * n));\n"
+     "}\n"
+     "\n"
+     "/* Second launch, the MDCT: one thread per coefficient. */\n"
+     "extern \"C\" __global__ void mdct(const float *x, float *y, int n, const double *t, const double *w)\n"
      "{\n"
      "    const int k = blockIdx.x * blockDim.x + threadIdx.x;\n"
      "    if (k >= n)\n"
      "        return;\n"
      "    double acc = 0.0;\n"
+     "    int m = (long long)(1 + n) * (2 * k + 1) % (8 * n); /* (2j + 1 + n)(2k + 1) mod 8n */\n"
      "    for (int j = 0; j < 2 * n; j++) {\n"
-     "        const double w = sin(PI * (j + 0.5) / (2 * n));\n"
-     "        const long long m = (long long)(2 * j + 1 + n) * (2 * k + 1) % (8 * n);\n"
-     "        acc += w * x[j] * cos(PI * (double)m / (4 * n));\n"
+     "        acc += w[j] * x[j] * t[m];\n"
+     "        m += 2 * (2 * k + 1);\n"
+     "        if (m >= 8 * n)\n"
+     "            m -= 8 * n;\n"
      "    }\n"
      "    y[k] = acc;\n"
      "}\n",
-     "mdct|(n+255)/256|256||x,y,n", NULL,
-     "block=256;mapping=one-output-per-thread"},
+     "mdct_tables|(8*n+255)/256|256||t,w,n;mdct|(n+255)/256|256||x,y,n,t,w", "t:f64:8*n;w:f64:2*n",
+     "block=256;mapping=two-launches,cosine-table+one-output-per-thread"},
     {"f32", "block-dct8x8", "block_dct8", "orthonormal 8x8 DCT-II of every block of an image (JPEG-style) ($D)",
      "img:in:bh*8,bw*8;coef:out:bh*8,bw*8;bh:param;bw:param", "img:u:0:255",
      "small:bh=16,bw=16|edge:bh=1,bw=1|edge-prime:bh=3,bw=7|large:bh=1024,bw=2048", "2048*bh*bw",
@@ -861,8 +1138,20 @@ static const Spec SPECS[] = {
      "        dft_strided(tmp + 2 * c, y + 2 * c, h, w);\n}\n",
      "#define TWO_PI 6.283185307179586\n"
      "\n"
-     "/* First launch, tmp = the DFT of every row: one thread per (row, bin). */\n"
-     "extern \"C\" __global__ void dft_rows(const $T *x, $T *tmp, int h, int w)\n"
+     "/* First launch: cos and sin of 2 pi m / len for every m < len, the twiddle\n"
+     " * factors of all the sums (the C program evaluates the same expressions\n"
+     " * term by term). */\n"
+     "extern \"C\" __global__ void twiddles(double *tc, double *ts, int len)\n"
+     "{\n"
+     "    const int m = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (m >= len)\n"
+     "        return;\n"
+     "    tc[m] = cos(TWO_PI * m / len);\n"
+     "    ts[m] = sin(TWO_PI * m / len);\n"
+     "}\n"
+     "\n"
+     "/* Third launch, tmp = the DFT of every row: one thread per (row, bin). */\n"
+     "extern \"C\" __global__ void dft_rows(const $T *x, $T *tmp, int h, int w, const double *tc, const double *ts)\n"
      "{\n"
      "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
      "    if (e >= (long long)h * w)\n"
@@ -870,35 +1159,45 @@ static const Spec SPECS[] = {
      "    const int r = (int)(e / w), k = (int)(e % w);\n"
      "    const $T *row = x + 2 * (long long)r * w;\n"
      "    double re = 0.0, im = 0.0;\n"
+     "    int m = 0; /* (j k) mod w */\n"
      "    for (int j = 0; j < w; j++) {\n"
-     "        const double a = -TWO_PI * (double)((long long)j * k % w) / w;\n"
-     "        re += row[2 * j] * cos(a) - row[2 * j + 1] * sin(a);\n"
-     "        im += row[2 * j] * sin(a) + row[2 * j + 1] * cos(a);\n"
+     "        const double c = tc[m], s = -ts[m];\n"
+     "        re += row[2 * j] * c - row[2 * j + 1] * s;\n"
+     "        im += row[2 * j] * s + row[2 * j + 1] * c;\n"
+     "        m += k;\n"
+     "        if (m >= w)\n"
+     "            m -= w;\n"
      "    }\n"
      "    tmp[2 * e] = re;\n"
      "    tmp[2 * e + 1] = im;\n"
      "}\n"
      "\n"
-     "/* Second launch, y = the DFT of every column of tmp: one thread per\n"
+     "/* Fourth launch, y = the DFT of every column of tmp: one thread per\n"
      " * (bin, column), consecutive threads on consecutive columns. */\n"
-     "extern \"C\" __global__ void dft_columns(const $T *tmp, $T *y, int h, int w)\n"
+     "extern \"C\" __global__ void dft_columns(const $T *tmp, $T *y, int h, int w, const double *tc, "
+     "const double *ts)\n"
      "{\n"
      "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
      "    if (e >= (long long)h * w)\n"
      "        return;\n"
      "    const int k = (int)(e / w), c = (int)(e % w);\n"
      "    double re = 0.0, im = 0.0;\n"
+     "    int m = 0; /* (j k) mod h */\n"
      "    for (int j = 0; j < h; j++) {\n"
-     "        const double a = -TWO_PI * (double)((long long)j * k % h) / h;\n"
      "        const $T *v = tmp + 2 * ((long long)j * w + c);\n"
-     "        re += v[0] * cos(a) - v[1] * sin(a);\n"
-     "        im += v[0] * sin(a) + v[1] * cos(a);\n"
+     "        re += v[0] * tc[m] + v[1] * ts[m];\n"
+     "        im += -v[0] * ts[m] + v[1] * tc[m];\n"
+     "        m += k;\n"
+     "        if (m >= h)\n"
+     "            m -= h;\n"
      "    }\n"
      "    y[2 * e] = re;\n"
      "    y[2 * e + 1] = im;\n"
      "}\n",
-     "dft_rows|(h*w+255)/256|256||x,tmp,h,w;dft_columns|(h*w+255)/256|256||tmp,y,h,w", NULL,
-     "block=256;mapping=two-launches,one-output-per-thread"},
+     "twiddles|(w+255)/256|256||tcw,tsw,w;twiddles|(h+255)/256|256||tch,tsh,h;"
+     "dft_rows|(h*w+255)/256|256||x,tmp,h,w,tcw,tsw;"
+     "dft_columns|(h*w+255)/256|256||tmp,y,h,w,tch,tsh", "tcw:f64:w;tsw:f64:w;tch:f64:h;tsh:f64:h",
+     "block=256;mapping=four-launches,twiddle-tables+one-output-per-thread"},
     {"f32 f64", "batched-complex", "dft_batched", "forward DFT of each row of a batch ($D)",
      "x:in:batch,n,2;y:out:batch,n,2;batch:param;n:param", NULL, BCFG, "8*batch*n*n", "$S*4*batch*n", TOLF,
      "#include <math.h>\n#include <stddef.h>\n#include <stdlib.h>\n\n" TP
@@ -950,7 +1249,7 @@ static const Spec SPECS[] = {
      "    const int k = (int)(e % n);\n"
      "    const $T *xb = x + 2 * (e - k);\n"
      "    double re = 0.0, im = 0.0;\n"
-     "    int m = 0; /* (j k) mod n, advanced by k each step */\n"
+     "    int m = 0; /* (j k) mod n */\n"
      "    for (int j = 0; j < n; j++) {\n"
      "        re += xb[2 * j] * tw[2 * m] - xb[2 * j + 1] * tw[2 * m + 1];\n"
      "        im += xb[2 * j] * tw[2 * m + 1] + xb[2 * j + 1] * tw[2 * m];\n"
@@ -983,8 +1282,21 @@ static const Spec SPECS[] = {
      "        }\n    }\n}\n",
      "#define TWO_PI 6.283185307179586\n"
      "\n"
-     "/* Power spectra of a batch: one thread per (signal, bin). */\n"
-     "extern \"C\" __global__ void power_batched(const float *x, float *p, int batch, int n)\n"
+     "/* First launch: cos and sin of 2 pi m / len for every m < len, the twiddle\n"
+     " * factors of all the sums (the C program evaluates the same expressions\n"
+     " * term by term). */\n"
+     "extern \"C\" __global__ void twiddles(double *tc, double *ts, int len)\n"
+     "{\n"
+     "    const int m = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (m >= len)\n"
+     "        return;\n"
+     "    tc[m] = cos(TWO_PI * m / len);\n"
+     "    ts[m] = sin(TWO_PI * m / len);\n"
+     "}\n"
+     "\n"
+     "/* Second launch, the power spectra: one thread per (signal, bin). */\n"
+     "extern \"C\" __global__ void power_batched(const float *x, float *p, int batch, int n, const double *tc, "
+     "const double *ts)\n"
      "{\n"
      "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
      "    if (e >= (long long)batch * (n / 2 + 1))\n"
@@ -993,15 +1305,19 @@ static const Spec SPECS[] = {
      "    const int k = (int)(e % bins);\n"
      "    const float *xb = x + e / bins * n;\n"
      "    double re = 0.0, im = 0.0;\n"
+     "    int m = 0; /* (j k) mod n */\n"
      "    for (int j = 0; j < n; j++) {\n"
-     "        const double a = TWO_PI * (double)((long long)j * k % n) / n;\n"
-     "        re += xb[j] * cos(a);\n"
-     "        im -= xb[j] * sin(a);\n"
+     "        re += xb[j] * tc[m];\n"
+     "        im -= xb[j] * ts[m];\n"
+     "        m += k;\n"
+     "        if (m >= n)\n"
+     "            m -= n;\n"
      "    }\n"
      "    p[e] = re * re + im * im;\n"
      "}\n",
-     "power_batched|(batch*(n/2+1)+255)/256|256||x,p,batch,n", NULL,
-     "block=256;mapping=one-output-per-thread"},
+     "twiddles|(n+255)/256|256||tc,ts,n;"
+     "power_batched|(batch*(n/2+1)+255)/256|256||x,p,batch,n,tc,ts", "tc:f64:n;ts:f64:n",
+     "block=256;mapping=two-launches,twiddle-table+one-output-per-thread"},
     {"f32", "partial-bins", "dft_partial", "the first nk bins of a complex DFT ($D)",
      "x:in:n,2;y:out:nk,2;n:param;nk:param", NULL,
      "small:n=1024,nk=64|edge:n=1,nk=1|edge-prime:n=131,nk=7|large:n=1048576,nk=4096", "8*n*nk",
@@ -1022,23 +1338,40 @@ static const Spec SPECS[] = {
      "    }\n}\n",
      "#define TWO_PI 6.283185307179586\n"
      "\n"
-     "/* The first nk bins of a complex DFT: one thread per bin. */\n"
-     "extern \"C\" __global__ void dft_partial(const float *x, float *y, int n, int nk)\n"
+     "/* First launch: cos and sin of 2 pi m / len for every m < len, the twiddle\n"
+     " * factors of all the sums (the C program evaluates the same expressions\n"
+     " * term by term). */\n"
+     "extern \"C\" __global__ void twiddles(double *tc, double *ts, int len)\n"
+     "{\n"
+     "    const int m = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (m >= len)\n"
+     "        return;\n"
+     "    tc[m] = cos(TWO_PI * m / len);\n"
+     "    ts[m] = sin(TWO_PI * m / len);\n"
+     "}\n"
+     "\n"
+     "/* Second launch, the lowest nk bins: one thread per bin. */\n"
+     "extern \"C\" __global__ void dft_partial(const float *x, float *y, int n, int nk, const double *tc, "
+     "const double *ts)\n"
      "{\n"
      "    const int k = blockIdx.x * blockDim.x + threadIdx.x;\n"
      "    if (k >= nk)\n"
      "        return;\n"
      "    double re = 0.0, im = 0.0;\n"
+     "    int m = 0; /* (j k) mod n */\n"
      "    for (int j = 0; j < n; j++) {\n"
-     "        const double a = -TWO_PI * (double)((long long)j * k % n) / n;\n"
-     "        re += x[2 * j] * cos(a) - x[2 * j + 1] * sin(a);\n"
-     "        im += x[2 * j] * sin(a) + x[2 * j + 1] * cos(a);\n"
+     "        const double c = tc[m], s = -ts[m];\n"
+     "        re += x[2 * j] * c - x[2 * j + 1] * s;\n"
+     "        im += x[2 * j] * s + x[2 * j + 1] * c;\n"
+     "        m += k;\n"
+     "        if (m >= n)\n"
+     "            m -= n;\n"
      "    }\n"
      "    y[2 * k] = re;\n"
      "    y[2 * k + 1] = im;\n"
      "}\n",
-     "dft_partial|(nk+255)/256|256||x,y,n,nk", NULL,
-     "block=256;mapping=one-output-per-thread"},
+     "twiddles|(n+255)/256|256||tc,ts,n;dft_partial|(nk+255)/256|256||x,y,n,nk,tc,ts", "tc:f64:n;ts:f64:n",
+     "block=256;mapping=two-launches,twiddle-table+one-output-per-thread"},
     {"f32", "cross-spectrum", "cross_spectrum", "X_k * conj(Y_k) of two real signals ($D)",
      "x:in:n;y:in:n;s:out:n/2+1,2;n:param", NULL, DCFG, "4*n*n", "$S*(2*n+n+2)", 2e-1, 1e-3, 0, 0,
      "#include <math.h>\n#include <stdint.h>\n\n" TP
@@ -1060,26 +1393,41 @@ static const Spec SPECS[] = {
      "    }\n}\n",
      "#define TWO_PI 6.283185307179586\n"
      "\n"
-     "/* Cross-spectrum of two real signals: one thread per bin k = 0..n/2. */\n"
-     "extern \"C\" __global__ void cross_spectrum(const float *x, const float *y, float *s, int n)\n"
+     "/* First launch: cos and sin of 2 pi m / len for every m < len, the twiddle\n"
+     " * factors of all the sums (the C program evaluates the same expressions\n"
+     " * term by term). */\n"
+     "extern \"C\" __global__ void twiddles(double *tc, double *ts, int len)\n"
+     "{\n"
+     "    const int m = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (m >= len)\n"
+     "        return;\n"
+     "    tc[m] = cos(TWO_PI * m / len);\n"
+     "    ts[m] = sin(TWO_PI * m / len);\n"
+     "}\n"
+     "\n"
+     "/* Second launch, the cross-spectrum: one thread per bin k = 0..n/2. */\n"
+     "extern \"C\" __global__ void cross_spectrum(const float *x, const float *y, float *s, int n, "
+     "const double *tc, const double *ts)\n"
      "{\n"
      "    const int k = blockIdx.x * blockDim.x + threadIdx.x;\n"
      "    if (k >= n / 2 + 1)\n"
      "        return;\n"
      "    double xr = 0.0, xi = 0.0, yr = 0.0, yi = 0.0;\n"
+     "    int m = 0; /* (j k) mod n */\n"
      "    for (int j = 0; j < n; j++) {\n"
-     "        const double a = TWO_PI * (double)((long long)j * k % n) / n;\n"
-     "        const double c = cos(a), sn = sin(a);\n"
-     "        xr += x[j] * c;\n"
-     "        xi -= x[j] * sn;\n"
-     "        yr += y[j] * c;\n"
-     "        yi -= y[j] * sn;\n"
+     "        xr += x[j] * tc[m];\n"
+     "        xi -= x[j] * ts[m];\n"
+     "        yr += y[j] * tc[m];\n"
+     "        yi -= y[j] * ts[m];\n"
+     "        m += k;\n"
+     "        if (m >= n)\n"
+     "            m -= n;\n"
      "    }\n"
      "    s[2 * k] = xr * yr + xi * yi;\n"
      "    s[2 * k + 1] = xi * yr - xr * yi;\n"
      "}\n",
-     "cross_spectrum|(n/2+1+255)/256|256||x,y,s,n", NULL,
-     "block=256;mapping=one-output-per-thread"},
+     "twiddles|(n+255)/256|256||tc,ts,n;cross_spectrum|(n/2+1+255)/256|256||x,y,s,n,tc,ts", "tc:f64:n;ts:f64:n",
+     "block=256;mapping=two-launches,twiddle-table+one-output-per-thread"},
     {"f32 f64", "hartley", "dht", "discrete Hartley transform ($D)", "x:in:n;y:out:n;n:param", NULL, DCFG, "3*n*n",
      "$S*2*n", TOLF,
      "#include <math.h>\n#include <stdint.h>\n\n" TP
@@ -1096,21 +1444,36 @@ static const Spec SPECS[] = {
      "    }\n}\n",
      "#define TWO_PI 6.283185307179586\n"
      "\n"
-     "/* Discrete Hartley transform: one thread per output. */\n"
-     "extern \"C\" __global__ void dht(const $T *x, $T *y, int n)\n"
+     "/* First launch: cos and sin of 2 pi m / len for every m < len, the twiddle\n"
+     " * factors of all the sums (the C program evaluates the same expressions\n"
+     " * term by term). */\n"
+     "extern \"C\" __global__ void twiddles(double *tc, double *ts, int len)\n"
+     "{\n"
+     "    const int m = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (m >= len)\n"
+     "        return;\n"
+     "    tc[m] = cos(TWO_PI * m / len);\n"
+     "    ts[m] = sin(TWO_PI * m / len);\n"
+     "}\n"
+     "\n"
+     "/* Second launch, the Hartley transform: one thread per output. */\n"
+     "extern \"C\" __global__ void dht(const $T *x, $T *y, int n, const double *tc, const double *ts)\n"
      "{\n"
      "    const int k = blockIdx.x * blockDim.x + threadIdx.x;\n"
      "    if (k >= n)\n"
      "        return;\n"
      "    double acc = 0.0;\n"
+     "    int m = 0; /* (j k) mod n */\n"
      "    for (int j = 0; j < n; j++) {\n"
-     "        const double a = TWO_PI * (double)((long long)j * k % n) / n;\n"
-     "        acc += x[j] * (cos(a) + sin(a));\n"
+     "        acc += x[j] * (tc[m] + ts[m]);\n"
+     "        m += k;\n"
+     "        if (m >= n)\n"
+     "            m -= n;\n"
      "    }\n"
      "    y[k] = acc;\n"
      "}\n",
-     "dht|(n+255)/256|256||x,y,n", NULL,
-     "block=256;mapping=one-output-per-thread"},
+     "twiddles|(n+255)/256|256||tc,ts,n;dht|(n+255)/256|256||x,y,n,tc,ts", "tc:f64:n;ts:f64:n",
+     "block=256;mapping=two-launches,twiddle-table+one-output-per-thread"},
     {"f32 f64", "spectrogram", "spectrogram", "STFT power spectrogram, Hann window, hop between frames ($D)",
      "x:in:n;p:out:(n-win)/hop+1,win/2+1;n:param;win:param;hop:param", NULL,
      "small:n=4096,win=128,hop=64|edge:n=4,win=4,hop=1|edge-prime:n=131,win=16,hop=5|"
@@ -1136,8 +1499,21 @@ static const Spec SPECS[] = {
      "        }\n    }\n}\n",
      "#define TWO_PI 6.283185307179586\n"
      "\n"
-     "/* STFT power spectrogram: one thread per (frame, bin). */\n"
-     "extern \"C\" __global__ void spectrogram(const $T *x, $T *p, int n, int win, int hop)\n"
+     "/* First launch: cos and sin of 2 pi m / len for every m < len, the twiddle\n"
+     " * factors of all the sums (the C program evaluates the same expressions\n"
+     " * term by term). */\n"
+     "extern \"C\" __global__ void twiddles(double *tc, double *ts, int len)\n"
+     "{\n"
+     "    const int m = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (m >= len)\n"
+     "        return;\n"
+     "    tc[m] = cos(TWO_PI * m / len);\n"
+     "    ts[m] = sin(TWO_PI * m / len);\n"
+     "}\n"
+     "\n"
+     "/* Second launch, the STFT power spectrogram: one thread per (frame, bin). */\n"
+     "extern \"C\" __global__ void spectrogram(const $T *x, $T *p, int n, int win, int hop, const double *tc, "
+     "const double *ts)\n"
      "{\n"
      "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
      "    if (e >= (long long)((n - win) / hop + 1) * (win / 2 + 1))\n"
@@ -1146,16 +1522,20 @@ static const Spec SPECS[] = {
      "    const int f = (int)(e / bins), k = (int)(e % bins);\n"
      "    const $T *frame = x + (long long)f * hop;\n"
      "    double re = 0.0, im = 0.0;\n"
+     "    int m = 0; /* (j k) mod win */\n"
      "    for (int j = 0; j < win; j++) {\n"
-     "        const double v = (0.5 - 0.5 * cos(TWO_PI * j / win)) * frame[j];\n"
-     "        const double a = TWO_PI * (double)((long long)j * k % win) / win;\n"
-     "        re += v * cos(a);\n"
-     "        im -= v * sin(a);\n"
+     "        const double v = (0.5 - 0.5 * tc[j]) * frame[j];\n"
+     "        re += v * tc[m];\n"
+     "        im -= v * ts[m];\n"
+     "        m += k;\n"
+     "        if (m >= win)\n"
+     "            m -= win;\n"
      "    }\n"
      "    p[e] = re * re + im * im;\n"
      "}\n",
-     "spectrogram|(((n-win)/hop+1)*(win/2+1)+255)/256|256||x,p,n,win,hop", NULL,
-     "block=256;mapping=one-output-per-thread"},
+     "twiddles|(win+255)/256|256||tc,ts,win;"
+     "spectrogram|(((n-win)/hop+1)*(win/2+1)+255)/256|256||x,p,n,win,hop,tc,ts", "tc:f64:win;ts:f64:win",
+     "block=256;mapping=two-launches,twiddle-table+one-output-per-thread"},
     {"f32", "hamming-windowed", "dft_hamming", "complex DFT of a Hamming-windowed complex signal ($D)",
      "x:in:n,2;y:out:n,2;n:param", NULL, DCFG, "10*n*n", "$S*4*n", TOLF,
      "#include <math.h>\n#include <stdint.h>\n\n" TP
@@ -1175,24 +1555,40 @@ static const Spec SPECS[] = {
      "    }\n}\n",
      "#define TWO_PI 6.283185307179586\n"
      "\n"
-     "/* DFT of a Hamming-windowed complex signal: one thread per bin. */\n"
-     "extern \"C\" __global__ void dft_hamming(const float *x, float *y, int n)\n"
+     "/* First launch: cos and sin of 2 pi m / len for every m < len, the twiddle\n"
+     " * factors of all the sums (the C program evaluates the same expressions\n"
+     " * term by term). */\n"
+     "extern \"C\" __global__ void twiddles(double *tc, double *ts, int len)\n"
+     "{\n"
+     "    const int m = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (m >= len)\n"
+     "        return;\n"
+     "    tc[m] = cos(TWO_PI * m / len);\n"
+     "    ts[m] = sin(TWO_PI * m / len);\n"
+     "}\n"
+     "\n"
+     "/* Second launch, the DFT of the Hamming-windowed signal: one thread per bin. */\n"
+     "extern \"C\" __global__ void dft_hamming(const float *x, float *y, int n, const double *tc, const double *ts)\n"
      "{\n"
      "    const int k = blockIdx.x * blockDim.x + threadIdx.x;\n"
      "    if (k >= n)\n"
      "        return;\n"
      "    double re = 0.0, im = 0.0;\n"
+     "    int m = 0; /* (j k) mod n */\n"
      "    for (int j = 0; j < n; j++) {\n"
-     "        const double w = 0.54 - 0.46 * cos(TWO_PI * j / n);\n"
-     "        const double a = -TWO_PI * (double)((long long)j * k % n) / n;\n"
-     "        re += w * (x[2 * j] * cos(a) - x[2 * j + 1] * sin(a));\n"
-     "        im += w * (x[2 * j] * sin(a) + x[2 * j + 1] * cos(a));\n"
+     "        const double w = 0.54 - 0.46 * tc[j];\n"
+     "        const double c = tc[m], s = -ts[m];\n"
+     "        re += w * (x[2 * j] * c - x[2 * j + 1] * s);\n"
+     "        im += w * (x[2 * j] * s + x[2 * j + 1] * c);\n"
+     "        m += k;\n"
+     "        if (m >= n)\n"
+     "            m -= n;\n"
      "    }\n"
      "    y[2 * k] = re;\n"
      "    y[2 * k + 1] = im;\n"
      "}\n",
-     "dft_hamming|(n+255)/256|256||x,y,n", NULL,
-     "block=256;mapping=one-output-per-thread"},
+     "twiddles|(n+255)/256|256||tc,ts,n;dft_hamming|(n+255)/256|256||x,y,n,tc,ts", "tc:f64:n;ts:f64:n",
+     "block=256;mapping=two-launches,twiddle-table+one-output-per-thread"},
     {"f64", "blackman-magnitude", "blackman_magnitude", "|DFT| of a Blackman-windowed real signal ($D)",
      "x:in:n;mag:out:n/2+1;n:param", NULL, "small:n=256|edge:n=2|edge-three:n=3|edge-prime:n=131|large:n=65536",
      "4*n*n", "$S*(n+n/2+1)", 0, 0, 1e-9, 1e-7,
@@ -1213,24 +1609,44 @@ static const Spec SPECS[] = {
      "    }\n}\n",
      "#define TWO_PI 6.283185307179586\n"
      "\n"
-     "/* Blackman-windowed magnitude spectrum: one thread per bin k = 0..n/2. */\n"
-     "extern \"C\" __global__ void blackman_magnitude(const double *x, double *mag, int n)\n"
+     "/* First launch: cos and sin of 2 pi m / len for every m < len, the twiddle\n"
+     " * factors of all the sums (the C program evaluates the same expressions\n"
+     " * term by term). */\n"
+     "extern \"C\" __global__ void twiddles(double *tc, double *ts, int len)\n"
+     "{\n"
+     "    const int m = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (m >= len)\n"
+     "        return;\n"
+     "    tc[m] = cos(TWO_PI * m / len);\n"
+     "    ts[m] = sin(TWO_PI * m / len);\n"
+     "}\n"
+     "\n"
+     "/* Second launch, the Blackman-windowed magnitude spectrum: one thread per\n"
+     " * bin k = 0..n/2. */\n"
+     "extern \"C\" __global__ void blackman_magnitude(const double *x, double *mag, int n, const double *tc, "
+     "const double *ts)\n"
      "{\n"
      "    const int k = blockIdx.x * blockDim.x + threadIdx.x;\n"
      "    if (k >= n / 2 + 1)\n"
      "        return;\n"
      "    double re = 0.0, im = 0.0;\n"
+     "    int m2 = 0; /* 2j mod n */\n"
+     "    int m = 0; /* (j k) mod n */\n"
      "    for (int j = 0; j < n; j++) {\n"
-     "        const double t = TWO_PI * j / n;\n"
-     "        const double v = (0.42 - 0.5 * cos(t) + 0.08 * cos(2 * t)) * x[j];\n"
-     "        const double a = TWO_PI * (double)((long long)j * k % n) / n;\n"
-     "        re += v * cos(a);\n"
-     "        im -= v * sin(a);\n"
+     "        const double v = (0.42 - 0.5 * tc[j] + 0.08 * tc[m2]) * x[j];\n"
+     "        re += v * tc[m];\n"
+     "        im -= v * ts[m];\n"
+     "        m2 += 2;\n"
+     "        if (m2 >= n)\n"
+     "            m2 -= n;\n"
+     "        m += k;\n"
+     "        if (m >= n)\n"
+     "            m -= n;\n"
      "    }\n"
      "    mag[k] = sqrt(re * re + im * im);\n"
      "}\n",
-     "blackman_magnitude|(n/2+1+255)/256|256||x,mag,n", NULL,
-     "block=256;mapping=one-output-per-thread"},
+     "twiddles|(n+255)/256|256||tc,ts,n;blackman_magnitude|(n/2+1+255)/256|256||x,mag,n,tc,ts", "tc:f64:n;ts:f64:n",
+     "block=256;mapping=two-launches,twiddle-table+one-output-per-thread"},
     {"f64", "unitary", "dft_unitary", "unitary DFT (1/sqrt(n) scaling) ($D)", "x:in:n,2;y:out:n,2;n:param", NULL,
      DCFG, "8*n*n", "$S*4*n", 0, 0, 1e-9, 1e-7,
      "#include <math.h>\n#include <stdint.h>\n\n" TP
@@ -1250,24 +1666,41 @@ static const Spec SPECS[] = {
      "    }\n}\n",
      "#define TWO_PI 6.283185307179586\n"
      "\n"
-     "/* Unitary DFT: one thread per bin. */\n"
-     "extern \"C\" __global__ void dft_unitary(const double *x, double *y, int n)\n"
+     "/* First launch: cos and sin of 2 pi m / len for every m < len, the twiddle\n"
+     " * factors of all the sums (the C program evaluates the same expressions\n"
+     " * term by term). */\n"
+     "extern \"C\" __global__ void twiddles(double *tc, double *ts, int len)\n"
+     "{\n"
+     "    const int m = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (m >= len)\n"
+     "        return;\n"
+     "    tc[m] = cos(TWO_PI * m / len);\n"
+     "    ts[m] = sin(TWO_PI * m / len);\n"
+     "}\n"
+     "\n"
+     "/* Second launch, the unitary DFT: one thread per bin. */\n"
+     "extern \"C\" __global__ void dft_unitary(const double *x, double *y, int n, const double *tc, "
+     "const double *ts)\n"
      "{\n"
      "    const int k = blockIdx.x * blockDim.x + threadIdx.x;\n"
      "    if (k >= n)\n"
      "        return;\n"
      "    const double scale = 1.0 / sqrt((double)n);\n"
      "    double re = 0.0, im = 0.0;\n"
+     "    int m = 0; /* (j k) mod n */\n"
      "    for (int j = 0; j < n; j++) {\n"
-     "        const double a = -TWO_PI * (double)((long long)j * k % n) / n;\n"
-     "        re += x[2 * j] * cos(a) - x[2 * j + 1] * sin(a);\n"
-     "        im += x[2 * j] * sin(a) + x[2 * j + 1] * cos(a);\n"
+     "        const double c = tc[m], s = -ts[m];\n"
+     "        re += x[2 * j] * c - x[2 * j + 1] * s;\n"
+     "        im += x[2 * j] * s + x[2 * j + 1] * c;\n"
+     "        m += k;\n"
+     "        if (m >= n)\n"
+     "            m -= n;\n"
      "    }\n"
      "    y[2 * k] = scale * re;\n"
      "    y[2 * k + 1] = scale * im;\n"
      "}\n",
-     "dft_unitary|(n+255)/256|256||x,y,n", NULL,
-     "block=256;mapping=one-output-per-thread"},
+     "twiddles|(n+255)/256|256||tc,ts,n;dft_unitary|(n+255)/256|256||x,y,n,tc,ts", "tc:f64:n;ts:f64:n",
+     "block=256;mapping=two-launches,twiddle-table+one-output-per-thread"},
     {"f32", "shifted", "dft_shifted", "complex DFT with the zero frequency moved to the centre (fftshift) ($D)",
      "x:in:n,2;y:out:n,2;n:param", NULL, DCFG, "8*n*n", "$S*4*n", TOLF,
      "#include <math.h>\n#include <stdint.h>\n\n" TP
@@ -1288,24 +1721,41 @@ static const Spec SPECS[] = {
      "    }\n}\n",
      "#define TWO_PI 6.283185307179586\n"
      "\n"
-     "/* fftshifted DFT: one thread per output position m (bin m - n/2 mod n). */\n"
-     "extern \"C\" __global__ void dft_shifted(const float *x, float *y, int n)\n"
+     "/* First launch: cos and sin of 2 pi m / len for every m < len, the twiddle\n"
+     " * factors of all the sums (the C program evaluates the same expressions\n"
+     " * term by term). */\n"
+     "extern \"C\" __global__ void twiddles(double *tc, double *ts, int len)\n"
      "{\n"
      "    const int m = blockIdx.x * blockDim.x + threadIdx.x;\n"
-     "    if (m >= n)\n"
+     "    if (m >= len)\n"
      "        return;\n"
-     "    const int k = (m + n - n / 2) % n;\n"
+     "    tc[m] = cos(TWO_PI * m / len);\n"
+     "    ts[m] = sin(TWO_PI * m / len);\n"
+     "}\n"
+     "\n"
+     "/* Second launch, the fftshifted DFT: output position mm holds bin\n"
+     " * mm - n/2 (mod n), one thread each. */\n"
+     "extern \"C\" __global__ void dft_shifted(const float *x, float *y, int n, const double *tc, const double *ts)\n"
+     "{\n"
+     "    const int mm = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (mm >= n)\n"
+     "        return;\n"
+     "    const int k = (mm + n - n / 2) % n;\n"
      "    double re = 0.0, im = 0.0;\n"
+     "    int m = 0; /* (j k) mod n */\n"
      "    for (int j = 0; j < n; j++) {\n"
-     "        const double a = -TWO_PI * (double)((long long)j * k % n) / n;\n"
-     "        re += x[2 * j] * cos(a) - x[2 * j + 1] * sin(a);\n"
-     "        im += x[2 * j] * sin(a) + x[2 * j + 1] * cos(a);\n"
+     "        const double c = tc[m], s = -ts[m];\n"
+     "        re += x[2 * j] * c - x[2 * j + 1] * s;\n"
+     "        im += x[2 * j] * s + x[2 * j + 1] * c;\n"
+     "        m += k;\n"
+     "        if (m >= n)\n"
+     "            m -= n;\n"
      "    }\n"
-     "    y[2 * m] = re;\n"
-     "    y[2 * m + 1] = im;\n"
+     "    y[2 * mm] = re;\n"
+     "    y[2 * mm + 1] = im;\n"
      "}\n",
-     "dft_shifted|(n+255)/256|256||x,y,n", NULL,
-     "block=256;mapping=one-output-per-thread"},
+     "twiddles|(n+255)/256|256||tc,ts,n;dft_shifted|(n+255)/256|256||x,y,n,tc,ts", "tc:f64:n;ts:f64:n",
+     "block=256;mapping=two-launches,twiddle-table+one-output-per-thread"},
     {"u8", "u8-power", "power_u8", "power spectrum of an 8-bit signal (mean removed), f32 result",
      "x:in:n;p:out:n/2+1:f32;n:param", NULL, "small:n=256|edge:n=2|edge-three:n=3|edge-prime:n=131|large:n=65536",
      "2*n*n", "n+4*(n/2+1)", 1e3, 1e-3, 0, 0,
@@ -1329,7 +1779,19 @@ static const Spec SPECS[] = {
      "#define TWO_PI 6.283185307179586\n"
      "\n"
      BLOCK_SUM("double")
-     "/* First launch: the mean of the samples, by one block (the sum of 8-bit\n"
+     "/* First launch: cos and sin of 2 pi m / len for every m < len, the twiddle\n"
+     " * factors of all the sums (the C program evaluates the same expressions\n"
+     " * term by term). */\n"
+     "extern \"C\" __global__ void twiddles(double *tc, double *ts, int len)\n"
+     "{\n"
+     "    const int m = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (m >= len)\n"
+     "        return;\n"
+     "    tc[m] = cos(TWO_PI * m / len);\n"
+     "    ts[m] = sin(TWO_PI * m / len);\n"
+     "}\n"
+     "\n"
+     "/* Second launch: the mean of the samples, by one block (the sum of 8-bit\n"
      " * values is exact in double, so the order does not matter). */\n"
      "extern \"C\" __global__ void sample_mean(const unsigned char *x, double *mean, int n)\n"
      "{\n"
@@ -1341,24 +1803,29 @@ static const Spec SPECS[] = {
      "        mean[0] = s / n;\n"
      "}\n"
      "\n"
-     "/* Second launch, the power spectrum of the centred signal: one thread per\n"
+     "/* Third launch, the power spectrum of the centred signal: one thread per\n"
      " * bin k = 0..n/2. */\n"
-     "extern \"C\" __global__ void power_u8(const unsigned char *x, float *p, int n, const double *mean)\n"
+     "extern \"C\" __global__ void power_u8(const unsigned char *x, float *p, int n, const double *mean, "
+     "const double *tc, const double *ts)\n"
      "{\n"
      "    const int k = blockIdx.x * blockDim.x + threadIdx.x;\n"
      "    if (k >= n / 2 + 1)\n"
      "        return;\n"
      "    const double mu = mean[0];\n"
      "    double re = 0.0, im = 0.0;\n"
+     "    int m = 0; /* (j k) mod n */\n"
      "    for (int j = 0; j < n; j++) {\n"
-     "        const double a = TWO_PI * (double)((long long)j * k % n) / n;\n"
-     "        re += (x[j] - mu) * cos(a);\n"
-     "        im -= (x[j] - mu) * sin(a);\n"
+     "        re += (x[j] - mu) * tc[m];\n"
+     "        im -= (x[j] - mu) * ts[m];\n"
+     "        m += k;\n"
+     "        if (m >= n)\n"
+     "            m -= n;\n"
      "    }\n"
      "    p[k] = re * re + im * im;\n"
      "}\n",
-     "sample_mean|1|256||x,mean,n;power_u8|(n/2+1+255)/256|256||x,p,n,mean", "mean:f64:1",
-     "block=256;mapping=two-launches,block-sum+one-output-per-thread"},
+     "twiddles|(n+255)/256|256||tc,ts,n;sample_mean|1|256||x,mean,n;"
+     "power_u8|(n/2+1+255)/256|256||x,p,n,mean,tc,ts", "tc:f64:n;ts:f64:n;mean:f64:1",
+     "block=256;mapping=three-launches,twiddle-table,block-sum+one-output-per-thread"},
     {"i16", "i16-magnitude", "magnitude_i16", "magnitude spectrum of 16-bit audio samples, f64 result",
      "x:in:n;mag:out:n/2+1:f64;n:param", "x:i:-32768:32768", DCFG, "4*n*n", "2*n+8*(n/2+1)", 0, 0, 0, 0,
      "#include <math.h>\n#include <stdint.h>\n\n" TP
@@ -1377,23 +1844,40 @@ static const Spec SPECS[] = {
      "    }\n}\n",
      "#define TWO_PI 6.283185307179586\n"
      "\n"
-     "/* Magnitude spectrum of 16-bit audio: one thread per bin k = 0..n/2. */\n"
-     "extern \"C\" __global__ void magnitude_i16(const short *x, double *mag, int n)\n"
+     "/* First launch: cos and sin of 2 pi m / len for every m < len, the twiddle\n"
+     " * factors of all the sums (the C program evaluates the same expressions\n"
+     " * term by term). */\n"
+     "extern \"C\" __global__ void twiddles(double *tc, double *ts, int len)\n"
+     "{\n"
+     "    const int m = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (m >= len)\n"
+     "        return;\n"
+     "    tc[m] = cos(TWO_PI * m / len);\n"
+     "    ts[m] = sin(TWO_PI * m / len);\n"
+     "}\n"
+     "\n"
+     "/* Second launch, the magnitude spectrum of 16-bit audio: one thread per bin\n"
+     " * k = 0..n/2. */\n"
+     "extern \"C\" __global__ void magnitude_i16(const short *x, double *mag, int n, const double *tc, "
+     "const double *ts)\n"
      "{\n"
      "    const int k = blockIdx.x * blockDim.x + threadIdx.x;\n"
      "    if (k >= n / 2 + 1)\n"
      "        return;\n"
      "    double re = 0.0, im = 0.0;\n"
+     "    int m = 0; /* (j k) mod n */\n"
      "    for (int j = 0; j < n; j++) {\n"
      "        const double v = x[j] / 32768.0;\n"
-     "        const double a = TWO_PI * (double)((long long)j * k % n) / n;\n"
-     "        re += v * cos(a);\n"
-     "        im -= v * sin(a);\n"
+     "        re += v * tc[m];\n"
+     "        im -= v * ts[m];\n"
+     "        m += k;\n"
+     "        if (m >= n)\n"
+     "            m -= n;\n"
      "    }\n"
      "    mag[k] = sqrt(re * re + im * im);\n"
      "}\n",
-     "magnitude_i16|(n/2+1+255)/256|256||x,mag,n", NULL,
-     "block=256;mapping=one-output-per-thread"},
+     "twiddles|(n+255)/256|256||tc,ts,n;magnitude_i16|(n/2+1+255)/256|256||x,mag,n,tc,ts", "tc:f64:n;ts:f64:n",
+     "block=256;mapping=two-launches,twiddle-table+one-output-per-thread"},
     {"i32", "i32-complex", "dft_i32", "DFT of complex int32 samples, f64 result",
      "x:in:n,2;y:out:n,2:f64;n:param", "x:i:-1000000:1000000", DCFG, "8*n*n", "8*n+16*n", 1e-3, 1e-9, 0, 0,
      "#include <math.h>\n#include <stdint.h>\n\n" TP
@@ -1413,24 +1897,39 @@ static const Spec SPECS[] = {
      "    }\n}\n",
      "#define TWO_PI 6.283185307179586\n"
      "\n"
-     "/* DFT of complex int32 samples: one thread per bin. */\n"
-     "extern \"C\" __global__ void dft_i32(const int *x, double *y, int n)\n"
+     "/* First launch: cos and sin of 2 pi m / len for every m < len, the twiddle\n"
+     " * factors of all the sums (the C program evaluates the same expressions\n"
+     " * term by term). */\n"
+     "extern \"C\" __global__ void twiddles(double *tc, double *ts, int len)\n"
+     "{\n"
+     "    const int m = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (m >= len)\n"
+     "        return;\n"
+     "    tc[m] = cos(TWO_PI * m / len);\n"
+     "    ts[m] = sin(TWO_PI * m / len);\n"
+     "}\n"
+     "\n"
+     "/* Second launch, the DFT of complex int32 samples: one thread per bin. */\n"
+     "extern \"C\" __global__ void dft_i32(const int *x, double *y, int n, const double *tc, const double *ts)\n"
      "{\n"
      "    const int k = blockIdx.x * blockDim.x + threadIdx.x;\n"
      "    if (k >= n)\n"
      "        return;\n"
      "    double re = 0.0, im = 0.0;\n"
+     "    int m = 0; /* (j k) mod n */\n"
      "    for (int j = 0; j < n; j++) {\n"
-     "        const double a = -TWO_PI * (double)((long long)j * k % n) / n;\n"
-     "        const double c = cos(a), s = sin(a);\n"
+     "        const double c = tc[m], s = -ts[m];\n"
      "        re += x[2 * j] * c - x[2 * j + 1] * s;\n"
      "        im += x[2 * j] * s + x[2 * j + 1] * c;\n"
+     "        m += k;\n"
+     "        if (m >= n)\n"
+     "            m -= n;\n"
      "    }\n"
      "    y[2 * k] = re;\n"
      "    y[2 * k + 1] = im;\n"
      "}\n",
-     "dft_i32|(n+255)/256|256||x,y,n", NULL,
-     "block=256;mapping=one-output-per-thread"},
+     "twiddles|(n+255)/256|256||tc,ts,n;dft_i32|(n+255)/256|256||x,y,n,tc,ts", "tc:f64:n;ts:f64:n",
+     "block=256;mapping=two-launches,twiddle-table+one-output-per-thread"},
     {"f32", "planar-real", "rdft_planar", "half spectrum of a real signal into separate re and im arrays ($D)",
      "x:in:n;re:out:n/2+1;im:out:n/2+1;n:param", NULL,
      "small:n=256|edge:n=3|edge-four:n=4|edge-prime:n=131|large:n=65536", "2*n*n", "$S*(n+n+2)", TOLF,
@@ -1450,23 +1949,39 @@ static const Spec SPECS[] = {
      "    }\n}\n",
      "#define TWO_PI 6.283185307179586\n"
      "\n"
-     "/* Planar half spectrum of a real signal: one thread per bin k = 0..n/2. */\n"
-     "extern \"C\" __global__ void rdft_planar(const float *x, float *re, float *im, int n)\n"
+     "/* First launch: cos and sin of 2 pi m / len for every m < len, the twiddle\n"
+     " * factors of all the sums (the C program evaluates the same expressions\n"
+     " * term by term). */\n"
+     "extern \"C\" __global__ void twiddles(double *tc, double *ts, int len)\n"
+     "{\n"
+     "    const int m = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (m >= len)\n"
+     "        return;\n"
+     "    tc[m] = cos(TWO_PI * m / len);\n"
+     "    ts[m] = sin(TWO_PI * m / len);\n"
+     "}\n"
+     "\n"
+     "/* Second launch, the planar half spectrum: one thread per bin k = 0..n/2. */\n"
+     "extern \"C\" __global__ void rdft_planar(const float *x, float *re, float *im, int n, const double *tc, "
+     "const double *ts)\n"
      "{\n"
      "    const int k = blockIdx.x * blockDim.x + threadIdx.x;\n"
      "    if (k >= n / 2 + 1)\n"
      "        return;\n"
      "    double sr = 0.0, si = 0.0;\n"
+     "    int m = 0; /* (j k) mod n */\n"
      "    for (int j = 0; j < n; j++) {\n"
-     "        const double a = TWO_PI * (double)((long long)j * k % n) / n;\n"
-     "        sr += x[j] * cos(a);\n"
-     "        si -= x[j] * sin(a);\n"
+     "        sr += x[j] * tc[m];\n"
+     "        si -= x[j] * ts[m];\n"
+     "        m += k;\n"
+     "        if (m >= n)\n"
+     "            m -= n;\n"
      "    }\n"
      "    re[k] = sr;\n"
      "    im[k] = si;\n"
      "}\n",
-     "rdft_planar|(n/2+1+255)/256|256||x,re,im,n", NULL,
-     "block=256;mapping=one-output-per-thread"},
+     "twiddles|(n+255)/256|256||tc,ts,n;rdft_planar|(n/2+1+255)/256|256||x,re,im,n,tc,ts", "tc:f64:n;ts:f64:n",
+     "block=256;mapping=two-launches,twiddle-table+one-output-per-thread"},
     {"f64", "planar-complex", "dft_planar", "complex DFT with planar (separate re, im) input and output ($D)",
      "xr:in:n;xi:in:n;yr:out:n;yi:out:n;n:param", NULL, DCFG, "8*n*n", "$S*4*n", 0, 0, 1e-9, 1e-7,
      "#include <math.h>\n#include <stdint.h>\n\n" TP
@@ -1486,24 +2001,40 @@ static const Spec SPECS[] = {
      "    }\n}\n",
      "#define TWO_PI 6.283185307179586\n"
      "\n"
-     "/* Planar complex DFT: one thread per bin. */\n"
-     "extern \"C\" __global__ void dft_planar(const double *xr, const double *xi, double *yr, double *yi, int n)\n"
+     "/* First launch: cos and sin of 2 pi m / len for every m < len, the twiddle\n"
+     " * factors of all the sums (the C program evaluates the same expressions\n"
+     " * term by term). */\n"
+     "extern \"C\" __global__ void twiddles(double *tc, double *ts, int len)\n"
+     "{\n"
+     "    const int m = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (m >= len)\n"
+     "        return;\n"
+     "    tc[m] = cos(TWO_PI * m / len);\n"
+     "    ts[m] = sin(TWO_PI * m / len);\n"
+     "}\n"
+     "\n"
+     "/* Second launch, the planar complex DFT: one thread per bin. */\n"
+     "extern \"C\" __global__ void dft_planar(const double *xr, const double *xi, double *yr, double *yi, "
+     "int n, const double *tc, const double *ts)\n"
      "{\n"
      "    const int k = blockIdx.x * blockDim.x + threadIdx.x;\n"
      "    if (k >= n)\n"
      "        return;\n"
      "    double re = 0.0, im = 0.0;\n"
+     "    int m = 0; /* (j k) mod n */\n"
      "    for (int j = 0; j < n; j++) {\n"
-     "        const double a = -TWO_PI * (double)((long long)j * k % n) / n;\n"
-     "        const double c = cos(a), s = sin(a);\n"
+     "        const double c = tc[m], s = -ts[m];\n"
      "        re += xr[j] * c - xi[j] * s;\n"
      "        im += xr[j] * s + xi[j] * c;\n"
+     "        m += k;\n"
+     "        if (m >= n)\n"
+     "            m -= n;\n"
      "    }\n"
      "    yr[k] = re;\n"
      "    yi[k] = im;\n"
      "}\n",
-     "dft_planar|(n+255)/256|256||xr,xi,yr,yi,n", NULL,
-     "block=256;mapping=one-output-per-thread"},
+     "twiddles|(n+255)/256|256||tc,ts,n;dft_planar|(n+255)/256|256||xr,xi,yr,yi,n,tc,ts", "tc:f64:n;ts:f64:n",
+     "block=256;mapping=two-launches,twiddle-table+one-output-per-thread"},
     {"f32 f64", "twiddle-table", "dft_table", "complex DFT with a precomputed twiddle table ($D)",
      "x:in:n,2;y:out:n,2;n:param", NULL, DCFG, "8*n*n", "$S*4*n", TOLF,
      "#include <math.h>\n#include <stdint.h>\n#include <stdlib.h>\n\n" TP
@@ -1552,10 +2083,13 @@ static const Spec SPECS[] = {
      "    if (k >= n)\n"
      "        return;\n"
      "    double re = 0.0, im = 0.0;\n"
+     "    int m = 0; /* (j k) mod n */\n"
      "    for (int j = 0; j < n; j++) {\n"
-     "        const int m = (int)((long long)j * k % n);\n"
      "        re += x[2 * j] * wr[m] - x[2 * j + 1] * wi[m];\n"
      "        im += x[2 * j] * wi[m] + x[2 * j + 1] * wr[m];\n"
+     "        m += k;\n"
+     "        if (m >= n)\n"
+     "            m -= n;\n"
      "    }\n"
      "    y[2 * k] = re;\n"
      "    y[2 * k + 1] = im;\n"
@@ -1588,19 +2122,35 @@ static const Spec SPECS[] = {
      "#define TWO_PI 6.283185307179586\n"
      "\n"
      BLOCK_SUM("double")
-     "/* Spectral band energy: one block per signal, its threads sharing the bins\n"
-     " * lo..hi; the bins' powers are summed with block_sum. */\n"
-     "extern \"C\" __global__ void band_energy(const float *x, float *e, int batch, int n, int lo, int hi)\n"
+     "/* First launch: cos and sin of 2 pi m / len for every m < len, the twiddle\n"
+     " * factors of all the sums (the C program evaluates the same expressions\n"
+     " * term by term). */\n"
+     "extern \"C\" __global__ void twiddles(double *tc, double *ts, int len)\n"
+     "{\n"
+     "    const int m = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (m >= len)\n"
+     "        return;\n"
+     "    tc[m] = cos(TWO_PI * m / len);\n"
+     "    ts[m] = sin(TWO_PI * m / len);\n"
+     "}\n"
+     "\n"
+     "/* Second launch, the band energies: one block per signal, its threads\n"
+     " * sharing the bins lo..hi; the bins' powers are summed with block_sum. */\n"
+     "extern \"C\" __global__ void band_energy(const float *x, float *e, int batch, int n, int lo, int hi, "
+     "const double *tc, const double *ts)\n"
      "{\n"
      "    const int b = blockIdx.x;\n"
      "    const float *xb = x + (long long)b * n;\n"
      "    double total = 0.0;\n"
      "    for (int k = lo + threadIdx.x; k <= hi; k += blockDim.x) {\n"
      "        double re = 0.0, im = 0.0;\n"
+     "        int m = 0; /* (j k) mod n */\n"
      "        for (int j = 0; j < n; j++) {\n"
-     "            const double a = TWO_PI * (double)((long long)j * k % n) / n;\n"
-     "            re += xb[j] * cos(a);\n"
-     "            im -= xb[j] * sin(a);\n"
+     "            re += xb[j] * tc[m];\n"
+     "            im -= xb[j] * ts[m];\n"
+     "            m += k;\n"
+     "            if (m >= n)\n"
+     "                m -= n;\n"
      "        }\n"
      "        total += re * re + im * im;\n"
      "    }\n"
@@ -1608,8 +2158,8 @@ static const Spec SPECS[] = {
      "    if (threadIdx.x == 0)\n"
      "        e[b] = total;\n"
      "}\n",
-     "band_energy|batch|256||x,e,batch,n,lo,hi", NULL,
-     "block=256;mapping=one-signal-per-block,bins-per-thread,block-sum"},
+     "twiddles|(n+255)/256|256||tc,ts,n;band_energy|batch|256||x,e,batch,n,lo,hi,tc,ts", "tc:f64:n;ts:f64:n",
+     "block=256;mapping=two-launches,twiddle-table,one-signal-per-block,bins-per-thread,block-sum"},
 };
 
 static int generate(GenCtx *g)
