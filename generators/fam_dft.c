@@ -29,8 +29,9 @@
  * expressions, and the sums step m by k (no 64-bit modulo and no trig in
  * the O(n^2) loops).  What else the C program computes once (a window's
  * energy, a signal's mean) is a launch into scratch; the band energies
- * reduce over bins with the block sum.  Only the transforms at frequencies
- * off the DFT grid (frequency-list, zoom-band) evaluate cos/sin per term. */
+ * reduce over bins with the block sum.  The transforms at frequencies off
+ * the DFT grid (frequency-list, zoom-band) rotate their twiddle term by
+ * term instead, re-anchored on cos/sin every 256 terms. */
 #define BLOCK_SUM(A)                                                                                    \
     "/* Sum of v over the block, valid in thread 0 (blockDim.x a multiple of 32,\n"                     \
     " * at most 1024).  The first barrier lets a second call reuse part[]. */\n"                         \
@@ -694,23 +695,35 @@ static const Spec SPECS[] = {
      "#define TWO_PI 6.283185307179586\n"
      "\n"
      "/* DTFT at arbitrary frequencies (no common twiddle table): one thread per\n"
-     " * frequency. */\n"
+     " * frequency.  The terms' cos and sin come from rotating by the angle w\n"
+     " * each step, re-anchored on the C program's cos(w j), sin(w j) every\n"
+     " * ANCHOR terms, which keeps them within 1e-12 without a sin/cos per term. */\n"
+     "#define ANCHOR 256\n"
+     "\n"
      "extern \"C\" __global__ void dtft_at(const float *x, const float *freq, float *y, int n, int nf)\n"
      "{\n"
      "    const int m = blockIdx.x * blockDim.x + threadIdx.x;\n"
      "    if (m >= nf)\n"
      "        return;\n"
      "    const double w = TWO_PI * freq[m];\n"
-     "    double re = 0.0, im = 0.0;\n"
+     "    const double cw = cos(w), sw = sin(w);\n"
+     "    double re = 0.0, im = 0.0, c = 1.0, s = 0.0;\n"
      "    for (int j = 0; j < n; j++) {\n"
-     "        re += x[j] * cos(w * j);\n"
-     "        im -= x[j] * sin(w * j);\n"
+     "        if (j % ANCHOR == 0) {\n"
+     "            c = cos(w * j);\n"
+     "            s = sin(w * j);\n"
+     "        }\n"
+     "        re += x[j] * c;\n"
+     "        im -= x[j] * s;\n"
+     "        const double c_next = c * cw - s * sw;\n"
+     "        s = s * cw + c * sw;\n"
+     "        c = c_next;\n"
      "    }\n"
      "    y[2 * m] = re;\n"
      "    y[2 * m + 1] = im;\n"
      "}\n",
      "dtft_at|(nf+255)/256|256||x,freq,y,n,nf", NULL,
-     "block=256;mapping=one-output-per-thread"},
+     "block=256;anchor=256;mapping=one-output-per-thread,rotation-recurrence"},
     {"f32", "zoom-band", "zoom_dft", "complex spectrum on nf points of the band [f0, f1] ($D)",
      "x:in:n,2;y:out:nf,2;f0:scalar:0.1;f1:scalar:0.15;n:param;nf:param", NULL,
      "small:n=1024,nf=64|edge:n=1,nf=1|edge-prime:n=131,nf=7|large:n=262144,nf=16384", "8*n*nf", "$S*(2*n+2*nf)",
@@ -735,7 +748,11 @@ static const Spec SPECS[] = {
      "#define TWO_PI 6.283185307179586\n"
      "\n"
      "/* Zoom spectrum (frequencies off the DFT grid, no common twiddle table):\n"
-     " * one thread per frequency of the band. */\n"
+     " * one thread per frequency of the band.  The terms' cos and sin come from\n"
+     " * rotating by the angle w each step, re-anchored on the C program's\n"
+     " * cos(w j), sin(w j) every ANCHOR terms. */\n"
+     "#define ANCHOR 256\n"
+     "\n"
      "extern \"C\" __global__ void zoom_dft(const float *x, float *y, float f0, float f1, int n, int nf)\n"
      "{\n"
      "    const int m = blockIdx.x * blockDim.x + threadIdx.x;\n"
@@ -743,17 +760,24 @@ static const Spec SPECS[] = {
      "        return;\n"
      "    const double step = nf > 1 ? ((double)f1 - f0) / (nf - 1) : 0.0;\n"
      "    const double w = -TWO_PI * (f0 + step * m);\n"
-     "    double re = 0.0, im = 0.0;\n"
+     "    const double cw = cos(w), sw = sin(w);\n"
+     "    double re = 0.0, im = 0.0, c = 1.0, s = 0.0;\n"
      "    for (int j = 0; j < n; j++) {\n"
-     "        const double c = cos(w * j), s = sin(w * j);\n"
+     "        if (j % ANCHOR == 0) {\n"
+     "            c = cos(w * j);\n"
+     "            s = sin(w * j);\n"
+     "        }\n"
      "        re += x[2 * j] * c - x[2 * j + 1] * s;\n"
      "        im += x[2 * j] * s + x[2 * j + 1] * c;\n"
+     "        const double c_next = c * cw - s * sw;\n"
+     "        s = s * cw + c * sw;\n"
+     "        c = c_next;\n"
      "    }\n"
      "    y[2 * m] = re;\n"
      "    y[2 * m + 1] = im;\n"
      "}\n",
      "zoom_dft|(nf+255)/256|256||x,y,f0,f1,n,nf", NULL,
-     "block=256;mapping=one-output-per-thread"},
+     "block=256;anchor=256;mapping=one-output-per-thread,rotation-recurrence"},
     {"f32 f64", "dct2", "dct2", "DCT-II, unnormalised ($D)", "x:in:n;y:out:n;n:param", NULL,
      "small:n=256|edge:n=1|edge-two:n=2|edge-prime:n=131|large:n=32768", "2*n*n", "$S*2*n", TOLF,
      "#include <math.h>\n#include <stdint.h>\n\n"
