@@ -643,6 +643,297 @@ static void multi_head(GenProgram *p, const Att *a, int f64)
     sb_append(s, "        }\n    }\n    free(p);\n}\n");
 }
 
+/* ---- the pair ----
+ *
+ * Unfused attention in up to three launches, as a first GPU version
+ * computes it: (1) the scores, one thread per (query row, key), into the
+ * output (scores, probs) or a scratch matrix S of rows x keys; (2) the
+ * row softmax, one warp per query row with shuffle max and sum: probs are
+ * normalised in place, full attention keeps exp(score - max) in S and the
+ * row's sum in scratch (and writes the log-sum-exp); (3) out = P V / sum,
+ * one thread per output element.  A query row r is (batch, head, query i)
+ * in the layout's order; "locate" code finds its rows of q, k, v, out. */
+
+static const char ATT_WARP[] =
+    "#define NEG_INF @ninf /* -infinity: NVRTC has no INFINITY */\n\n"
+    "/* The max over the 32 lanes of a warp (butterfly shuffles: every lane gets it). */\n"
+    "__device__ __forceinline__ @T warp_max(@T v)\n{\n"
+    "    for (int o = 16; o > 0; o >>= 1) {\n"
+    "        const @T u = __shfl_xor_sync(0xffffffffu, v, o);\n"
+    "        v = u > v ? u : v;\n    }\n"
+    "    return v;\n}\n\n"
+    "/* The sum over the 32 lanes of a warp (butterfly shuffles: every lane gets it). */\n"
+    "__device__ __forceinline__ @T warp_sum(@T v)\n{\n"
+    "    for (int o = 16; o > 0; o >>= 1)\n        v += __shfl_xor_sync(0xffffffffu, v, o);\n"
+    "    return v;\n}\n\n";
+
+/* Appends `extern "C" __global__ void name(params)` (wrapped) and "{\n". */
+static void att_head(StrBuf *k, const TmplSubs *sub, const char *name, const char *params)
+{
+    StrBuf line = STRBUF_INIT;
+    sb_printf(&line, "extern \"C\" __global__ void %s(", name);
+    tmpl_expand(&line, sub, params);
+    sb_append(&line, ")");
+    tmpl_put_wrapped(k, line.data);
+    sb_append(k, "\n{\n");
+    sb_release(&line);
+}
+
+/* The locate code of query row r: i (the query), and with `ptrs` the row
+ * pointers qh, oh and head bases kh, vh (those the kernel has: q, v, out
+ * flags), slope, bias, keep, and the key range [j0, jend). */
+static void att_locate(StrBuf *k, const TmplSubs *sub, const Att *a, int q, int v, int o)
+{
+    int decode = a->out == OUT_DECODE;
+    if (a->layout == L_SINGLE) {
+        tmpl_expand(k, sub, "    const int i = (int)r;\n");
+        if (q)
+            tmpl_expand(k, sub, "    const @T *qh = q + (long long)i * @DK;\n");
+        if (v)
+            tmpl_expand(k, sub, "    const @T *vh = v;\n");
+        if (o)
+            tmpl_expand(k, sub, "    @T *oh = out + (long long)i * @DV;\n");
+    } else if (decode) {
+        tmpl_expand(k, sub, "    const int bi = (int)(r / h), hi = (int)(r % h);\n");
+        tmpl_expand(k, sub, a->kv == KV_GQA ? "    const long long kvh = (long long)bi * hkv + hi / (h / hkv);\n"
+                                            : "    const long long kvh = r;\n");
+        if (q)
+            tmpl_expand(k, sub, "    const @T *qh = q + r * d;\n    const @T *kh = k + kvh * t * d;\n");
+        if (v)
+            tmpl_expand(k, sub, "    const @T *vh = v + kvh * t * d;\n");
+        if (o)
+            tmpl_expand(k, sub, "    @T *oh = out + r * d;\n");
+    } else {
+        tmpl_expand(k, sub, "    const long long head = r / s; /* batch * h + head */\n"
+                            "    const int i = (int)(r % s), bi = (int)(head / h), hi = (int)(head % h);\n");
+        if (a->layout == L_BHSD) {
+            const char *kvh = a->kv == KV_GQA ? "(long long)bi * hkv + hi / (h / hkv)" : a->kv == KV_MQA ? "bi" : "head";
+            if (q || v)
+                sb_printf(k, "    const long long kvh = %s;\n", kvh);
+            if (q)
+                tmpl_expand(k, sub, "    const @T *qh = q + r * d;\n    const @T *kh = k + kvh * s * d;\n");
+            if (v)
+                tmpl_expand(k, sub, "    const @T *vh = v + kvh * s * d;\n");
+            if (o)
+                tmpl_expand(k, sub, "    @T *oh = out + r * d;\n");
+        } else if (a->layout == L_BSHD) {
+            tmpl_expand(k, sub, "    const int ld = h * d;\n"
+                                "    const long long off = (long long)bi * s * ld + (long long)hi * d;\n");
+            if (q)
+                tmpl_expand(k, sub, "    const @T *qh = q + off + (long long)i * ld;\n    const @T *kh = k + off;\n");
+            if (v)
+                tmpl_expand(k, sub, "    const @T *vh = v + off;\n");
+            if (o)
+                tmpl_expand(k, sub, "    @T *oh = out + off + (long long)i * ld;\n");
+        } else {
+            tmpl_expand(k, sub, "    const int ld = 3 * h * d, ldo = h * d;\n"
+                                "    const @T *base = qkv + (long long)bi * s * ld + (long long)hi * d;\n");
+            if (q)
+                tmpl_expand(k, sub, "    const @T *qh = base + (long long)i * ld;\n    const @T *kh = base + ldo;\n");
+            if (v)
+                tmpl_expand(k, sub, "    const @T *vh = base + 2 * ldo;\n");
+            if (o)
+                tmpl_expand(k, sub, "    @T *oh = out + (long long)bi * s * ldo + (long long)hi * d + (long long)i * ldo;\n");
+        }
+        if (q && a->bias == B_ALIBI)
+            tmpl_expand(k, sub, "    const @T slope = @pow(2.0@f, -8.0@f * (hi + 1) / h);\n");
+        if (q && a->bias == B_ADD)
+            tmpl_expand(k, sub, "    const @T *bias = attn_bias + (long long)hi * s * s;\n");
+        if (q && a->bias == B_KEYPAD)
+            tmpl_expand(k, sub, "    const unsigned char *keep = key_mask + (long long)bi * s;\n");
+    }
+    if (a->bias == B_WINDOW)
+        tmpl_expand(k, sub, "    const int j0 = i - w + 1 > 0 ? i - w + 1 : 0, jend = i + 1;\n");
+    else if (a->causal)
+        tmpl_expand(k, sub, "    const int j0 = 0, jend = i + 1;\n");
+    else
+        tmpl_expand(k, sub, "    const int j0 = 0, jend = @NK;\n");
+}
+
+static void emit_cuda(GenProgram *p, const Att *a, int f64)
+{
+    int decode = a->out == OUT_DECODE, full = a->out == OUT_FULL || decode;
+    TmplSubs sub;
+    tmpl_init(&sub, f64);
+    char score[128];
+    score_expr(score, sizeof score, a, f64);
+    tmpl_set(&sub, "SCORE", score);
+    tmpl_set(&sub, "ninf", f64 ? "__longlong_as_double(0xfff0000000000000ULL)" : "__int_as_float(0xff800000)");
+    const char *rows, *nk, *dk, *dv, *params, *args;
+    if (a->layout == L_SINGLE && a->cross) {
+        rows = "sq", nk = "sk", dk = "dk", dv = "dv";
+        params = "int sq, int sk, int dk, int dv", args = "sq,sk,dk,dv";
+    } else if (a->layout == L_SINGLE) {
+        rows = "s", nk = "s", dk = "d", dv = "d";
+        params = "int s, int d", args = "s,d";
+    } else if (decode) {
+        rows = "b*h", nk = "t", dk = "d", dv = "d";
+        params = a->kv == KV_GQA ? "int b, int h, int hkv, int t, int d" : "int b, int h, int t, int d";
+        args = a->kv == KV_GQA ? "b,h,hkv,t,d" : "b,h,t,d";
+    } else {
+        rows = "b*h*s", nk = "s", dk = "d", dv = "d";
+        params = a->kv == KV_GQA ? "int b, int h, int hkv, int s, int d"
+                 : a->bias == B_WINDOW ? "int b, int h, int s, int d, int w" : "int b, int h, int s, int d";
+        args = a->kv == KV_GQA ? "b,h,hkv,s,d" : a->bias == B_WINDOW ? "b,h,s,d,w" : "b,h,s,d";
+    }
+    char rows_c[32];
+    snprintf(rows_c, sizeof rows_c, "%s", !strcmp(rows, "b*h*s") ? "(long long)b * h * s"
+                                          : !strcmp(rows, "b*h") ? "(long long)b * h"
+                                          : !strcmp(rows, "sq")  ? "(long long)sq" : "(long long)s");
+    tmpl_set(&sub, "ROWS", rows_c);
+    tmpl_set(&sub, "NK", nk);
+    tmpl_set(&sub, "DK", dk);
+    tmpl_set(&sub, "DV", dv);
+    tmpl_set(&sub, "P", params);
+    /* Row-relative operand expressions. */
+    int packed = a->layout == L_BSHD || a->layout == L_QKV;
+    tmpl_set(&sub, "QI", "qh[c]");
+    tmpl_set(&sub, "KJ", a->kt ? "kt[(long long)c * s + j]" : a->layout == L_SINGLE ? (a->cross ? "k[(long long)j * dk + c]" : "k[(long long)j * d + c]")
+                         : packed ? "kh[(long long)j * ld + c]" : "kh[(long long)j * d + c]");
+    tmpl_set(&sub, "VJ", a->layout == L_SINGLE ? (a->cross ? "vh[(long long)j * dv + c]" : "vh[(long long)j * d + c]")
+                         : packed ? "vh[(long long)j * ld + c]" : "vh[(long long)j * d + c]");
+    const char *sname = full ? "S" : a->out == OUT_PROBS ? "probs" : "scores";
+    tmpl_set(&sub, "S", sname);
+    StrBuf *k = gen_cuda_src(p);
+    if (a->out != OUT_SCORES)
+        tmpl_expand(k, &sub, ATT_WARP);
+
+    /* (1) scores */
+    StrBuf ps = STRBUF_INIT;
+    if (a->layout == L_QKV)
+        sb_append(&ps, "const @T *__restrict__ qkv");
+    else
+        sb_append(&ps, a->kt ? "const @T *__restrict__ q, const @T *__restrict__ kt"
+                             : "const @T *__restrict__ q, const @T *__restrict__ k");
+    if (a->bias == B_KEYPAD)
+        sb_append(&ps, ", const unsigned char *__restrict__ key_mask");
+    if (a->bias == B_ADD)
+        sb_append(&ps, ", const @T *__restrict__ attn_bias");
+    sb_printf(&ps, ", @T *__restrict__ %s, %s", sname, params);
+    if (a->bias == B_SOFTCAP)
+        sb_append(&ps, ", @T softcap");
+    tmpl_expand(k, &sub, full ? "/* S[r][j] = the score of query row r against key j: one thread per (r, j);\n"
+                                " * masked keys get -infinity, keys outside the row's range nothing. */\n"
+                              : "/* The score of query row r against key j: one thread per (r, j). */\n");
+    att_head(k, &sub, "scores", ps.data);
+    tmpl_expand(k, &sub, "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+                         "    if (e >= @ROWS * @NK)\n        return;\n"
+                         "    const long long r = e / @NK;\n"
+                         "    const int j = (int)(e % @NK);\n");
+    att_locate(k, &sub, a, 1, 0, 0);
+    if (a->causal || a->bias == B_WINDOW)
+        tmpl_expand(k, &sub, "    if (j < j0 || j >= jend)\n        return;\n");
+    if (a->bias == B_KEYPAD)
+        tmpl_expand(k, &sub, "    if (!keep[j]) {\n        @S[e] = NEG_INF;\n        return;\n    }\n");
+    tmpl_expand(k, &sub, "    const @T scale = 1 / @sqrt((@T)@DK);\n"
+                         "    @T dot = 0;\n"
+                         "    for (int c = 0; c < @DK; c++)\n"
+                         "        dot += @QI * @KJ;\n"
+                         "    @S[e] = @SCORE;\n}\n");
+    char grid[64], a1[256];
+    snprintf(grid, sizeof grid, "(%s*%s+255)/256", rows, nk);
+    snprintf(a1, sizeof a1, "%s%s%s,%s,%s%s", a->layout == L_QKV ? "qkv" : a->kt ? "q,kt" : "q,k",
+             a->bias == B_KEYPAD ? ",key_mask" : "", a->bias == B_ADD ? ",attn_bias" : "", sname, args,
+             a->bias == B_SOFTCAP ? ",softcap" : "");
+    if (full) {
+        char cnt[32];
+        snprintf(cnt, sizeof cnt, "%s*%s", rows, nk);
+        gen_scratch(p, "S", f64 ? "f64" : "f32", cnt);
+        gen_scratch(p, "rowsum", f64 ? "f64" : "f32", rows);
+    }
+    gen_launch(p, "scores", grid, "256", NULL, a1);
+    if (a->out == OUT_SCORES) {
+        sb_release(&ps);
+        gen_knob(p, "block", "256");
+        gen_knob(p, "mapping", "one-score-per-thread");
+        return;
+    }
+
+    /* (2) row softmax */
+    sb_release(&ps);
+    sb_printf(&ps, "@T *__restrict__ %s%s%s, %s", sname, full ? ", @T *__restrict__ rowsum" : "",
+              a->lse ? ", @T *__restrict__ lse" : "", params);
+    tmpl_expand(k, &sub, full ? "\n/* S[r][j] = exp(S[r][j] - max_j), rowsum[r] = its sum: one warp per query row. */\n"
+                              : "\n/* probs[r] = softmax of the row's scores, in place: one warp per query row. */\n");
+    att_head(k, &sub, "softmax_rows", ps.data);
+    tmpl_expand(k, &sub, "    const long long r = ((long long)blockIdx.x * blockDim.x + threadIdx.x) / 32;\n"
+                         "    const int lane = threadIdx.x % 32;\n"
+                         "    if (r >= @ROWS)\n        return; /* the whole warp: rows are warp-uniform */\n");
+    if (decode)
+        tmpl_expand(k, &sub, "    const int j0 = 0, jend = @NK;\n");
+    else if (a->layout == L_SINGLE)
+        att_locate(k, &sub, a, 0, 0, 0);
+    else {
+        tmpl_expand(k, &sub, "    const int i = (int)(r % s);\n");
+        if (a->bias == B_WINDOW)
+            tmpl_expand(k, &sub, "    const int j0 = i - w + 1 > 0 ? i - w + 1 : 0, jend = i + 1;\n");
+        else if (a->causal)
+            tmpl_expand(k, &sub, "    const int j0 = 0, jend = i + 1;\n");
+        else
+            tmpl_expand(k, &sub, "    const int j0 = 0, jend = @NK;\n");
+    }
+    tmpl_expand(k, &sub, "    @T *row = @S + r * @NK;\n"
+                         "    @T mx = NEG_INF;\n"
+                         "    for (int j = j0 + lane; j < jend; j += 32)\n"
+                         "        mx = row[j] > mx ? row[j] : mx;\n"
+                         "    mx = warp_max(mx);\n");
+    if (a->bias == B_KEYPAD)
+        tmpl_expand(k, &sub, "    if (mx == NEG_INF) { /* every key is padding: the output row is zero */\n"
+                             "        if (lane == 0)\n            rowsum[r] = 0;\n"
+                             "        return;\n    }\n");
+    tmpl_expand(k, &sub, "    @T sum = 0;\n"
+                         "    for (int j = j0 + lane; j < jend; j += 32) {\n"
+                         "        row[j] = @exp(row[j] - mx);\n"
+                         "        sum += row[j];\n    }\n"
+                         "    sum = warp_sum(sum);\n");
+    if (full) {
+        tmpl_expand(k, &sub, a->lse ? "    if (lane == 0) {\n        rowsum[r] = sum;\n        lse[r] = mx + @log(sum);\n    }\n}\n"
+                                    : "    if (lane == 0)\n        rowsum[r] = sum;\n}\n");
+    } else {
+        tmpl_expand(k, &sub, "    for (int j = j0 + lane; j < jend; j += 32)\n        row[j] /= sum;\n");
+        if (a->causal)
+            tmpl_expand(k, &sub, "    for (int j = jend + lane; j < @NK; j += 32)\n        row[j] = 0;\n");
+        sb_append(k, "}\n");
+    }
+    char a2[128];
+    snprintf(grid, sizeof grid, "(%s+7)/8", rows);
+    snprintf(a2, sizeof a2, "%s%s%s,%s", sname, full ? ",rowsum" : "", a->lse ? ",lse" : "", args);
+    gen_launch(p, "softmax_rows", grid, "256", NULL, a2);
+    if (!full) {
+        sb_release(&ps);
+        gen_knob(p, "block", "256");
+        gen_knob(p, "mapping", "one-score-per-thread, then warp-per-row softmax (two launches)");
+        return;
+    }
+
+    /* (3) out = P V / sum */
+    sb_release(&ps);
+    sb_printf(&ps, "%s, const @T *__restrict__ S, const @T *__restrict__ rowsum, @T *__restrict__ out, %s",
+              a->layout == L_QKV ? "const @T *__restrict__ qkv" : "const @T *__restrict__ v", params);
+    tmpl_expand(k, &sub, "\n/* out[r][c] = sum_j S[r][j] v[j][c] / rowsum[r]: one thread per output element. */\n");
+    att_head(k, &sub, "weighted_sum", ps.data);
+    tmpl_expand(k, &sub, "    const long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+                         "    if (e >= @ROWS * @DV)\n        return;\n"
+                         "    const long long r = e / @DV;\n"
+                         "    const int c = (int)(e % @DV);\n");
+    att_locate(k, &sub, a, 0, 1, 1);
+    tmpl_expand(k, &sub, "    const @T *pr = S + r * @NK;\n"
+                         "    @T acc = 0;\n"
+                         "    for (int j = j0; j < jend; j++)\n"
+                         "        acc += pr[j] * @VJ;\n");
+    if (a->bias == B_KEYPAD)
+        tmpl_expand(k, &sub, "    const @T sum = rowsum[r];\n    oh[c] = sum > 0 ? acc / sum : 0;\n}\n");
+    else
+        tmpl_expand(k, &sub, "    oh[c] = acc / rowsum[r];\n}\n");
+    char a3[128];
+    snprintf(grid, sizeof grid, "(%s*%s+255)/256", rows, dv);
+    snprintf(a3, sizeof a3, "%s,S,rowsum,out,%s", a->layout == L_QKV ? "qkv" : "v", args);
+    gen_launch(p, "weighted_sum", grid, "256", NULL, a3);
+    sb_release(&ps);
+    gen_knob(p, "block", "256");
+    gen_knob(p, "mapping", "one-score-per-thread, warp-per-row softmax, one-output-per-thread P V (three launches)");
+}
+
 static int generate(GenCtx *g)
 {
     int n = (int)(sizeof ATTS / sizeof ATTS[0]);
@@ -661,6 +952,7 @@ static int generate(GenCtx *g)
                 gen_tolerance(p, a->out == OUT_PROBS ? 1e-6 : 1e-4, 1e-3);
             else
                 gen_tolerance(p, a->out == OUT_PROBS ? 1e-12 : 1e-9, 1e-7);
+            emit_cuda(p, a, f64);
             if (gen_end(p) != 0)
                 return -1;
         }
