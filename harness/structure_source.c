@@ -12,7 +12,7 @@
 #include "common/strbuf.h"
 
 #define SOURCE_MAX (1 << 20)
-#define TOKENS_MAX (4 << 20)  /* after macro expansion: refuses expansion bombs */
+#define TOKENS_MAX (1 << 20)  /* after macro expansion: refuses expansion bombs */
 #define MACRO_DEPTH 32
 #define CALL_DEPTH 8          /* __device__ call nesting followed */
 #define PASSES_MAX 12         /* fixpoint passes over one function body */

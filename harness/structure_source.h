@@ -154,7 +154,7 @@ typedef struct SrcLane {
 /* Analyses source.  Returns 0 with *r filled (a source the heuristics
  * cannot follow still gets a report: unknown constructs count as
  * uniform), or -1 with e only for input it refuses (larger than 1 MiB, a
- * macro expansion beyond 4 M tokens).  Release r with src_report_release
+ * macro expansion beyond 1 M tokens).  Release r with src_report_release
  * either way. */
 int src_analyze(const char *source, const SrcLane *lanes, int n_lanes, SrcReport *r, Error *e);
 void src_report_release(SrcReport *r);
