@@ -85,6 +85,163 @@ static void configs_square(GenProgram *p, const char *dt)
     gen_config(p, "large", esize(dt) == 8 ? "n=8192" : "n=12288");
 }
 
+/* ---- the pair ---- */
+
+/* The CUDA spelling of dt (kernel.cu includes no <stdint.h>). */
+static const char *cutype(const char *dt)
+{
+    static const char *const map[][2] = {
+        {"f32", "float"},        {"f64", "double"}, {"i32", "int"},
+        {"u8", "unsigned char"}, {"i64", "long long"}, {"i16", "short"},
+        {"u16", "unsigned short"}, {"i8", "signed char"},
+    };
+    for (size_t i = 0; i < sizeof map / sizeof *map; i++)
+        if (strcmp(map[i][0], dt) == 0)
+            return map[i][1];
+    return "?";
+}
+
+/* A transpose through shared memory: each 32x8 block moves one 32x32 tile,
+ * reading the source tile's rows with threadIdx.x along the contiguous j
+ * and writing the transposed tile with threadIdx.x along i, so both sides
+ * are coalesced (the +1 column keeps the column reads free of bank
+ * conflicts).  Source element (i, j) exists for i < rows, j < cols; `load`
+ * is its value (of type tile_ty) and `store` the statement writing v to the
+ * output's (j, i); `prologue`: lines before the tile (batch offsets). */
+typedef struct Tiled {
+    const char *name, *params, *tile_ty, *rows, *cols, *load, *store, *prologue;
+} Tiled;
+
+static const char *const TILE_ENUM = "enum { TILE = 32 };\n\n";
+
+/* Appends `extern "C" __global__ void name(params)` and a newline, the
+ * comma-separated parameters wrapped at 100 columns and aligned after the
+ * parenthesis. */
+static void put_kernel_head(StrBuf *k, const char *name, const char *params)
+{
+    int indent = (int)strlen(name) + 28, col = indent;
+    sb_printf(k, "extern \"C\" __global__ void %s(", name);
+    for (const char *q = params; *q;) {
+        const char *e = strstr(q, ", ");
+        int len = e ? (int)(e - q) : (int)strlen(q);
+        if (q != params) {
+            if (col + 2 + len + 1 > 100) {
+                sb_printf(k, ",\n%*s", indent, "");
+                col = indent;
+            } else {
+                sb_append(k, ", ");
+                col += 2;
+            }
+        }
+        sb_append_n(k, q, (size_t)len);
+        col += len;
+        q = e ? e + 2 : q + len;
+    }
+    sb_append(k, ")\n");
+}
+
+static void emit_tiled(StrBuf *k, const Tiled *t)
+{
+    sb_append(k, "/* One 32x32 tile per block through shared memory: coalesced reads and writes. */\n");
+    put_kernel_head(k, t->name, t->params);
+    sb_printf(k, "{\n    __shared__ %s tile[TILE][TILE + 1];\n%s", t->tile_ty, t->prologue ? t->prologue : "");
+    sb_printf(k, "    const int i0 = blockIdx.y * TILE, j0 = blockIdx.x * TILE;\n"
+                 "    for (int r = threadIdx.y; r < TILE; r += blockDim.y) {\n"
+                 "        const int i = i0 + r, j = j0 + threadIdx.x;\n"
+                 "        if (i < %s && j < %s)\n"
+                 "            tile[r][threadIdx.x] = %s;\n"
+                 "    }\n"
+                 "    __syncthreads();\n"
+                 "    for (int r = threadIdx.y; r < TILE; r += blockDim.y) {\n"
+                 "        const int i = i0 + threadIdx.x, j = j0 + r;\n"
+                 "        if (i < %s && j < %s) {\n"
+                 "            const %s v = tile[threadIdx.x][r];\n"
+                 "            %s\n"
+                 "        }\n"
+                 "    }\n}\n",
+              t->rows, t->cols, t->load, t->rows, t->cols, t->tile_ty, t->store);
+}
+
+/* The pair of a program whose whole work is one tiled transpose. */
+static void pair_tiled(GenProgram *p, const Tiled *t, const char *args, const char *batch)
+{
+    char grid[96];
+    sb_append(gen_cuda_src(p), TILE_ENUM);
+    emit_tiled(gen_cuda_src(p), t);
+    snprintf(grid, sizeof grid, "(%s+31)/32,(%s+31)/32%s%s", t->cols, t->rows, batch ? "," : "", batch ? batch : "");
+    gen_launch(p, t->name, grid, "32,8", NULL, args);
+    gen_knob(p, "block", "32x8");
+    gen_knob(p, "mapping", batch ? "tiled-32x32-shared, one matrix per blockIdx.z" : "tiled-32x32-shared");
+}
+
+/* The pair of an out-of-place 2D transpose-like program: in (n x m) to out
+ * (m x n), out[dst] = in[i * m + j] for each element. */
+static void pair_move2d(GenProgram *p, const char *name, const char *dt, const char *dst)
+{
+    const char *T = cutype(dt);
+    char params[128], store[96];
+    snprintf(params, sizeof params, "const %s *__restrict__ in, %s *__restrict__ out, int n, int m", T, T);
+    snprintf(store, sizeof store, "out[%s] = v;", dst);
+    Tiled t = {name, params, T, "n", "m", "in[i * m + j]", store, NULL};
+    pair_tiled(p, &t, "in,out,n,m", NULL);
+}
+
+/* One thread per element of a flat index space of `count` elements, x
+ * along the source's contiguous axis: the index is decomposed into the
+ * source coordinates (decl), and the element moved (move). */
+static void pair_flat(GenProgram *p, const char *name, const char *params, const char *count, const char *decl,
+                      const char *move, const char *args)
+{
+    StrBuf *k = gen_cuda_src(p);
+    char grid[64], spaced[64];
+    int o = 0;
+    for (const char *c = count; *c && o < (int)sizeof spaced - 4; c++)
+        o += snprintf(spaced + o, sizeof spaced - (size_t)o, *c == '*' ? " * " : "%c", *c);
+    sb_append(k, "/* One thread per element, in the source's storage order (coalesced reads). */\n");
+    put_kernel_head(k, name, params);
+    sb_printf(k, "{\n"
+                 "    const int e = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                 "    if (e >= %s)\n        return;\n%s    %s\n}\n",
+              spaced, decl, move);
+    snprintf(grid, sizeof grid, "(%s+255)/256", count);
+    gen_launch(p, name, grid, "256", NULL, args);
+    gen_knob(p, "block", "256");
+    gen_knob(p, "mapping", "one-element-per-thread");
+}
+
+/* The pair of c[i][j] = expr(a[i * n + j], bt) over n x n matrices, bt
+ * being b[j * n + i] (the transposed operand): each 32x8 block stages the
+ * matching 32x32 tile of b in shared memory (read along its rows), so
+ * both b and the output are accessed coalesced. */
+static void pair_with_transposed(GenProgram *p, const char *name, const char *params, const char *ty,
+                                 const char *b, const char *out, const char *expr, const char *args)
+{
+    StrBuf *k = gen_cuda_src(p);
+    sb_append(k, TILE_ENUM);
+    sb_append(k, "/* One 32x32 output tile per block; the transposed operand goes through shared memory. */\n");
+    put_kernel_head(k, name, params);
+    sb_printf(k, "{\n"
+                 "    __shared__ %s tile[TILE][TILE + 1];\n"
+                 "    const int i0 = blockIdx.y * TILE, j0 = blockIdx.x * TILE;\n"
+                 "    for (int r = threadIdx.y; r < TILE; r += blockDim.y) {\n"
+                 "        const int row = j0 + r, col = i0 + threadIdx.x;\n"
+                 "        if (row < n && col < n)\n"
+                 "            tile[r][threadIdx.x] = %s[row * n + col];\n"
+                 "    }\n"
+                 "    __syncthreads();\n"
+                 "    for (int r = threadIdx.y; r < TILE; r += blockDim.y) {\n"
+                 "        const int i = i0 + r, j = j0 + threadIdx.x;\n"
+                 "        if (i < n && j < n) {\n"
+                 "            const %s bt = tile[threadIdx.x][r]; /* %s[j * n + i] */\n"
+                 "            %s[i * n + j] = %s;\n"
+                 "        }\n"
+                 "    }\n}\n",
+              ty, b, ty, b, out, expr);
+    gen_launch(p, name, "(n+31)/32,(n+31)/32", "32,8", NULL, args);
+    gen_knob(p, "block", "32x8");
+    gen_knob(p, "mapping", "tiled-32x32-shared");
+}
+
 /* out (m x n) = in^T for in (n x m), both row-major. */
 static int k_plain(GenCtx *g, const char *dt)
 {
@@ -107,6 +264,7 @@ static int k_plain(GenCtx *g, const char *dt)
                "        for (int j = 0; j < m; j++)\n"
                "            out[j * n + i] = in[i * m + j];\n}\n",
                inc(dt), T, T);
+    pair_move2d(p, "transpose2d", dt, "j * n + i");
     return gen_end(p);
 }
 
@@ -142,6 +300,11 @@ static int k_ld(GenCtx *g, const char *dt)
                "        for (int j = 0; j < m; j++)\n"
                "            b[j * ldb + i] = a[i * lda + j];\n}\n",
                inc(dt), T, T);
+    char params[160];
+    snprintf(params, sizeof params, "const %s *__restrict__ a, %s *__restrict__ b, int n, int m, int lda, int ldb",
+             cutype(dt), cutype(dt));
+    Tiled t = {"transpose_ld", params, cutype(dt), "n", "m", "a[i * lda + j]", "b[j * ldb + i] = v;", NULL};
+    pair_tiled(p, &t, "a,b,n,m,lda,ldb", NULL);
     return gen_end(p);
 }
 
@@ -178,6 +341,15 @@ static int k_batched(GenCtx *g, const char *dt)
                "                dst[j * n + i] = src[i * m + j];\n"
                "    }\n}\n",
                inc(dt), T, T, T, T);
+    const char *U = cutype(dt);
+    char params[128], prologue[200];
+    snprintf(params, sizeof params, "const %s *__restrict__ in, %s *__restrict__ out, int batch, int n, int m", U, U);
+    snprintf(prologue, sizeof prologue,
+             "    const long long plane = (long long)n * m;\n"
+             "    const %s *src = in + blockIdx.z * plane;\n"
+             "    %s *dst = out + blockIdx.z * plane;\n", U, U);
+    Tiled t = {"transpose_batched", params, U, "n", "m", "src[i * m + j]", "dst[j * n + i] = v;", prologue};
+    pair_tiled(p, &t, "in,out,batch,n,m", "batch");
     return gen_end(p);
 }
 
@@ -217,6 +389,12 @@ static int k_perm3(GenCtx *g, const int perm[3], const char *dt)
                "                out[%s] = in[(i * b + j) * c + k];\n}\n",
                inc(dt), dim[perm[0]], dim[perm[1]], dim[perm[2]], idx[perm[0]], idx[perm[1]], idx[perm[2]], T, T,
                buf);
+    char params[128], move[160];
+    snprintf(params, sizeof params, "const %s *__restrict__ in, %s *__restrict__ out, int a, int b, int c",
+             cutype(dt), cutype(dt));
+    snprintf(move, sizeof move, "out[%s] = in[e];", buf);
+    pair_flat(p, "permute3", params, "a*b*c", "    const int i = e / (b * c), j = e / c % b, k = e % c;\n", move,
+              "in,out,a,b,c");
     return gen_end(p);
 }
 
@@ -253,6 +431,14 @@ static int k_layout4(GenCtx *g, int to_nhwc, const char *dt)
                "                    out[%s] = in[%s];\n}\n",
                inc(dt), to_nhwc ? "NCHW" : "NHWC", to_nhwc ? "NHWC" : "NCHW",
                to_nhwc ? "nchw_to_nhwc" : "nhwc_to_nchw", T, T, dst, src);
+    char params[128], move[96];
+    snprintf(params, sizeof params, "const %s *__restrict__ in, %s *__restrict__ out, int n, int c, int h, int w",
+             cutype(dt), cutype(dt));
+    snprintf(move, sizeof move, "out[%s] = in[e];", dst);
+    pair_flat(p, to_nhwc ? "nchw_to_nhwc" : "nhwc_to_nchw", params, "n*c*h*w",
+              to_nhwc ? "    const int x = e % w, y = e / w % h, ch = e / (w * h) % c, b = e / (w * h * c);\n"
+                      : "    const int ch = e % c, x = e / c % w, y = e / (c * w) % h, b = e / (c * w * h);\n",
+              move, "in,out,n,c,h,w");
     return gen_end(p);
 }
 
@@ -279,6 +465,10 @@ static int k_scale(GenCtx *g, const char *dt)
                "        for (int j = 0; j < m; j++)\n"
                "            out[j * n + i] = alpha * in[i * m + j];\n}\n",
                T, T, T);
+    char params[128];
+    snprintf(params, sizeof params, "const %s *__restrict__ in, %s *__restrict__ out, %s alpha, int n, int m", T, T, T);
+    Tiled t = {"transpose_scale", params, T, "n", "m", "alpha * in[i * m + j]", "out[j * n + i] = v;", NULL};
+    pair_tiled(p, &t, "in,out,alpha,n,m", NULL);
     return gen_end(p);
 }
 
@@ -312,6 +502,34 @@ static int k_conj(GenCtx *g, const char *dt)
                "            dst[1] = -src[1];\n"
                "        }\n    }\n}\n",
                T, T, T, T);
+    StrBuf *k = gen_cuda_src(p);
+    sb_append(k, TILE_ENUM);
+    sb_append(k, "/* One 32x32 tile of complex elements per block, real and imaginary parts in\n"
+                 " * two shared tiles: coalesced reads and writes. */\n");
+    char params[96];
+    snprintf(params, sizeof params, "const %s *__restrict__ in, %s *__restrict__ out, int n, int m", T, T);
+    put_kernel_head(k, "conj_transpose", params);
+    sb_printf(k, "{\n"
+                 "    __shared__ %s re[TILE][TILE + 1], im[TILE][TILE + 1];\n"
+                 "    const int i0 = blockIdx.y * TILE, j0 = blockIdx.x * TILE;\n"
+                 "    for (int r = threadIdx.y; r < TILE; r += blockDim.y) {\n"
+                 "        const int i = i0 + r, j = j0 + threadIdx.x;\n"
+                 "        if (i < n && j < m) {\n"
+                 "            re[r][threadIdx.x] = in[2 * (i * m + j)];\n"
+                 "            im[r][threadIdx.x] = in[2 * (i * m + j) + 1];\n"
+                 "        }\n"
+                 "    }\n"
+                 "    __syncthreads();\n"
+                 "    for (int r = threadIdx.y; r < TILE; r += blockDim.y) {\n"
+                 "        const int i = i0 + threadIdx.x, j = j0 + r;\n"
+                 "        if (i < n && j < m) {\n"
+                 "            out[2 * (j * n + i)] = re[threadIdx.x][r];\n"
+                 "            out[2 * (j * n + i) + 1] = -im[threadIdx.x][r];\n"
+                 "        }\n"
+                 "    }\n}\n", T);
+    gen_launch(p, "conj_transpose", "(m+31)/32,(n+31)/32", "32,8", NULL, "in,out,n,m");
+    gen_knob(p, "block", "32x8");
+    gen_knob(p, "mapping", "tiled-32x32-shared");
     return gen_end(p);
 }
 
@@ -341,6 +559,11 @@ static int k_add(GenCtx *g, const char *dt)
                "        for (int j = 0; j < n; j++)\n"
                "            c[i * n + j] = a[i * n + j] + b[j * n + i];\n}\n",
                inc(dt), T, T, T);
+    const char *U = cutype(dt);
+    char params[160];
+    snprintf(params, sizeof params, "const %s *__restrict__ a, const %s *__restrict__ b, %s *__restrict__ c, int n",
+             U, U, U);
+    pair_with_transposed(p, "add_transposed", params, U, "b", "c", "a[i * n + j] + bt", "a,b,c,n");
     return gen_end(p);
 }
 
@@ -374,6 +597,10 @@ static int k_sym(GenCtx *g, int anti, const char *dt)
                "            out[i * n + j] = %s * (a[i * n + j] %c a[j * n + i]);\n}\n",
                anti ? "anti" : "", anti ? '-' : '+', anti ? "antisymmetric_part" : "symmetric_part", T, T,
                half, anti ? '-' : '+');
+    char params[128], expr[64];
+    snprintf(params, sizeof params, "const %s *__restrict__ a, %s *__restrict__ out, int n", T, T);
+    snprintf(expr, sizeof expr, "%s * (a[i * n + j] %c bt)", half, anti ? '-' : '+');
+    pair_with_transposed(p, anti ? "antisymmetric_part" : "symmetric_part", params, T, "a", "out", expr, "a,out,n");
     return gen_end(p);
 }
 
@@ -405,6 +632,35 @@ static int k_inplace(GenCtx *g, const char *dt)
                "            a[j * n + i] = t;\n"
                "        }\n    }\n}\n",
                inc(dt), T, T);
+    StrBuf *k = gen_cuda_src(p);
+    sb_append(k, TILE_ENUM);
+    sb_printf(k, "/* Tile (ti, tj) with ti <= tj swaps with its mirror (tj, ti): the block reads\n"
+                 " * both 32x32 tiles into shared memory, then writes each, transposed, in the\n"
+                 " * other's place (a diagonal tile is its own mirror).  Blocks below the\n"
+                 " * diagonal have nothing to do. */\n"
+                 "extern \"C\" __global__ void transpose_inplace(%s *a, int n)\n{\n"
+                 "    __shared__ %s upper[TILE][TILE + 1], lower[TILE][TILE + 1];\n"
+                 "    const int ti = blockIdx.y, tj = blockIdx.x;\n"
+                 "    if (ti > tj)\n        return;\n"
+                 "    const int i0 = ti * TILE, j0 = tj * TILE;\n"
+                 "    for (int r = threadIdx.y; r < TILE; r += blockDim.y) {\n"
+                 "        const int c = threadIdx.x;\n"
+                 "        if (i0 + r < n && j0 + c < n)\n"
+                 "            upper[r][c] = a[(i0 + r) * n + j0 + c];\n"
+                 "        if (j0 + r < n && i0 + c < n)\n"
+                 "            lower[r][c] = a[(j0 + r) * n + i0 + c];\n"
+                 "    }\n"
+                 "    __syncthreads();\n"
+                 "    for (int r = threadIdx.y; r < TILE; r += blockDim.y) {\n"
+                 "        const int c = threadIdx.x;\n"
+                 "        if (j0 + r < n && i0 + c < n)\n"
+                 "            a[(j0 + r) * n + i0 + c] = upper[c][r];\n"
+                 "        if (i0 + r < n && j0 + c < n)\n"
+                 "            a[(i0 + r) * n + j0 + c] = lower[c][r];\n"
+                 "    }\n}\n", cutype(dt), cutype(dt));
+    gen_launch(p, "transpose_inplace", "(n+31)/32,(n+31)/32", "32,8", NULL, "a,n");
+    gen_knob(p, "block", "32x8");
+    gen_knob(p, "mapping", "tiled-32x32-shared, tile pairs swapped");
     return gen_end(p);
 }
 
@@ -436,6 +692,9 @@ static int k_convert(GenCtx *g, int which)
                       "    for (int i = 0; i < n; i++)\n"
                       "        for (int j = 0; j < m; j++)\n"
                       "            out[j * n + i] = in[i * m + j] / 255.0f;\n}\n");
+        Tiled t = {"transpose_convert", "const unsigned char *__restrict__ in, float *__restrict__ out, int n, int m",
+                   "float", "n", "m", "in[i * m + j] / 255.0f", "out[j * n + i] = v;", NULL};
+        pair_tiled(p, &t, "in,out,n,m", NULL);
     } else if (which == 1) {
         gen_describe(p, "out = scale * in^T, i32 -> f64");
         gen_source(p, "#include <stdint.h>\n\n"
@@ -445,6 +704,10 @@ static int k_convert(GenCtx *g, int which)
                       "    for (int i = 0; i < n; i++)\n"
                       "        for (int j = 0; j < m; j++)\n"
                       "            out[j * n + i] = scale * in[i * m + j];\n}\n");
+        Tiled t = {"transpose_convert",
+                   "const int *__restrict__ in, double *__restrict__ out, double scale, int n, int m", "double", "n",
+                   "m", "scale * in[i * m + j]", "out[j * n + i] = v;", NULL};
+        pair_tiled(p, &t, "in,out,scale,n,m", NULL);
     } else {
         gen_describe(p, "out = (float) in^T, f64 -> f32");
         gen_source(p, "/* Transposes an n x m double matrix into single precision. */\n"
@@ -452,6 +715,9 @@ static int k_convert(GenCtx *g, int which)
                       "    for (int i = 0; i < n; i++)\n"
                       "        for (int j = 0; j < m; j++)\n"
                       "            out[j * n + i] = (float)in[i * m + j];\n}\n");
+        Tiled t = {"transpose_convert", "const double *__restrict__ in, float *__restrict__ out, int n, int m",
+                   "float", "n", "m", "(float)in[i * m + j]", "out[j * n + i] = v;", NULL};
+        pair_tiled(p, &t, "in,out,n,m", NULL);
     }
     return gen_end(p);
 }
@@ -483,6 +749,13 @@ static int k_bias_relu(GenCtx *g, const char *dt)
                "        for (int i = 0; i < n; i++)\n"
                "            out[j * n + i] = %s(alpha * in[i * m + j] + bias[j], %s);\n}\n",
                "#include <math.h>\n\n", T, T, T, T, f ? "fmaxf" : "fmax", f ? "0.0f" : "0.0");
+    char params[160], load[96];
+    snprintf(params, sizeof params,
+             "const %s *__restrict__ in, const %s *__restrict__ bias, %s *__restrict__ out, %s alpha, int n, int m", T,
+             T, T, T);
+    snprintf(load, sizeof load, "%s(alpha * in[i * m + j] + bias[j], %s)", f ? "fmaxf" : "fmax", f ? "0.0f" : "0.0");
+    Tiled t = {"transpose_bias_relu", params, T, "n", "m", load, "out[j * n + i] = v;", NULL};
+    pair_tiled(p, &t, "in,bias,out,alpha,n,m", NULL);
     return gen_end(p);
 }
 
@@ -510,6 +783,10 @@ static int k_gather(GenCtx *g)
                   "        for (int i = 0; i < n; i++)\n"
                   "            out[j * n + i] = in[i * m + c];\n"
                   "    }\n}\n");
+    Tiled t = {"transpose_gather",
+               "const float *__restrict__ in, const int *__restrict__ cols, float *__restrict__ out, int n, int m, int k",
+               "float", "n", "k", "in[i * m + cols[j]]", "out[j * n + i] = v;", NULL};
+    pair_tiled(p, &t, "in,cols,out,n,m,k", NULL);
     return gen_end(p);
 }
 
@@ -537,6 +814,24 @@ static int k_colsum(GenCtx *g)
                   "        }\n"
                   "        sums[j] = (float)s;\n"
                   "    }\n}\n");
+    StrBuf *k = gen_cuda_src(p);
+    sb_append(k, TILE_ENUM);
+    Tiled t = {"transpose", "const float *__restrict__ in, float *__restrict__ out, int n, int m", "float", "n", "m",
+               "in[i * m + j]", "out[j * n + i] = v;", NULL};
+    emit_tiled(k, &t);
+    sb_append(k, "\n/* sums[j] = sum over i of in[i][j], in double and in the program's order: one\n"
+                 " * thread per column (neighbouring threads read neighbouring elements). */\n"
+                 "extern \"C\" __global__ void column_sums(const float *__restrict__ in, float *__restrict__ sums,\n"
+                 "                                       int n, int m)\n{\n"
+                 "    const int j = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                 "    if (j >= m)\n        return;\n"
+                 "    double s = 0.0;\n"
+                 "    for (int i = 0; i < n; i++)\n        s += in[i * m + j];\n"
+                 "    sums[j] = (float)s;\n}\n");
+    gen_launch(p, "transpose", "(m+31)/32,(n+31)/32", "32,8", NULL, "in,out,n,m");
+    gen_launch(p, "column_sums", "(m+255)/256", "256", NULL, "in,sums,n,m");
+    gen_knob(p, "block", "32x8");
+    gen_knob(p, "mapping", "tiled-32x32-shared transpose, then one-column-per-thread sums");
     return gen_end(p);
 }
 
@@ -573,6 +868,7 @@ static int k_rotate(GenCtx *g, int kind, const char *dt)
                "        for (int j = 0; j < m; j++)\n"
                "            out[%s] = in[i * m + j];\n}\n",
                inc(dt), what[kind], tag[kind], T, T, dst[kind]);
+    pair_move2d(p, tag[kind], dt, dst[kind]);
     return gen_end(p);
 }
 
@@ -593,6 +889,10 @@ static int k_geam(GenCtx *g)
                   "    for (int j = 0; j < m; j++)\n"
                   "        for (int i = 0; i < n; i++)\n"
                   "            b[j * n + i] = beta * b[j * n + i] + alpha * a[i * m + j];\n}\n");
+    Tiled t = {"transpose_accumulate",
+               "const float *__restrict__ a, float *__restrict__ b, float alpha, float beta, int n, int m", "float", "n",
+               "m", "a[i * m + j]", "b[j * n + i] = beta * b[j * n + i] + alpha * v;", NULL};
+    pair_tiled(p, &t, "a,b,alpha,beta,n,m", NULL);
     return gen_end(p);
 }
 
