@@ -13,6 +13,7 @@
 #include "harness/cli.h"
 #include "harness/eval.h"
 #include "harness/nvrtc.h"
+#include "harness/structure.h"
 
 static const char USAGE[] =
     "usage: harness eval PROGRAM [kernel.cu launch.json] [options]\n"
@@ -23,6 +24,8 @@ static const char USAGE[] =
     "  per config pass / wrong_result / runtime_error / timeout / compile_error, the largest\n"
     "  errors, and the time (median, IQR, samples, CUPTI's kernel time) with the speedup over\n"
     "  the program's reference CUDA implementation, timed interleaved in the same worker.\n"
+    "  After the verdict: the static structural report (coalescing, occupancy, barriers, score;\n"
+    "  `harness structure`, docs/STRUCTURE.md), also under \"structure\" in --json.\n"
     "  --configs a,b,...  configs to run (default: all but 'large', whose CPU reference is too slow)\n"
     "  --trials N         fresh-seed trials per config (default 3)\n"
     "  --seed N           seed of the first trial (default 20261202)\n"
@@ -239,7 +242,29 @@ static void add_num(cJSON *obj, const char *key, double v)
         cJSON_AddStringToObject(obj, key, isnan(v) ? "nan" : v > 0 ? "inf" : "-inf");
 }
 
-static void print_json(const char *program, const char *kernel_path, const EvalReport *r, const EvalOptions *o)
+/* The static structural report shown after the verdict (structure.h): none
+ * for a candidate that does not compile; *note then says why. */
+static int structure_of(const Problem *p, const char *kernel, const LaunchPlan *lp, const EvalReport *r,
+                        const EvalOptions *o, StructureReport *sr, char *note, size_t len)
+{
+    if (r->status == EVAL_COMPILE_ERROR) {
+        snprintf(note, len, "kernel.cu does not compile");
+        return 0;
+    }
+    const char *arch = o->arch ? o->arch : strncmp(r->arch, "sm_", 3) == 0 ? r->arch : "sm_90";
+    StructureOptions so = structure_default_options();
+    int compile_error;
+    Error e;
+    if (structure_candidate(p, structure_default_config(p), kernel, lp, arch, o->nvrtc_cache, &so, sr,
+                            &compile_error, &e) != 0) {
+        snprintf(note, len, "%s", e.msg);
+        return 0;
+    }
+    return 1;
+}
+
+static void print_json(const char *program, const char *kernel_path, const EvalReport *r, const EvalOptions *o,
+                       const StructureReport *sr, const char *structure_note)
 {
     cJSON *j = cJSON_CreateObject();
     cJSON_AddStringToObject(j, "program", program);
@@ -293,6 +318,9 @@ static void print_json(const char *program, const char *kernel_path, const EvalR
             cJSON_AddStringToObject(c, "timing_note", ec->timing_note);
         cJSON_AddItemToArray(cs, c);
     }
+    cJSON_AddItemToObject(j, "structure", sr ? structure_to_cjson(sr) : cJSON_CreateNull());
+    if (!sr)
+        cJSON_AddStringToObject(j, "structure_note", structure_note);
     char *s = cJSON_Print(j);
     printf("%s\n", s);
     cJSON_free(s);
@@ -390,6 +418,9 @@ int cmd_eval(CliContext *cx, int argc, char **argv)
     int n_cs = 0, rc = 0, no_gpu = 0;
     EvalReport r;
     memset(&r, 0, sizeof r);
+    StructureReport sr;
+    memset(&sr, 0, sizeof sr);
+    char structure_note[1024] = "";
     if (load_program(cx, pos[0], &p, &ref_source, &e) != 0 || file_read_all(pos[1], 1 << 20, &kernel, NULL, &e) != 0 ||
         launch_load(pos[2], p, &lp, &e) != 0 || pick_configs(p, configs, &cs, &n_cs, &e) != 0) {
         rc = cli_fail(&e);
@@ -410,12 +441,20 @@ int cmd_eval(CliContext *cx, int argc, char **argv)
                             "(--backend cpu gives a correctness verdict on the CPU)\n");
         goto done;
     }
-    if (json)
-        print_json(p->name, pos[1], &r, &o);
-    else
+    int have_sr = structure_of(p, kernel, lp, &r, &o, &sr, structure_note, sizeof structure_note);
+    if (json) {
+        print_json(p->name, pos[1], &r, &o, have_sr ? &sr : NULL, structure_note);
+    } else {
         print_human(p->name, pos[1], &r, &o);
+        printf("\n");
+        if (have_sr)
+            structure_print(stdout, &sr);
+        else
+            printf("structure: no report (%s)\n", structure_note);
+    }
     rc = r.status == EVAL_PASS ? 0 : 1;
 done:
+    structure_report_release(&sr);
     eval_report_release(&r);
     free(cs);
     launch_free(lp);

@@ -466,7 +466,7 @@ int nvrtc_compile_with(const char *source, const char *arch, const char *cache_d
 {
     memset(r, 0, sizeof *r);
     int rc = 0;
-    char *path = NULL, *tmp = NULL, *log = NULL;
+    char *path = NULL, *tmp = NULL, *log = NULL, *abs_dir = NULL;
     CompileShared *sh = MAP_FAILED;
     SandboxResult res = {0};
     if (nvrtc_check_includes(source, e) != 0) {
@@ -476,6 +476,10 @@ int nvrtc_compile_with(const char *source, const char *arch, const char *cache_d
     }
     TRY(nvrtc_cache_key_for(source, arch, flags, r->key, e));
     TRY(file_mkdirs(cache_dir, e));
+    /* absolute: the sandboxed child works in a private directory */
+    if (!(abs_dir = realpath(cache_dir, NULL)))
+        FAIL(e, "cannot resolve '%s': %s", cache_dir, strerror(errno));
+    cache_dir = abs_dir;
     path = xasprintf("%s/%s.cubin", cache_dir, r->key);
     if (file_exists(path) && (!(flags & NVRTC_PTXAS_INFO) || (log = cached_log(path)) != NULL)) {
         char *data = NULL;
@@ -541,6 +545,7 @@ done:
         r->log = xstrdup("");
     free(path);
     free(tmp);
+    free(abs_dir);
     return rc;
 }
 

@@ -18,6 +18,7 @@
 #include "harness/kernels.h"
 #include "harness/nvrtc.h"
 #include "harness/results.h"
+#include "harness/structure.h"
 #include "harness/version.h"
 
 static double now_s(void)
@@ -365,7 +366,7 @@ typedef struct WorkerCtx {
 /* Stores the verdicts of one kernel in one transaction. */
 static int store_kernel(Catalog *c, const WorkerCtx *w, const KernelRow *k, const LoadedProgram *lp,
                         const EvalReport *r, const ProblemConfig *const *chosen, int n_chosen, char **skip_reason,
-                        const char *kernel_error, double kernel_ms, Error *e)
+                        char **structure, const char *kernel_error, double kernel_ms, Error *e)
 {
     int rc = 0;
     char device[300];
@@ -379,6 +380,7 @@ static int store_kernel(Catalog *c, const WorkerCtx *w, const KernelRow *k, cons
         row.device = device;
         row.reference_kind = "cpu";
         row.kernel_ms = kernel_ms;
+        row.structure = structure ? structure[ci] : NULL;
         const EvalConfig *ec = NULL;
         for (int j = 0; r && j < r->n_configs; j++)
             if (r->configs[j].config == cf)
@@ -433,6 +435,31 @@ done:
     if (rc != 0)
         catalog_rollback(c);
     return rc;
+}
+
+/* The static structural report of a kernel under each config of p (JSON
+ * text per config, NULL where it cannot be made), for results.structure:
+ * one NVRTC compile with ptxas's report (cached; compile-ahead makes it
+ * too), then the analysis per config.  NULL when it does not compile. */
+static char **structure_reports(const Problem *p, const char *source, const LaunchPlan *plan, const EvalOptions *eo)
+{
+    NvrtcResult nr;
+    Error e;
+    const char *arch = eo->arch ? eo->arch : "sm_90";
+    if (nvrtc_compile_with(source, arch, eo->nvrtc_cache, NVRTC_PTXAS_INFO, &nr, &e) != 0) {
+        nvrtc_result_release(&nr);
+        return NULL;
+    }
+    StructureOptions so = structure_default_options();
+    char **out = xcalloc((size_t)p->n_configs + 1, sizeof *out);
+    for (int ci = 0; ci < p->n_configs; ci++) {
+        StructureReport sr;
+        if (structure_analyze(p, &p->configs[ci], source, plan, nr.kernels, nr.n_kernels, arch, &so, &sr, &e) == 0)
+            out[ci] = structure_to_json(&sr);
+        structure_report_release(&sr);
+    }
+    nvrtc_result_release(&nr);
+    return out;
 }
 
 static void report(int fd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -540,15 +567,20 @@ static void worker_main(const WorkerCtx *w, const int64_t *kernels, int n, int f
             _exit(1);
         }
         double kernel_ms = (now_s() - t_kernel) * 1000.0;
-        if (store_kernel(c, w, &k, &lp, n_chosen ? &r : NULL, chosen, n_chosen, skip, plan_error, kernel_ms, &e) !=
-            0) {
+        char **structure = plan_error ? NULL : structure_reports(lp.p, k.source, plan, &eo);
+        if (store_kernel(c, w, &k, &lp, n_chosen ? &r : NULL, chosen, n_chosen, skip, structure, plan_error, kernel_ms,
+                         &e) != 0) {
             report(w->progress_fd, "E %s", e.msg);
             _exit(1);
         }
         report(w->progress_fd, "K %s %lld", !plan_error && r.status == EVAL_PASS ? "pass" : "fail",
                (long long)k.id);
-        for (int j = 0; j < lp.p->n_configs; j++)
+        for (int j = 0; j < lp.p->n_configs; j++) {
             free(skip[j]);
+            if (structure)
+                free(structure[j]);
+        }
+        free(structure);
         free(skip);
         free(chosen);
         eval_report_release(&r);
@@ -577,6 +609,8 @@ static void compiler_main(const char *catalog_path, const int64_t *kernels, int 
         NvrtcResult r;
         memset(&r, 0, sizeof r);
         nvrtc_compile(k.source, arch, cache, &r, &e); /* failures are the workers' to report */
+        nvrtc_result_release(&r);
+        nvrtc_compile_with(k.source, arch, cache, NVRTC_PTXAS_INFO, &r, &e); /* for the structural report */
         nvrtc_result_release(&r);
         kernel_row_release(&k);
     }

@@ -691,3 +691,25 @@ TEST(structure_orders_uncoalesced_variants)
     sb_release(&misses);
     return 0;
 }
+
+/* harness run stores the report per result (CPU backend: no GPU needed). */
+TEST(structure_stored_by_run)
+{
+    char *exe = harness_exe(), *out = NULL, cwd[4096];
+    if (!exe || !getcwd(cwd, sizeof cwd))
+        SKIP("bin/harness next to the test runner is missing");
+    int st = test_sh(&out,
+                     "set -e; cd %s; mkdir -p progs/c/fixtures/ok-axpy; "
+                     "cp %s/tests/data/programs/ok-axpy/* %s/tests/data/kernels/axpy/* progs/c/fixtures/ok-axpy/; "
+                     "%s --catalog cat.db ingest --quiet progs >/dev/null; "
+                     "%s --catalog cat.db run --backend cpu --trials 1 --configs small,edge --quiet >/dev/null; "
+                     "sqlite3 cat.db \"SELECT c.name || ' ' || json_extract(r.structure, '$.config') || ' ' || "
+                     "json_extract(r.structure, '$.terms.coalescing') FROM results r JOIN configs c ON c.id = "
+                     "r.config_id ORDER BY c.name\"",
+                     t->tmpdir, cwd, cwd, exe, exe);
+    CHECK_MSG(st == 0 && out && strstr(out, "edge edge 1") && strstr(out, "small small 1"), "%d: %s", st,
+              out ? out : "");
+    free(out);
+    free(exe);
+    return 0;
+}
