@@ -494,6 +494,8 @@ static cJSON *kernel_json(const StructureReport *r, int k)
         cJSON_AddNumberToObject(x, "elem_bytes", a->elem_bytes);
         cJSON_AddNumberToObject(x, "sectors", round4(a->sectors));
         cJSON_AddStringToObject(x, "index", a->index);
+        if (a->address) /* index is the address argument of an atomic or __ldg */
+            cJSON_AddBoolToObject(x, "address", 1);
         cJSON_AddItemToArray(acc, x);
     }
     cJSON *co = cJSON_AddObjectToObject(o, "coalescing");
@@ -666,11 +668,15 @@ static void print_kernel(FILE *f, const StructureReport *r, int k)
         char expr[128], where[32];
         stride_expr(sk, a, expr, sizeof expr);
         snprintf(where, sizeof where, a->call_line ? "line %d (call %d)" : "line %d", a->line, a->call_line);
-        fprintf(f, "    %-18s %-6s %s[%s]: %s", where, src_access_kind_name(a->kind), a->param, a->index,
-                src_access_class_name(a->cls));
+        /* an address argument (atomics, __ldg) is shown as written */
+        int address = a->address;
+        fprintf(f, "    %-18s %-6s %s%s%s%s: %s", where, src_access_kind_name(a->kind), address ? "" : a->param,
+                address ? "" : "[", a->index, address ? "" : "]", src_access_class_name(a->cls));
         if (a->shape == SRC_SHAPE_AFFINE && !(a->cls == SRC_COALESCED && !a->n_factors)) {
-            if (a->stride)
+            if (a->stride && a->n_factors)
                 fprintf(f, ", stride %lld (%s)", a->stride, expr);
+            else if (a->stride)
+                fprintf(f, ", stride %lld", a->stride);
             else
                 fprintf(f, ", stride %s", expr);
         }
@@ -697,7 +703,7 @@ void structure_print(FILE *f, const StructureReport *r)
                 L->kernel >= 0 ? r->src.kernels[L->kernel].name : "?", (long long)L->g.grid[0],
                 (long long)L->g.grid[1], (long long)L->g.grid[2], (long long)L->g.block[0], (long long)L->g.block[1],
                 (long long)L->g.block[2], (long long)L->g.smem);
-        fprintf(f, "%d blocks/SM, %d warps/SM, occupancy %.0f%% (limited by %s)%s, %.2f waves\n", L->occ.blocks_per_sm,
+        fprintf(f, "%d blocks/SM, %d warps/SM, occupancy %.0f%% (limited by %s)%s, %.3g waves\n", L->occ.blocks_per_sm,
                 L->occ.warps_per_sm, 100 * L->occ.occupancy, L->occ.limited_by,
                 L->have_info ? "" : " [no ptxas facts: registers not counted]", L->waves);
     }

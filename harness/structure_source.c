@@ -1210,9 +1210,9 @@ static void kernel_add_access(Ctx *cx, const Lv *lv, SrcAccessKind kind)
     for (int i = lv->from; i < lv->to && sb.len < sizeof a->index; i++) {
         const Tok *x = &an->t[i];
         const Tok *prev = i > lv->from ? &an->t[i - 1] : NULL;
-        int glue = !prev || tok_is(x, ")") || tok_is(x, "]") || tok_is(x, ".") || tok_is(x, ",") ||
-                   tok_is(prev, "(") || tok_is(prev, "[") || tok_is(prev, ".") ||
-                   (tok_is(x, "(") && prev->kind == TK_IDENT);
+        int glue = !prev || tok_is(x, ")") || tok_is(x, "]") || tok_is(x, "[") || tok_is(x, ".") ||
+                   tok_is(x, ",") || tok_is(prev, "(") || tok_is(prev, "[") || tok_is(prev, ".") ||
+                   (tok_is(x, "(") && prev->kind == TK_IDENT) || (i == lv->from + 1 && tok_is(prev, "&"));
         if (!glue)
             sb_putc(&sb, ' ');
         sb_append_n(&sb, x->s, (size_t)x->len);
@@ -1463,6 +1463,7 @@ static Val parse_call(Ctx *cx, const Tok *name, int line)
                 k->atomics_global++;
                 Lv lv = {LV_MEM, 0, p, line, arg_from[0], arg_to[0]};
                 kernel_add_access(cx, &lv, SRC_ATOMIC);
+                k->accesses[k->n_accesses - 1].address = 1;
             } else if (p.base == BASE_SHARED) {
                 k->atomics_shared++;
             } else {
@@ -1478,7 +1479,10 @@ static Val parse_call(Ctx *cx, const Tok *name, int line)
         if (cx->record && !store)
             k->ldg++;
         Lv lv = {LV_MEM, 0, args[0], line, arg_from[0], arg_to[0]};
+        int before = k->n_accesses;
         kernel_add_access(cx, &lv, store ? SRC_STORE : SRC_LOAD);
+        if (k->n_accesses > before)
+            k->accesses[k->n_accesses - 1].address = 1;
         return store ? v_uniform() : v_loaded(args[0]);
     }
     if (is_warp_op(name)) {

@@ -68,7 +68,9 @@ typedef struct SrcAccess {
     int factors[SRC_MAX_FACTORS];
     int unknown_stride;
     int elem_bytes;      /* bytes per element (16 for float4), 0 unknown */
-    char index[96];      /* the offset expression as written (macros expanded), truncated */
+    char index[96];      /* the offset expression as written (macros expanded), truncated; when
+                            address is set, the address argument of an atomic or __ldg ("&y[i]") */
+    int address;
     /* set by src_kernel_classify */
     SrcAccessClass cls;
     long long stride;    /* the lane stride in elements when known (factors bound), else 0 */
