@@ -14,123 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen.h"
+#include "gen_optext.h"
 #include "gen_tmpl.h"
 
 #define FAMILY_WHAT "particles"
-
-/* Template text: "$T" is the main element type, "$V" a second (payload)
- * type, "$F" the float suffix ("f" or ""), used for literals (1.0$F) and
- * math functions (sqrt$F). */
-typedef struct Sub {
-    const char *T, *V, *F;
-} Sub;
-
-static void put(StrBuf *s, const Sub *t, const char *tmpl)
-{
-    for (const char *c = tmpl; *c; c++) {
-        if (c[0] == '$' && (c[1] == 'T' || c[1] == 'V' || c[1] == 'F')) {
-            sb_append(s, c[1] == 'T' ? t->T : c[1] == 'V' ? t->V : t->F);
-            c++;
-        } else {
-            sb_putc(s, *c);
-        }
-    }
-}
-
-static const char *ctype_of(const char *dt)
-{
-    static const char *const map[][2] = {
-        {"f32", "float"},     {"f64", "double"},    {"i32", "int"},        {"i64", "int64_t"},
-        {"u8", "uint8_t"},    {"u16", "uint16_t"},  {"i16", "int16_t"},    {"u32", "uint32_t"},
-        {"u64", "uint64_t"},  {"i8", "int8_t"},
-    };
-    for (size_t k = 0; k < sizeof map / sizeof *map; k++)
-        if (!strcmp(map[k][0], dt))
-            return map[k][1];
-    return "?";
-}
-
-static const char *dtype_of(const char *ctype, size_t len)
-{
-    static const char *const map[][2] = {
-        {"float", "f32"},     {"double", "f64"},    {"int", "i32"},        {"int32_t", "i32"},
-        {"int64_t", "i64"},   {"uint8_t", "u8"},    {"uint16_t", "u16"},   {"int16_t", "i16"},
-        {"uint32_t", "u32"},  {"uint64_t", "u64"},  {"int8_t", "i8"},
-    };
-    for (size_t k = 0; k < sizeof map / sizeof *map; k++)
-        if (strlen(map[k][0]) == len && !strncmp(map[k][0], ctype, len))
-            return map[k][1];
-    return "?";
-}
-
-/* Looks `name` up in a "name=value;name=value" list; copies the value. */
-static int lookup(const char *list, const char *name, char *out, size_t outlen)
-{
-    size_t nl = strlen(name);
-    for (const char *q = list; q && *q;) {
-        const char *end = strchr(q, ';');
-        if (!end)
-            end = q + strlen(q);
-        const char *eq = memchr(q, '=', (size_t)(end - q));
-        if (eq && (size_t)(eq - q) == nl && !strncmp(q, name, nl)) {
-            snprintf(out, outlen, "%.*s", (int)(end - eq - 1), eq + 1);
-            return 1;
-        }
-        q = *end ? end + 1 : end;
-    }
-    return 0;
-}
-
-/* Declares the arguments of the C parameter list `sig` (types substituted)
- * in order: `const T *x` is an input and `T *x` an output (an in-out when
- * x is named in `inout`, a space-separated list), with its shape from
- * `shapes` ("x=n,m;y=n"); a plain `int`/`int64_t` is a param, unless
- * `scalars` ("name=value;...") gives it a value, as it does every other
- * plain value. */
-static void declare(GenProgram *p, const char *sig, const char *shapes, const char *inout, const char *scalars)
-{
-    const char *q = sig;
-    while (*q) {
-        while (*q == ' ' || *q == ',' || *q == '\n')
-            q++;
-        if (!*q)
-            break;
-        int is_const = !strncmp(q, "const ", 6);
-        if (is_const)
-            q += 6;
-        const char *ty = q;
-        while (*q != ' ')
-            q++;
-        const char *dt = dtype_of(ty, (size_t)(q - ty));
-        q++;
-        int ptr = *q == '*';
-        if (ptr)
-            q++;
-        char name[64];
-        size_t n = 0;
-        while (*q && *q != ',' && n < sizeof name - 1)
-            name[n++] = *q++;
-        name[n] = '\0';
-        char val[128];
-        if (ptr) {
-            const char *role = is_const ? "in" : "out";
-            char pad[70];
-            snprintf(pad, sizeof pad, " %s ", name);
-            char list[256];
-            snprintf(list, sizeof list, " %s ", inout ? inout : "");
-            if (strstr(list, pad))
-                role = "inout";
-            if (!lookup(shapes, name, val, sizeof val))
-                snprintf(val, sizeof val, "?");
-            gen_arg(p, name, dt, role, val);
-        } else if (lookup(scalars, name, val, sizeof val)) {
-            gen_scalar(p, name, dt, strtod(val, NULL));
-        } else {
-            gen_arg(p, name, dt, "param", NULL);
-        }
-    }
-}
 
 typedef struct Op {
     const char *tag;
@@ -566,62 +453,6 @@ static const Op OPS[] = {
 };
 #define N_OPS ((int)(sizeof OPS / sizeof *OPS))
 
-/* Applies "name=int:lo:hi;name=uni:lo:hi;name=part:total;name=sorted". */
-static void fills(GenProgram *p, const char *spec)
-{
-    char buf[512];
-    snprintf(buf, sizeof buf, "%s", spec ? spec : "");
-    for (char *save = NULL, *item = strtok_r(buf, ";", &save); item; item = strtok_r(NULL, ";", &save)) {
-        char *eq = strchr(item, '=');
-        *eq = '\0';
-        char *kind = eq + 1, *a = strchr(kind, ':'), *b = a ? strchr(a + 1, ':') : NULL;
-        if (a)
-            *a++ = '\0';
-        if (b)
-            *b++ = '\0';
-        if (!strcmp(kind, "int"))
-            gen_fill_int(p, item, a, b);
-        else if (!strcmp(kind, "uni"))
-            gen_fill_uniform(p, item, strtod(a, NULL), strtod(b, NULL));
-        else if (!strcmp(kind, "part"))
-            gen_fill_partition(p, item, a);
-        else if (!strcmp(kind, "sorted"))
-            gen_fill_sorted(p, item);
-    }
-}
-
-/* "void name(params)\n{\n", the parameters wrapped at about 96 columns. */
-static void signature(StrBuf *s, const char *entry, const char *sig)
-{
-    sb_printf(s, "void %s(", entry);
-    int indent = 6 + (int)strlen(entry), col = indent;
-    const char *q = sig;
-    for (int first = 1; *q; first = 0) {
-        while (*q == ' ')
-            q++;
-        const char *end = strchr(q, ',');
-        int len = end ? (int)(end - q) : (int)strlen(q);
-        if (!first) {
-            if (col + 2 + len > 96) {
-                sb_printf(s, ",\n%*s", indent, "");
-                col = indent;
-            } else {
-                sb_append(s, ", ");
-                col += 2;
-            }
-        }
-        sb_append_n(s, q, (size_t)len);
-        col += len;
-        q = end ? end + 1 : q + len;
-    }
-    sb_append(s, ")\n{\n");
-}
-
-static const char *size_of(const char *dt)
-{
-    return dt[1] == '8' ? "1" : strstr(dt, "16") ? "2" : strstr(dt, "64") ? "8" : "4";
-}
-
 /* ---- the pair ----
  *
  * The kernels are the C bodies themselves, run by one thread per particle:
@@ -766,12 +597,12 @@ static void emit_cuda(GenProgram *p, const Op *op, const Sub *t, const char *sig
 {
     StrBuf *k = gen_cuda_src(p);
     StrBuf body = STRBUF_INIT, names = STRBUF_INIT, pre = STRBUF_INIT;
-    put(&body, t, op->body);
-    put(&pre, t, op->pre);
+    ops_put(&body, t, op->body);
+    ops_put(&pre, t, op->pre);
     put_names(&names, sig);
     const char *b = body.data;
     if (op->kind == SETS && !strcmp(op->entry, "set_moments")) {
-        put(k, t, WARP_SUM);
+        ops_put(k, t, WARP_SUM);
         put_pre(k, pre.data, "One warp per set: its lanes stride through the set's particles.");
         StrBuf head = STRBUF_INIT, tmpl = STRBUF_INIT;
         put_head(&head, op->entry, sig);
@@ -779,7 +610,7 @@ static void emit_cuda(GenProgram *p, const Op *op, const Sub *t, const char *sig
         sb_append_n(&tmpl, SET_MOMENTS, (size_t)(at - SET_MOMENTS));
         sb_append(&tmpl, head.data);
         sb_append(&tmpl, at + 5);
-        put(k, t, tmpl.data);
+        ops_put(k, t, tmpl.data);
         sb_append(k, "}\n");
         gen_launch(p, op->entry, "(nsets+7)/8", "256", NULL, names.data);
         gen_knob(p, "block", "256");
@@ -874,20 +705,20 @@ static int emit(GenCtx *g, const Op *op, const char *inst)
     snprintf(kt, sizeof kt, "%.*s", (int)(slash ? slash - inst : (long)strlen(inst)), inst);
     if (slash)
         snprintf(vt, sizeof vt, "%s", slash + 1);
-    Sub t = {ctype_of(kt), slash ? ctype_of(vt) : "", !strcmp(kt, "f32") ? "f" : ""};
+    Sub t = {ops_ctype_of(kt), slash ? ops_ctype_of(vt) : "", !strcmp(kt, "f32") ? "f" : ""};
     char variant[96];
     snprintf(variant, sizeof variant, "%s-%s%s%s", op->tag, kt, slash ? "-" : "", vt);
     GenProgram *p = gen_begin(g, variant, op->entry);
     gen_describe(p, "%s: %s, %s%s%s", FAMILY_WHAT, op->tag, kt, slash ? "/" : "", vt);
     StrBuf sig = STRBUF_INIT;
-    put(&sig, &t, op->sig);
-    declare(p, sig.data, op->shapes, op->inout, op->scalars);
+    ops_put(&sig, &t, op->sig);
+    ops_declare(p, sig.data, op->shapes, op->inout, op->scalars);
     configs(p, op->kind);
-    fills(p, op->fills);
+    ops_fills(p, op->fills);
     StrBuf bytes = STRBUF_INIT;
     for (const char *c = op->bytes; *c; c++) {
         if (c[0] == '$' && (c[1] == 'S' || c[1] == 'W')) {
-            sb_append(&bytes, c[1] == 'S' ? size_of(kt) : (slash ? size_of(vt) : "0"));
+            sb_append(&bytes, c[1] == 'S' ? ops_size_of(kt) : (slash ? ops_size_of(vt) : "0"));
             c++;
         } else {
             sb_putc(&bytes, *c);
@@ -902,9 +733,9 @@ static int emit(GenCtx *g, const Op *op, const char *inst)
     /* Fixed-width integer types need stdint.h. */
     if (strstr(sig.data, "_t ") && !strstr(op->pre, "<stdint.h>"))
         sb_append(s, "#include <stdint.h>\n");
-    put(s, &t, op->pre);
-    signature(s, op->entry, sig.data);
-    put(s, &t, op->body);
+    ops_put(s, &t, op->pre);
+    ops_signature(s, op->entry, sig.data);
+    ops_put(s, &t, op->body);
     sb_append(s, "}\n");
     emit_cuda(p, op, &t, sig.data);
     sb_release(&sig);

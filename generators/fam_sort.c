@@ -11,85 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen.h"
-
-/* Template text: "$T" is the main element type, "$V" a second (payload)
- * type, "$F" the float suffix ("f" or ""), used for literals (1.0$F) and
- * math functions (sqrt$F). */
-typedef struct Sub {
-    const char *T, *V, *F;
-} Sub;
-
-static void put(StrBuf *s, const Sub *t, const char *tmpl)
-{
-    for (const char *c = tmpl; *c; c++) {
-        if (c[0] == '$' && (c[1] == 'T' || c[1] == 'V' || c[1] == 'F')) {
-            sb_append(s, c[1] == 'T' ? t->T : c[1] == 'V' ? t->V : t->F);
-            c++;
-        } else {
-            sb_putc(s, *c);
-        }
-    }
-}
-
-static const char *ctype_of(const char *dt)
-{
-    static const char *const map[][2] = {
-        {"f32", "float"},     {"f64", "double"},    {"i32", "int"},        {"i64", "int64_t"},
-        {"u8", "uint8_t"},    {"u16", "uint16_t"},  {"i16", "int16_t"},    {"u32", "uint32_t"},
-        {"u64", "uint64_t"},  {"i8", "int8_t"},
-    };
-    for (size_t k = 0; k < sizeof map / sizeof *map; k++)
-        if (!strcmp(map[k][0], dt))
-            return map[k][1];
-    return "?";
-}
-
-/* CUDA's spelling of a dtype (kernel.cu has no stdint.h). */
-static const char *cuda_type_of(const char *dt)
-{
-    static const char *const map[][2] = {
-        {"f32", "float"},          {"f64", "double"},         {"i32", "int"},
-        {"i64", "long long"},      {"u8", "unsigned char"},   {"u16", "unsigned short"},
-        {"i16", "short"},          {"u32", "unsigned int"},   {"u64", "unsigned long long"},
-        {"i8", "signed char"},
-    };
-    for (size_t k = 0; k < sizeof map / sizeof *map; k++)
-        if (!strcmp(map[k][0], dt))
-            return map[k][1];
-    return "?";
-}
-
-static const char *dtype_of(const char *ctype, size_t len)
-{
-    static const char *const map[][2] = {
-        {"float", "f32"},     {"double", "f64"},    {"int", "i32"},        {"int32_t", "i32"},
-        {"int64_t", "i64"},   {"uint8_t", "u8"},    {"uint16_t", "u16"},   {"int16_t", "i16"},
-        {"uint32_t", "u32"},  {"uint64_t", "u64"},  {"int8_t", "i8"},
-    };
-    for (size_t k = 0; k < sizeof map / sizeof *map; k++)
-        if (strlen(map[k][0]) == len && !strncmp(map[k][0], ctype, len))
-            return map[k][1];
-    return "?";
-}
-
-/* Looks `name` up in a "name=value;name=value" list; copies the value. */
-static int lookup(const char *list, const char *name, char *out, size_t outlen)
-{
-    size_t nl = strlen(name);
-    for (const char *q = list; q && *q;) {
-        const char *end = strchr(q, ';');
-        if (!end)
-            end = q + strlen(q);
-        const char *eq = memchr(q, '=', (size_t)(end - q));
-        if (eq && (size_t)(eq - q) == nl && !strncmp(q, name, nl)) {
-            snprintf(out, outlen, "%.*s", (int)(end - eq - 1), eq + 1);
-            return 1;
-        }
-        q = *end ? end + 1 : end;
-    }
-    return 0;
-}
+#include "gen_optext.h"
 
 /* Declares the arguments of the C parameter list `sig` (types substituted)
  * in order: `const T *x` is an input and `T *x` an output (an in-out when
@@ -111,7 +33,7 @@ static void declare(GenProgram *p, const char *sig, const char *shapes, const ch
         const char *ty = q;
         while (*q != ' ')
             q++;
-        const char *dt = dtype_of(ty, (size_t)(q - ty));
+        const char *dt = ops_dtype_of(ty, (size_t)(q - ty));
         q++;
         int ptr = *q == '*';
         if (ptr)
@@ -130,10 +52,10 @@ static void declare(GenProgram *p, const char *sig, const char *shapes, const ch
             snprintf(list, sizeof list, " %s ", inout ? inout : "");
             if (strstr(list, pad))
                 role = "inout";
-            if (!lookup(shapes, name, val, sizeof val))
+            if (!ops_lookup(shapes, name, val, sizeof val))
                 snprintf(val, sizeof val, "?");
             gen_arg(p, name, dt, role, val);
-        } else if (lookup(scalars, name, val, sizeof val)) {
+        } else if (ops_lookup(scalars, name, val, sizeof val)) {
             gen_scalar(p, name, dt, strtod(val, NULL));
         } else {
             gen_arg(p, name, dt, "param", NULL);
@@ -1579,38 +1501,6 @@ static void fills(GenProgram *p, const char *spec)
     }
 }
 
-/* "void name(params)\n{\n", the parameters wrapped at about 96 columns. */
-static void signature(StrBuf *s, const char *entry, const char *sig)
-{
-    sb_printf(s, "void %s(", entry);
-    int indent = 6 + (int)strlen(entry), col = indent;
-    const char *q = sig;
-    for (int first = 1; *q; first = 0) {
-        while (*q == ' ')
-            q++;
-        const char *end = strchr(q, ',');
-        int len = end ? (int)(end - q) : (int)strlen(q);
-        if (!first) {
-            if (col + 2 + len > 96) {
-                sb_printf(s, ",\n%*s", indent, "");
-                col = indent;
-            } else {
-                sb_append(s, ", ");
-                col += 2;
-            }
-        }
-        sb_append_n(s, q, (size_t)len);
-        col += len;
-        q = end ? end + 1 : q + len;
-    }
-    sb_append(s, ")\n{\n");
-}
-
-static const char *size_of(const char *dt)
-{
-    return dt[1] == '8' ? "1" : strstr(dt, "16") ? "2" : strstr(dt, "64") ? "8" : "4";
-}
-
 /* The merge passes of a "merge_pass" launch (see OpLaunch). */
 static void merge_passes(GenProgram *p, const OpLaunch *l)
 {
@@ -1642,9 +1532,9 @@ static void merge_passes(GenProgram *p, const OpLaunch *l)
  * its scratch buffers, launches (256-thread blocks) and knobs. */
 static void emit_cuda(GenProgram *p, const Op *op, const Sub *t, const Sub *dtypes)
 {
-    put(gen_cuda_src(p), t, op->cuda);
+    ops_put(gen_cuda_src(p), t, op->cuda);
     StrBuf scratch = STRBUF_INIT;
-    put(&scratch, dtypes, op->scratch ? op->scratch : "");
+    ops_put(&scratch, dtypes, op->scratch ? op->scratch : "");
     char *save = NULL;
     for (char *it = scratch.data ? strtok_r(scratch.data, ";", &save) : NULL; it; it = strtok_r(NULL, ";", &save)) {
         char *c1 = strchr(it, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
@@ -1672,17 +1562,17 @@ static int emit(GenCtx *g, const Op *op, const char *inst)
     snprintf(kt, sizeof kt, "%.*s", (int)(slash ? slash - inst : (long)strlen(inst)), inst);
     if (slash)
         snprintf(vt, sizeof vt, "%s", slash + 1);
-    Sub t = {ctype_of(kt), slash ? ctype_of(vt) : "", !strcmp(kt, "f32") ? "f" : ""};
+    Sub t = {ops_ctype_of(kt), slash ? ops_ctype_of(vt) : "", !strcmp(kt, "f32") ? "f" : ""};
     char variant[96];
     snprintf(variant, sizeof variant, "%s-%s%s%s", op->tag, kt, slash ? "-" : "", vt);
     GenProgram *p = gen_begin(g, variant, op->entry);
     gen_describe(p, "sorting: %s of %s keys%s%s", op->tag, kt, slash ? " with a payload of " : "", vt);
     StrBuf sig = STRBUF_INIT;
-    put(&sig, &t, op->sig);
+    ops_put(&sig, &t, op->sig);
     declare(p, sig.data, op->shapes, NULL, NULL);
     configs(p, op->kind);
     fills(p, op->fills);
-    Sub sizes = {size_of(kt), slash ? size_of(vt) : "0", ""};
+    Sub sizes = {ops_size_of(kt), slash ? ops_size_of(vt) : "0", ""};
     StrBuf bytes = STRBUF_INIT;
     for (const char *c = op->bytes; *c; c++) {
         if (c[0] == '$' && (c[1] == 'S' || c[1] == 'W')) {
@@ -1697,11 +1587,11 @@ static int emit(GenCtx *g, const Op *op, const char *inst)
     /* Integer types beyond int need stdint.h. */
     if (strstr(sig.data, "_t ") && !strstr(op->pre, "<stdint.h>"))
         sb_append(s, "#include <stdint.h>\n");
-    put(s, &t, op->pre);
-    signature(s, op->entry, sig.data);
-    put(s, &t, op->body);
+    ops_put(s, &t, op->pre);
+    ops_signature(s, op->entry, sig.data);
+    ops_put(s, &t, op->body);
     sb_append(s, "}\n");
-    Sub tc = {cuda_type_of(kt), slash ? cuda_type_of(vt) : "", t.F}, dts = {kt, vt, ""};
+    Sub tc = {ops_cuda_type_of(kt), slash ? ops_cuda_type_of(vt) : "", t.F}, dts = {kt, vt, ""};
     emit_cuda(p, op, &tc, &dts);
     sb_release(&sig);
     sb_release(&bytes);

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void put(StrBuf *s, const Sub *t, const char *tmpl)
+void ops_put(StrBuf *s, const Sub *t, const char *tmpl)
 {
     for (const char *c = tmpl; *c; c++) {
         if (c[0] == '$' && (c[1] == 'T' || c[1] == 'V' || c[1] == 'F')) {
@@ -17,7 +17,7 @@ static void put(StrBuf *s, const Sub *t, const char *tmpl)
     }
 }
 
-static const char *ctype_of(const char *dt)
+const char *ops_ctype_of(const char *dt)
 {
     static const char *const map[][2] = {
         {"f32", "float"},     {"f64", "double"},    {"i32", "int"},        {"i64", "int64_t"},
@@ -31,7 +31,7 @@ static const char *ctype_of(const char *dt)
 }
 
 /* CUDA's spelling of a dtype (kernel.cu has no stdint.h). */
-static const char *cuda_type_of(const char *dt)
+const char *ops_cuda_type_of(const char *dt)
 {
     static const char *const map[][2] = {
         {"f32", "float"},          {"f64", "double"},         {"i32", "int"},
@@ -45,7 +45,7 @@ static const char *cuda_type_of(const char *dt)
     return "?";
 }
 
-static const char *dtype_of(const char *ctype, size_t len)
+const char *ops_dtype_of(const char *ctype, size_t len)
 {
     static const char *const map[][2] = {
         {"float", "f32"},     {"double", "f64"},    {"int", "i32"},        {"int32_t", "i32"},
@@ -59,7 +59,7 @@ static const char *dtype_of(const char *ctype, size_t len)
 }
 
 /* Looks `name` up in a "name=value;name=value" list; copies the value. */
-static int lookup(const char *list, const char *name, char *out, size_t outlen)
+int ops_lookup(const char *list, const char *name, char *out, size_t outlen)
 {
     size_t nl = strlen(name);
     for (const char *q = list; q && *q;) {
@@ -82,7 +82,7 @@ static int lookup(const char *list, const char *name, char *out, size_t outlen)
  * `shapes` ("x=n,m;y=n"); a plain `int`/`int64_t` is a param, unless
  * `scalars` ("name=value;...") gives it a value, as it does every other
  * plain value. */
-static void declare(GenProgram *p, const char *sig, const char *shapes, const char *inout, const char *scalars)
+void ops_declare(GenProgram *p, const char *sig, const char *shapes, const char *inout, const char *scalars)
 {
     const char *q = sig;
     while (*q) {
@@ -96,7 +96,7 @@ static void declare(GenProgram *p, const char *sig, const char *shapes, const ch
         const char *ty = q;
         while (*q != ' ')
             q++;
-        const char *dt = dtype_of(ty, (size_t)(q - ty));
+        const char *dt = ops_dtype_of(ty, (size_t)(q - ty));
         q++;
         int ptr = *q == '*';
         if (ptr)
@@ -115,10 +115,10 @@ static void declare(GenProgram *p, const char *sig, const char *shapes, const ch
             snprintf(list, sizeof list, " %s ", inout ? inout : "");
             if (strstr(list, pad))
                 role = "inout";
-            if (!lookup(shapes, name, val, sizeof val))
+            if (!ops_lookup(shapes, name, val, sizeof val))
                 snprintf(val, sizeof val, "?");
             gen_arg(p, name, dt, role, val);
-        } else if (lookup(scalars, name, val, sizeof val)) {
+        } else if (ops_lookup(scalars, name, val, sizeof val)) {
             gen_scalar(p, name, dt, strtod(val, NULL));
         } else {
             gen_arg(p, name, dt, "param", NULL);
@@ -126,7 +126,7 @@ static void declare(GenProgram *p, const char *sig, const char *shapes, const ch
     }
 }
 
-static void fills(GenProgram *p, const char *spec)
+void ops_fills(GenProgram *p, const char *spec)
 {
     char buf[512];
     snprintf(buf, sizeof buf, "%s", spec ? spec : "");
@@ -150,7 +150,7 @@ static void fills(GenProgram *p, const char *spec)
 }
 
 /* "void name(params)\n{\n", the parameters wrapped at about 96 columns. */
-static void signature(StrBuf *s, const char *entry, const char *sig)
+void ops_signature(StrBuf *s, const char *entry, const char *sig)
 {
     sb_printf(s, "void %s(", entry);
     int indent = 6 + (int)strlen(entry), col = indent;
@@ -176,7 +176,7 @@ static void signature(StrBuf *s, const char *entry, const char *sig)
     sb_append(s, ")\n{\n");
 }
 
-static const char *size_of(const char *dt)
+const char *ops_size_of(const char *dt)
 {
     return dt[1] == '8' ? "1" : strstr(dt, "16") ? "2" : strstr(dt, "64") ? "8" : "4";
 }
@@ -185,9 +185,9 @@ static const char *size_of(const char *dt)
  * its scratch buffers, launches and knobs (block: the largest block). */
 static void emit_cuda(GenProgram *p, const Op *op, const Sub *t, const Sub *dtypes)
 {
-    put(gen_cuda_src(p), t, op->cuda);
+    ops_put(gen_cuda_src(p), t, op->cuda);
     StrBuf scratch = STRBUF_INIT;
-    put(&scratch, dtypes, op->scratch ? op->scratch : "");
+    ops_put(&scratch, dtypes, op->scratch ? op->scratch : "");
     char *save = NULL;
     for (char *it = scratch.data ? strtok_r(scratch.data, ";", &save) : NULL; it; it = strtok_r(NULL, ";", &save)) {
         char *c1 = strchr(it, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
@@ -216,20 +216,20 @@ static int emit(GenCtx *g, const OpFamily *fam, const Op *op, const char *inst)
     snprintf(kt, sizeof kt, "%.*s", (int)(slash ? slash - inst : (long)strlen(inst)), inst);
     if (slash)
         snprintf(vt, sizeof vt, "%s", slash + 1);
-    Sub t = {ctype_of(kt), slash ? ctype_of(vt) : "", !strcmp(kt, "f32") ? "f" : ""};
+    Sub t = {ops_ctype_of(kt), slash ? ops_ctype_of(vt) : "", !strcmp(kt, "f32") ? "f" : ""};
     char variant[96];
     snprintf(variant, sizeof variant, "%s-%s%s%s", op->tag, kt, slash ? "-" : "", vt);
     GenProgram *p = gen_begin(g, variant, op->entry);
     gen_describe(p, "%s: %s, %s%s%s", fam->what, op->tag, kt, slash ? "/" : "", vt);
     StrBuf sig = STRBUF_INIT;
-    put(&sig, &t, op->sig);
-    declare(p, sig.data, op->shapes, op->inout, op->scalars);
+    ops_put(&sig, &t, op->sig);
+    ops_declare(p, sig.data, op->shapes, op->inout, op->scalars);
     fam->configs(p, op->kind);
-    fills(p, op->fills);
+    ops_fills(p, op->fills);
     StrBuf bytes = STRBUF_INIT;
     for (const char *c = op->bytes; *c; c++) {
         if (c[0] == '$' && (c[1] == 'S' || c[1] == 'W')) {
-            sb_append(&bytes, c[1] == 'S' ? size_of(kt) : (slash ? size_of(vt) : "0"));
+            sb_append(&bytes, c[1] == 'S' ? ops_size_of(kt) : (slash ? ops_size_of(vt) : "0"));
             c++;
         } else {
             sb_putc(&bytes, *c);
@@ -244,11 +244,11 @@ static int emit(GenCtx *g, const OpFamily *fam, const Op *op, const char *inst)
     /* Fixed-width integer types need stdint.h. */
     if (strstr(sig.data, "_t ") && !strstr(op->pre, "<stdint.h>"))
         sb_append(s, "#include <stdint.h>\n");
-    put(s, &t, op->pre);
-    signature(s, op->entry, sig.data);
-    put(s, &t, op->body);
+    ops_put(s, &t, op->pre);
+    ops_signature(s, op->entry, sig.data);
+    ops_put(s, &t, op->body);
     sb_append(s, "}\n");
-    Sub tc = {cuda_type_of(kt), slash ? cuda_type_of(vt) : "", t.F}, dts = {kt, vt, ""};
+    Sub tc = {ops_cuda_type_of(kt), slash ? ops_cuda_type_of(vt) : "", t.F}, dts = {kt, vt, ""};
     emit_cuda(p, op, &tc, &dts);
     sb_release(&sig);
     sb_release(&bytes);

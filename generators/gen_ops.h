@@ -18,12 +18,7 @@
 
 #define OPS_MAX_LAUNCHES 8
 
-/* Template text: "$T" is the main element type, "$V" a second (payload)
- * type, "$F" the float suffix ("f" or ""), used for literals (1.0$F) and
- * math functions (sqrt$F). */
-typedef struct Sub {
-    const char *T, *V, *F;
-} Sub;
+#include "gen_optext.h"
 
 /* One launch of an op's plan: the arguments of gen_launch(). */
 typedef struct OpLaunch {
