@@ -135,6 +135,17 @@ static int validate_fill(const Problem *p, const ProblemArg *a, const char *labe
         if (problem_eval(p, NULL, f->total_expr, NULL, e) != 0)
             return error_prefix(e, "%s: args[%d].fill.total", label, i);
         break;
+    case FILL_MODEL:
+        /* Only a torch reference can produce a buffer's values (its
+         * parameters); a C program has nothing to take them from. */
+        if (!p->lang || strcmp(p->lang, "torch") != 0)
+            return ERR(e, "%s: args[%d].fill: 'model' fill is only for torch programs", label, i);
+        if (a->role != ROLE_IN)
+            return ERR(e, "%s: args[%d].fill: 'model' fill needs role \"in\" (got \"%s\")", label, i,
+                       arg_role_name(a->role));
+        if (f->sorted)
+            return ERR(e, "%s: args[%d].fill: 'model' fill cannot be sorted", label, i);
+        break;
     default:
         return ERR(e, "%s: args[%d].fill: unknown kind", label, i);
     }
@@ -384,8 +395,12 @@ static int parse_fill(ParseCtx *px, const cJSON *f, ProblemArg *a, const char *f
         snprintf(sub, sizeof sub, "%s.total", field);
         if (get_expr(px, cJSON_GetObjectItemCaseSensitive(f, "total"), sub, &a->fill.total_expr) != 0)
             return -1;
+    } else if (strcmp(dist->valuestring, "model") == 0) {
+        a->fill.kind = FILL_MODEL;
+        if (lo || hi || cJSON_GetObjectItemCaseSensitive(f, "total"))
+            return ERR(px->e, "%s: %s: a 'model' fill takes no lo, hi or total", px->file, field);
     } else {
-        return ERR(px->e, "%s: %s.dist: unknown distribution '%s' (known: uniform, int, partition)",
+        return ERR(px->e, "%s: %s.dist: unknown distribution '%s' (known: uniform, int, partition, model)",
                    px->file, field, dist->valuestring);
     }
     return 0;
@@ -709,6 +724,9 @@ char *problem_to_json(const Problem *p)
             case FILL_PARTITION:
                 cJSON_AddStringToObject(f, "dist", "partition");
                 cJSON_AddItemToObject(f, "total", expr_json(a->fill.total_expr));
+                break;
+            case FILL_MODEL:
+                cJSON_AddStringToObject(f, "dist", "model");
                 break;
             }
             if (a->fill.sorted)

@@ -28,7 +28,10 @@ typedef enum ArgRole { ROLE_IN, ROLE_OUT, ROLE_INOUT, ROLE_PARAM, ROLE_SCALAR } 
 typedef enum FillKind {
     FILL_UNIFORM,   /* reals uniform in [lo, hi) (integer dtypes: floor) */
     FILL_INT,       /* integers uniform in [lo_expr, hi_expr) */
-    FILL_PARTITION  /* non-decreasing offsets from 0 to total_expr (CSR row pointers) */
+    FILL_PARTITION, /* non-decreasing offsets from 0 to total_expr (CSR row pointers) */
+    FILL_MODEL      /* values produced by the reference program, not drawn at random: a
+                     * torch program's parameters and buffers ("w.<state_dict key>");
+                     * only role "in" buffers of lang "torch" programs; JSON {"dist": "model"} */
 } FillKind;
 
 typedef struct FillSpec {

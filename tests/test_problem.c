@@ -39,6 +39,34 @@ TEST(problem_good_roundtrip)
     return 0;
 }
 
+/* A torch program: its parameters are in buffers filled by the reference
+ * program ({"dist": "model"}), kept through the canonical round trip. */
+TEST(problem_torch_model_fill)
+{
+    Problem *p = NULL, *q = NULL;
+    Error e;
+    if (problem_load("tests/data/meta/torch_good.json", &p, &e) != 0) {
+        test_fail(t, __FILE__, __LINE__, "%s", e.msg);
+        return -1;
+    }
+    const ProblemArg *w = problem_find_arg(p, "w.linear.weight");
+    CHECK(w && w->role == ROLE_IN && w->fill.kind == FILL_MODEL && w->ndim == 2);
+    CHECK(p->args[0].fill.kind == FILL_UNIFORM);
+    char *json = problem_to_json(p);
+    CHECK(strstr(json, "\"dist\":\t\"model\"") != NULL);
+    CHECK(problem_parse(json, "roundtrip", &q, &e) == 0);
+    if (q) {
+        CHECK(problem_find_arg(q, "w.linear.bias")->fill.kind == FILL_MODEL);
+        char *json2 = problem_to_json(q);
+        CHECK_MSG(strcmp(json, json2) == 0, "canonical form is not a fixed point");
+        free(json2);
+    }
+    free(json);
+    problem_free(p);
+    problem_free(q);
+    return 0;
+}
+
 TEST(problem_bad_cases)
 {
     char *text = NULL;
