@@ -217,6 +217,9 @@ static void print_human(const char *program, const char *kernel_path, const Eval
                eval_status_name(ec->status), tr, a, b, tm, iq, ns, cu, sp);
         if (ec->message[0])
             printf("    %s\n", ec->message);
+        if (ec->timed_runs && !isnan(ec->window_ms))
+            printf("    times exclude the event window's own %.2f us (measured on an empty kernel)\n",
+                   ec->window_ms * 1000.0);
         if (ec->timing_note[0])
             printf("    timing: %s\n", ec->timing_note);
     }
@@ -307,6 +310,7 @@ static void print_json(const char *program, const char *kernel_path, const EvalR
             cJSON_AddNumberToObject(c, "samples", ec->timed_runs);
             cJSON_AddNumberToObject(c, "samples_dropped", ec->dropped);
             add_num(c, "cupti_ms", ec->cupti_ms);
+            add_num(c, "event_window_ms", ec->window_ms);
             add_num(c, "baseline_ms", ec->baseline_ms);
             add_num(c, "baseline_cupti_ms", ec->baseline_cupti_ms);
             add_num(c, "speedup", ec->speedup);

@@ -385,6 +385,7 @@ static int time_config(Eval *ev, const ProblemConfig *c, EvalConfig *ec, void **
     ec->timed_runs = cand.n;
     ec->dropped = (int)res.plans[0].dropped;
     ec->cupti_ms = res.plans[0].cupti_ms;
+    ec->window_ms = res.window_ms;
     ec->clock_min_mhz = (int)res.clock_min_mhz;
     ec->clock_max_mhz = (int)res.clock_max_mhz;
     if (res.n_plans == 2) {
@@ -638,7 +639,7 @@ int eval_session_candidate(EvalSession *s, const Problem *p, const char *ref_sou
         EvalConfig *ec = &r->configs[k];
         ec->config = configs[k];
         ec->status = EVAL_NOT_RUN;
-        ec->median_ms = ec->iqr_ms = ec->min_ms = ec->spread = ec->cupti_ms = NAN;
+        ec->median_ms = ec->iqr_ms = ec->min_ms = ec->spread = ec->cupti_ms = ec->window_ms = NAN;
         ec->baseline_ms = ec->baseline_cupti_ms = ec->speedup = NAN;
     }
     if (o->backend == BACKEND_CPU)

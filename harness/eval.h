@@ -86,6 +86,7 @@ typedef struct EvalConfig {
     int timed_runs;              /* samples kept */
     int dropped;                 /* samples taken at a throttled SM clock */
     double cupti_ms;             /* CUPTI's median kernel time of the plan */
+    double window_ms;            /* event-window cost subtracted from the samples; NaN: none */
     double baseline_ms, baseline_cupti_ms, speedup;
     int flagged;                 /* speedup over EVAL_SPEEDUP_FLAG: for review */
     int clock_min_mhz, clock_max_mhz;

@@ -17,7 +17,10 @@
  * samples below min_clock_fraction of the maximum are dropped and counted.
  * Finally, with CUPTI available, cupti_runs executions of each plan are
  * traced and the median of their summed kernel durations returned, an
- * independent check of the event times.  The persisting-L2 limit is set to
+ * independent check of the event times.  The event window's own cost (the
+ * gaps between the events and the kernels, ~2 us) is measured once on an
+ * empty kernel with CUPTI and subtracted from every sample (see
+ * calibrate_window in the .c).  The persisting-L2 limit is set to
  * 0 once per context. */
 #ifndef CUDAPERF_GPU_TIMING_H
 #define CUDAPERF_GPU_TIMING_H
@@ -51,6 +54,9 @@ typedef struct GpuTimer {
     int ready;                 /* the pieces below exist */
     CUmodule spin_mod;
     CUfunction spin_fn;
+    CUfunction empty_fn;       /* an empty kernel: the event window's cost is measured on it */
+    int window_tried;          /* calibration attempted (once per timer) */
+    float window_ms;           /* that cost, subtracted from samples; NaN: not measured */
     volatile uint32_t *flag;   /* host-mapped release flag of the spinning kernel */
     CUdeviceptr flag_dev;
     CUdeviceptr flush;

@@ -500,6 +500,7 @@ void wp_encode_time_result(WpBuf *b, const WpTimeResult *r)
     }
     wp_put_u32(b, r->clock_min_mhz);
     wp_put_u32(b, r->clock_max_mhz);
+    wp_put_f32(b, r->window_ms);
     wp_put_str(b, r->note);
 }
 
@@ -524,6 +525,7 @@ int wp_decode_time_result(WpReader *in, WpTimeResult *r, Error *e)
     }
     r->clock_min_mhz = wp_get_u32(in);
     r->clock_max_mhz = wp_get_u32(in);
+    r->window_ms = wp_get_f32(in);
     if (wp_get_str(in, r->note, sizeof r->note) != 0 || in->bad) {
         wp_time_result_release(r);
         return ERR(e, "TIME response: truncated");

@@ -62,7 +62,7 @@
 #include "common/error.h"
 
 #define WP_MAGIC 0x4B575043u /* "CPWK" */
-#define WP_VERSION 2
+#define WP_VERSION 3
 #define WP_RESPONSE 0x100u
 /* A payload is at most one 16 GiB buffer plus its header. */
 #define WP_MAX_PAYLOAD ((16ULL << 30) + 64)
@@ -218,6 +218,7 @@ typedef struct WpTimeResult {
     uint32_t n_plans;
     WpPlanTimes plans[2];
     uint32_t clock_min_mhz, clock_max_mhz; /* lowest SM clock seen, the maximum; 0: unknown */
+    float window_ms;           /* event-window cost subtracted from every sample; NaN: not measured */
     char note[512];            /* what was not checked and why ("CUPTI unavailable: ...") */
 } WpTimeResult;
 
