@@ -1,0 +1,11 @@
+import time
+import torch
+N = 4
+class Model(torch.nn.Module):
+    def forward(self, x):
+        while True:
+            time.sleep(1)
+def get_inputs():
+    return [torch.rand(N)]
+def get_init_inputs():
+    return []

@@ -1,0 +1,5 @@
+import torch
+N = 4
+class Model(torch.nn.Module):
+    def forward(self, x)
+        return x

@@ -1,0 +1,9 @@
+import torch
+N = 4
+class Model(torch.nn.Module):
+    def forward(self, x):
+        return x * 2, x + 1
+def get_inputs():
+    return [torch.rand(N)]
+def get_init_inputs():
+    return []
