@@ -293,9 +293,23 @@ static int load_item(Item *it, const char *dir)
     return rc;
 }
 
+/* The caller's verdict listener (ingest_paths_reporting), NULL: print. */
+static IngestVerdictFn g_verdict_fn;
+static void *g_verdict_ctx;
+
+static void report_invalid(const Item *it)
+{
+    if (g_verdict_fn)
+        g_verdict_fn(g_verdict_ctx, it->dir, it->p ? it->p->name : NULL, 3, it->error);
+    else
+        fprintf(stderr, "harness ingest: invalid: %s\n", it->error);
+}
+
 static int store_result(Catalog *c, Item *it, int verdict, const char *reason, const IngestOptions *opt,
                         IngestSummary *sum, Error *e)
 {
+    if (g_verdict_fn)
+        g_verdict_fn(g_verdict_ctx, it->dir, it->p->name, verdict, reason);
     if (verdict == 0) {
         sum->added++;
         return catalog_put_program(c, it->p, it->meta_json, it->source, &it->h, it->p->category, opt->origin, e);
@@ -304,9 +318,21 @@ static int store_result(Catalog *c, Item *it, int verdict, const char *reason, c
         sum->degenerate++;
     else
         sum->failed++;
-    fprintf(stderr, "harness ingest: %s %s: %s\n", verdict == 1 ? "dropped (degenerate)" : "rejected", it->p->name,
-            reason);
+    if (!g_verdict_fn)
+        fprintf(stderr, "harness ingest: %s %s: %s\n", verdict == 1 ? "dropped (degenerate)" : "rejected",
+                it->p->name, reason);
     return catalog_put_rejection(c, it->h.content, it->p->name, verdict == 1 ? "degenerate" : "failed", reason, e);
+}
+
+int ingest_paths_reporting(Catalog *c, char *const *roots, int n_roots, const IngestOptions *opt, IngestVerdictFn fn,
+                           void *ctx, IngestSummary *sum, Error *e)
+{
+    g_verdict_fn = fn;
+    g_verdict_ctx = ctx;
+    int rc = ingest_paths(c, roots, n_roots, opt, sum, e);
+    g_verdict_fn = NULL;
+    g_verdict_ctx = NULL;
+    return rc;
 }
 
 int ingest_paths(Catalog *c, char *const *roots, int n_roots, const IngestOptions *opt, IngestSummary *sum,
@@ -336,7 +362,7 @@ int ingest_paths(Catalog *c, char *const *roots, int n_roots, const IngestOption
         Item *it = &items[n_items++];
         if (load_item(it, g_found[i]) != 0) {
             sum->invalid++;
-            fprintf(stderr, "harness ingest: invalid: %s\n", it->error);
+            report_invalid(it);
             continue;
         }
         for (int j = 0; j < n_items - 1; j++) {
@@ -348,7 +374,7 @@ int ingest_paths(Catalog *c, char *const *roots, int n_roots, const IngestOption
         }
         if (it->error) {
             sum->invalid++;
-            fprintf(stderr, "harness ingest: invalid: %s\n", it->error);
+            report_invalid(it);
             problem_free(it->p);
             it->p = NULL;
             continue;

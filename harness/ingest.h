@@ -44,4 +44,14 @@ typedef struct IngestSummary {
 int ingest_paths(Catalog *c, char *const *roots, int n_roots, const IngestOptions *opt, IngestSummary *sum,
                  Error *e);
 
+/* A caller's view of each verdict, instead of ingest's own stderr line
+ * (harness import reports by file).  dir: the program's folder; name: NULL
+ * when its meta.json did not load; verdict: 0 stored, 1 dropped as
+ * degenerate, 2 failed, 3 invalid. */
+typedef void (*IngestVerdictFn)(void *ctx, const char *dir, const char *name, int verdict, const char *reason);
+
+/* ingest_paths, telling fn(ctx, ...) every verdict. */
+int ingest_paths_reporting(Catalog *c, char *const *roots, int n_roots, const IngestOptions *opt, IngestVerdictFn fn,
+                           void *ctx, IngestSummary *sum, Error *e);
+
 #endif
