@@ -1,7 +1,7 @@
 -- CudaPerf catalog schema.  One file, versioned by PRAGMA user_version: the
 -- harness creates a new catalog from this text and refuses a catalog whose
 -- version it does not know (it never migrates silently).
-PRAGMA user_version = 2;
+PRAGMA user_version = 3;
 
 -- A reference program (C or PyTorch) in the one problem format.
 CREATE TABLE programs (
@@ -95,6 +95,7 @@ CREATE TABLE results (
     kernel_ms       REAL,                        -- wall time of the whole evaluation of this kernel (all
                                                  -- its configs: compile, correctness, timing), per-candidate cost
     reference_kind  TEXT,                        -- 'cpu', 'gpu-reference', 'torch'
+    reference_cpu_ms REAL,                       -- the C reference's run time on one CPU core (fastest trial)
     max_abs_err     REAL,
     max_rel_err     REAL,
     first_bad_index INTEGER,

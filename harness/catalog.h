@@ -16,7 +16,7 @@
 #include "common/hash.h"
 #include "common/problem.h"
 
-#define CATALOG_SCHEMA_VERSION 2
+#define CATALOG_SCHEMA_VERSION 3
 
 typedef struct Catalog Catalog;
 

@@ -311,6 +311,7 @@ static void print_json(const char *program, const char *kernel_path, const EvalR
             cJSON_AddNumberToObject(c, "samples_dropped", ec->dropped);
             add_num(c, "cupti_ms", ec->cupti_ms);
             add_num(c, "event_window_ms", ec->window_ms);
+            add_num(c, "reference_cpu_ms", ec->reference_cpu_ms);
             add_num(c, "baseline_ms", ec->baseline_ms);
             add_num(c, "baseline_cupti_ms", ec->baseline_cupti_ms);
             add_num(c, "speedup", ec->speedup);

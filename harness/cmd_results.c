@@ -22,7 +22,7 @@ static const char *COLUMNS =
     "SELECT r.kernel_id, p.name, c.name, r.status, r.error, r.device, r.trials, r.compile_ms, r.reference_kind,"
     " r.max_abs_err, r.max_rel_err, r.first_bad_index, r.time_median_ms, r.time_iqr_ms, r.time_min_ms,"
     " r.time_spread, r.samples, r.samples_dropped, r.cupti_ms, r.baseline_ms, r.baseline_kind, r.speedup,"
-    " r.flagged, k.origin, k.defect, r.log, r.kernel_ms"
+    " r.flagged, k.origin, k.defect, r.log, r.kernel_ms, r.reference_cpu_ms"
     " FROM results r JOIN kernels k ON k.id = r.kernel_id JOIN programs p ON p.id = k.program_id"
     " JOIN configs c ON c.id = r.config_id WHERE r.run_id = :run";
 
@@ -149,7 +149,8 @@ int cmd_results(CliContext *cx, int argc, char **argv)
                                        "compile_ms", "reference_kind", "max_abs_err", "max_rel_err",
                                        "first_bad_index", "time_median_ms", "time_iqr_ms", "time_min_ms",
                                        "time_spread", "samples", "samples_dropped", "cupti_ms", "baseline_ms",
-                                       "baseline_kind", "speedup", "flagged", "origin", "defect", "log", "kernel_ms"};
+                                       "baseline_kind", "speedup", "flagged", "origin", "defect", "log", "kernel_ms",
+                                       "reference_cpu_ms"};
     cJSON *out = json ? run_json(&run) : NULL;
     cJSON *arr = json && !summary ? cJSON_AddArrayToObject(out, "results") : NULL;
     /* counts by status, for the summary */
@@ -183,7 +184,7 @@ int cmd_results(CliContext *cx, int argc, char **argv)
             continue;
         if (json) {
             cJSON *o = cJSON_CreateObject();
-            for (int col = 0; col < 27; col++)
+            for (int col = 0; col < (int)(sizeof keys / sizeof keys[0]); col++)
                 add_col(o, st, col, keys[col]);
             cJSON_AddItemToArray(arr, o);
             continue;

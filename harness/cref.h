@@ -32,6 +32,7 @@ typedef struct RefBuffers {
     size_t *map_len;
     void *values;        /* param/scalar storage, pointed to by argv */
     void **argv;
+    double run_seconds;  /* the entry's run time in the last cref_run (one core); < 0: not run */
 } RefBuffers;
 
 /* Allocates and fills the buffers of config c: inputs from the seed,
@@ -40,8 +41,10 @@ int cref_buffers_init(RefBuffers *b, const Problem *p, const ProblemConfig *c, u
 void cref_buffers_release(RefBuffers *b);
 
 /* Runs the compiled reference on b in the sandbox.  Returns 0 if it ran to
- * completion; -1 with e ("crashed: killed by signal 11 (Segmentation
- * fault)", "timed out after 20.0 s", ...) otherwise. */
+ * completion, with b->run_seconds the entry's own run time (measured in the
+ * child around the call: one core, no loading, no sandbox start); -1 with e
+ * ("crashed: killed by signal 11 (Segmentation fault)", "timed out after
+ * 20.0 s", ...) otherwise. */
 int cref_run(const char *so_path, const Problem *p, RefBuffers *b, const SandboxLimits *lim, Error *e);
 
 #endif

@@ -443,6 +443,8 @@ static int run_trial(Eval *ev, const ProblemConfig *c, uint64_t seed, int time_i
         snprintf(ec->message, sizeof ec->message, "the C reference failed: %s", te.msg);
         goto done;
     }
+    if (rb.run_seconds >= 0 && !(rb.run_seconds * 1e3 >= ec->reference_cpu_ms))
+        ec->reference_cpu_ms = rb.run_seconds * 1e3;   /* fastest trial */
     for (int s = 0; s < lp->n_scratch; s++) {
         int64_t count;
         if (launch_scratch_count(lp, s, p, c, &count, &te) != 0) {
@@ -640,6 +642,7 @@ int eval_session_candidate(EvalSession *s, const Problem *p, const char *ref_sou
         ec->config = configs[k];
         ec->status = EVAL_NOT_RUN;
         ec->median_ms = ec->iqr_ms = ec->min_ms = ec->spread = ec->cupti_ms = ec->window_ms = NAN;
+        ec->reference_cpu_ms = NAN;
         ec->baseline_ms = ec->baseline_cupti_ms = ec->speedup = NAN;
     }
     if (o->backend == BACKEND_CPU)

@@ -87,6 +87,7 @@ typedef struct EvalConfig {
     int dropped;                 /* samples taken at a throttled SM clock */
     double cupti_ms;             /* CUPTI's median kernel time of the plan */
     double window_ms;            /* event-window cost subtracted from the samples; NaN: none */
+    double reference_cpu_ms;     /* the C reference's run time on one core, fastest trial; NaN: none */
     double baseline_ms, baseline_cupti_ms, speedup;
     int flagged;                 /* speedup over EVAL_SPEEDUP_FLAG: for review */
     int clock_min_mhz, clock_max_mhz;

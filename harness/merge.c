@@ -171,7 +171,7 @@ static int copy_results(Catalog *target, int64_t into, const SourceRun *src, lon
                            " r.compile_ms, r.kernel_ms, r.reference_kind, r.max_abs_err, r.max_rel_err,"
                            " r.first_bad_index, r.time_median_ms, r.time_iqr_ms, r.time_min_ms, r.time_spread,"
                            " r.samples, r.samples_dropped, r.cupti_ms, r.baseline_ms, r.baseline_kind, r.speedup,"
-                           " r.flagged, r.structure, r.profile, r.log"
+                           " r.flagged, r.structure, r.profile, r.log, r.reference_cpu_ms"
                            " FROM results r JOIN kernels k ON k.id = r.kernel_id JOIN configs c ON c.id = r.config_id"
                            " JOIN programs p ON p.id = c.program_id WHERE r.run_id = ? ORDER BY r.id",
                            -1, &st, NULL) != SQLITE_OK) {
@@ -239,6 +239,7 @@ static int copy_results(Catalog *target, int64_t into, const SourceRun *src, lon
         row.structure = col_text(st, 24);
         row.profile = col_text(st, 25);
         row.log = col_text(st, 26);
+        row.reference_cpu_ms = col_real(st, 27);
         if (results_put(target, into, &row, e) != 0) {
             rc = -1;
             goto done;

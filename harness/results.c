@@ -108,6 +108,7 @@ ResultRow result_row_empty(void)
     memset(&r, 0, sizeof r);
     r.compile_ms = r.kernel_ms = r.max_abs_err = r.max_rel_err = NAN;
     r.time_median_ms = r.time_iqr_ms = r.time_min_ms = r.time_spread = r.cupti_ms = NAN;
+    r.reference_cpu_ms = NAN;
     r.baseline_ms = r.speedup = NAN;
     r.first_bad_index = -1;
     return r;
@@ -132,7 +133,7 @@ int results_put(Catalog *c, int64_t run_id, const ResultRow *r, Error *e)
                            " trials, compile_ms, kernel_ms, reference_kind, max_abs_err, max_rel_err, first_bad_index,"
                            " time_median_ms, time_iqr_ms, time_min_ms, time_spread, samples, samples_dropped,"
                            " cupti_ms, baseline_ms, baseline_kind, speedup, flagged, structure, profile, log,"
-                           " created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                           " created_at, reference_cpu_ms) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                            -1, &st, NULL) != SQLITE_OK)
         return catalog_sql_error(c, e, "results");
     sqlite3_bind_int64(st, 1, run_id);
@@ -166,6 +167,7 @@ int results_put(Catalog *c, int64_t run_id, const ResultRow *r, Error *e)
     sqlite3_bind_text(st, 26, r->profile, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 27, r->log, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 28, catalog_now(now), -1, SQLITE_TRANSIENT);
+    bind_real(st, 29, r->reference_cpu_ms);
     int step = sqlite3_step(st);
     sqlite3_finalize(st);
     return step == SQLITE_DONE ? 0 : catalog_sql_error(c, e, "storing a result");

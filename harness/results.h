@@ -51,6 +51,7 @@ typedef struct ResultRow {
     double max_abs_err, max_rel_err;
     int64_t first_bad_index;   /* -1: none */
     double time_median_ms, time_iqr_ms, time_min_ms, time_spread, cupti_ms;
+    double reference_cpu_ms;   /* the C reference on one core, fastest trial; NaN: none */
     int samples, samples_dropped;
     double baseline_ms, speedup;
     int flagged;

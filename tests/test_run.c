@@ -107,6 +107,10 @@ TEST(run_fake_gpu_end_to_end)
                 n_configs++;
                 CHECK_MSG(strcmp(status, "pass") == 0, "reference: %s", status);
                 CHECK(strstr(cJSON_GetObjectItemCaseSensitive(r, "device")->valuestring, "0: ") != NULL);
+                /* the C reference's own time on one core is stored with every passing result */
+                const cJSON *cpu = cJSON_GetObjectItemCaseSensitive(r, "reference_cpu_ms");
+                CHECK_MSG(cJSON_IsNumber(cpu) && cpu->valuedouble > 0 && cpu->valuedouble < 5000,
+                          "reference_cpu_ms: %s", cJSON_IsNumber(cpu) ? "out of range" : "missing");
             }
         }
         CHECK(n_configs >= 2);
