@@ -7,11 +7,16 @@
   kernelbench KB.json HARNESS DIR... harness eval vs KernelBench's flow on the same folders
   agreement GPU.json CPU.json         verdicts of both backends on the same (kernel, config) pairs
   ncu CATALOG DIR HARNESS            harness medians against ncu's gpu__time_duration.sum
+  ids CATALOG N                      every reference's kernel id and N variants' (spread over
+                                     families and kinds), comma-separated
+  defects CATALOG RESULTS.json       planted wrong-result defects: caught on at least one config?
+                                     and uncoalesced variants' verdicts
 
 Only the standard library (the device machine has no extra packages we rely on).
 """
 import json
 import os
+import random
 import re
 import sqlite3
 import statistics
@@ -45,14 +50,15 @@ def spearman(a, b):
 
 
 def failures(path):
+    """The references' results (variants are judged by `defects`)."""
     j = load(path)
-    res = j["results"]
-    print("summary:", json.dumps(j.get("summary")))
+    res = [r for r in j["results"] if r.get("origin") == "reference"]
+    print("summary (every kernel):", json.dumps(j.get("summary")))
     kernels = {}
     for r in res:
         kernels.setdefault(r["kernel"], []).append(r)
     ok = sum(1 for rs in kernels.values() if all(r["status"] in ("pass", "skipped") for r in rs))
-    print("kernels passing every config they ran: %d of %d" % (ok, len(kernels)))
+    print("references passing every config they ran: %d of %d (%d results)" % (ok, len(kernels), len(res)))
     bad = [r for r in res if r["status"] not in ("pass", "skipped")]
     fams = {}
     for r in bad:
@@ -273,6 +279,65 @@ def agreement(gpu_json, cpu_json):
             (r.get("error") or "")[:80], o["status"], (o.get("error") or "")[:80]))
 
 
+def ids(catalog, n):
+    """Every reference kernel and n variants dealt round-robin over
+    (family, variant kind), so each family and each kind is represented."""
+    db = sqlite3.connect(catalog)
+    rows = db.execute("SELECT k.id, k.origin, p.name, k.knobs FROM kernels k JOIN programs p ON p.id = k.program_id"
+                      " ORDER BY p.name, k.id").fetchall()
+    refs = [r[0] for r in rows if r[1] == "reference"]
+    buckets = {}
+    for kid, origin, name, knobs in rows:
+        if origin != "variant":
+            continue
+        kind = (json.loads(knobs or "{}").get("derived") or "?")
+        buckets.setdefault((name.split("/")[1], str(kind)), []).append(kid)
+    rng = random.Random(20261203)
+    for k in sorted(buckets):
+        rng.shuffle(buckets[k])
+    picked, keys, depth = [], sorted(buckets), 0
+    while len(picked) < n and any(len(buckets[k]) > depth for k in keys):
+        for k in keys:
+            b = buckets[k]
+            if depth < len(b) and len(picked) < n:
+                picked.append(b[depth])
+        depth += 1
+    print(",".join(str(x) for x in refs + sorted(set(picked))))
+
+
+def defects(catalog, results):
+    """Each planted defect whose knobs expect a wrong result ("fail") must be
+    caught (any non-pass verdict) on at least one config; race defects are
+    reported separately (a race may not show); "slower" variants must pass."""
+    db = sqlite3.connect(catalog)
+    knobs = {kid: json.loads(k or "{}") for kid, k in db.execute("SELECT id, knobs FROM kernels")}
+    by_kernel = {}
+    for r in load(results)["results"]:
+        if r["status"] != "skipped":
+            by_kernel.setdefault(r["kernel"], []).append(r)
+    table = {}
+    missed = []
+    for kid, rs in by_kernel.items():
+        kn = knobs.get(kid, {})
+        expect = kn.get("expect") or ("pass" if rs[0]["origin"] == "reference" else "?")
+        what = kn.get("defect") or kn.get("derived") or rs[0]["origin"]
+        caught = any(r["status"] != "pass" for r in rs)
+        t = table.setdefault((expect, what), [0, 0])
+        t[0] += 1
+        t[1] += caught
+        if expect == "fail" and not caught:
+            missed.append((rs[0]["program"], kid, what))
+    print("%-8s %-34s %8s %12s" % ("expect", "variant kind", "kernels", "non-pass"))
+    for (expect, what), (n, c) in sorted(table.items()):
+        print("%-8s %-34s %8d %12d" % (expect, what[:34], n, c))
+    fail = [(e, w) for (e, w) in table if e == "fail"]
+    nf = sum(table[k][0] for k in fail)
+    nc = sum(table[k][1] for k in fail)
+    print("wrong-result defects caught on at least one config: %d of %d" % (nc, nf))
+    for m in missed[:30]:
+        print("  missed: %s kernel %s (%s)" % m)
+
+
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
     if cmd == "failures":
@@ -287,6 +352,10 @@ def main():
         agreement(*args)
     elif cmd == "ncu":
         ncu(*args)
+    elif cmd == "ids":
+        ids(args[0], int(args[1]))
+    elif cmd == "defects":
+        defects(*args)
     else:
         sys.exit("unknown command " + cmd)
 

@@ -7,6 +7,11 @@
 #   tests/bench/device_bench.sh PHASE... [--out DIR]
 #
 # Phases (each prints a short table last; full logs under DIR):
+#   setup       build the catalog in DIR (generate + ingest with every core) unless DIR/catalog.db
+#               exists (the full catalog is larger than what the device tool carries)
+#   verify      every reference and VERIFY_VARIANTS variants (spread over families and kinds):
+#               on the GPU on every config but large (correctness, planted defects caught) and,
+#               at the same time, with the CPU backend on their small config (agreement)
 #   checks      the fixture and adversarial candidates (tests/gpu/run_device_checks.sh)
 #   correctness every reference kernel of the catalog on every config but CORR_SKIP
 #               (default: large), correctness only, 3 trials ("every reference passes")
@@ -33,7 +38,7 @@ mkdir -p "$OUT"
 export LD_LIBRARY_PATH="$PWD/bin/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 H="$PWD/bin/harness"
 CAT="$OUT/catalog.db"
-[ -f "$CAT" ] || cp datasets/catalog.db "$CAT"
+[ -f "$CAT" ] || [ ! -f datasets/catalog.db ] || cp datasets/catalog.db "$CAT"
 SAMPLE=${SAMPLE:-120}
 SPLIT=${SPLIT-test}     # SPLIT= (empty) samples every split
 KB=${KB:-5}
@@ -41,6 +46,51 @@ AGREE=${AGREE:-600}
 CORR_SKIP=${CORR_SKIP-large}   # configs the correctness phase leaves out (CPU reference cost)
 CORES=$(nproc)
 PY=${PYTHON:-python3}
+
+phase_setup() {
+    if [ -f "$CAT" ]; then
+        echo "catalog: $CAT exists"
+        return
+    fi
+    local t0=$(date +%s)
+    rm -rf "$OUT/programs"
+    bin/cudaperf-gen --out "$OUT/programs" >"$OUT/gen.log" 2>&1 &&
+        "$H" --catalog "$CAT" ingest --jobs "$CORES" "$OUT/programs" >"$OUT/ingest.log" 2>&1
+    echo "catalog build: exit $?, $(( $(date +%s) - t0 )) s"
+    tail -2 "$OUT/ingest.log"
+}
+
+VERIFY_VARIANTS=${VERIFY_VARIANTS:-2500}
+VERIFY_BUDGET=${VERIFY_BUDGET:-420}
+phase_verify() {
+    "$PY" tests/bench/device_analysis.py ids "$CAT" "$VERIFY_VARIANTS" >"$OUT/verify-ids.txt"
+    local ids=$(cat "$OUT/verify-ids.txt") n=$(tr ',' '\n' <"$OUT/verify-ids.txt" | wc -l)
+    echo "verify: $n kernels"
+    cp "$CAT" "$OUT/catalog-cpu.db"
+    local t0=$(date +%s)
+    timeout -s INT "$VERIFY_BUDGET" "$H" --catalog "$CAT" run --kernels "$ids" --skip-configs large \
+        --timing-runs 0 --per-gpu "${VERIFY_PER_GPU:-5}" --jobs 2 --cache "$OUT/cache" >"$OUT/verify-gpu.log" 2>&1 &
+    local gpu=$!
+    if command -v "${CXX:-g++}" >/dev/null; then
+        timeout -s INT "$VERIFY_BUDGET" "$H" --catalog "$OUT/catalog-cpu.db" run --backend cpu --kernels "$ids" \
+            --configs small --trials 1 --jobs $((CORES - 7)) --cache "$OUT/cache-cpu" >"$OUT/verify-cpu.log" 2>&1
+        echo "CPU backend run: exit $?, $(( $(date +%s) - t0 )) s"
+    else
+        echo "no ${CXX:-g++} here: the CPU backend side is not run"
+    fi
+    wait $gpu
+    echo "GPU run: exit $?, $(( $(date +%s) - t0 )) s"
+    tail -1 "$OUT/verify-gpu.log"
+    "$H" --catalog "$CAT" results --summary | tail -4
+    "$H" --catalog "$CAT" results --json >"$OUT/verify-gpu.json"
+    "$PY" tests/bench/device_analysis.py failures "$OUT/verify-gpu.json" | tail -30
+    "$PY" tests/bench/device_analysis.py defects "$CAT" "$OUT/verify-gpu.json"
+    if [ -s "$OUT/verify-cpu.log" ]; then
+        tail -1 "$OUT/verify-cpu.log"
+        "$H" --catalog "$OUT/catalog-cpu.db" results --json >"$OUT/verify-cpu.json"
+        "$PY" tests/bench/device_analysis.py agreement "$OUT/verify-gpu.json" "$OUT/verify-cpu.json"
+    fi
+}
 
 phase_checks() {
     tests/gpu/run_device_checks.sh bin >"$OUT/checks.log" 2>&1
