@@ -34,6 +34,8 @@ int cli_is_help(const char *arg);
 int cmd_catalog(CliContext *cx, int argc, char **argv);
 int cmd_compile(CliContext *cx, int argc, char **argv);
 int cmd_eval(CliContext *cx, int argc, char **argv);
+int cmd_export(CliContext *cx, int argc, char **argv);
+int cmd_import(CliContext *cx, int argc, char **argv);
 int cmd_ingest(CliContext *cx, int argc, char **argv);
 int cmd_kernels(CliContext *cx, int argc, char **argv);
 int cmd_merge(CliContext *cx, int argc, char **argv);

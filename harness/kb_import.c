@@ -124,14 +124,18 @@ typedef struct Ctx {
     const char *path;
     const char *source;
     const KbDescriber *d;
+    int fatal;   /* the describer failed for a reason of its own (-2) */
 } Ctx;
 
-static int describe(const Ctx *cx, const KbConstants *v, KbDescription *out, Error *e)
+static int describe(Ctx *cx, const KbConstants *v, KbDescription *out, Error *e)
 {
     memset(out, 0, sizeof *out);
-    if (cx->d->describe(cx->d->ctx, cx->path, cx->source, v, out, e) != 0) {
+    int r = cx->d->describe(cx->d->ctx, cx->path, cx->source, v, out, e);
+    if (r != 0) {
         kb_description_release(out);
-        return -1;
+        if (r == -2)
+            cx->fatal = 1;
+        return r;
     }
     if (out->n_outputs < 1) {
         kb_description_release(out);
@@ -154,7 +158,7 @@ static char *constants_text(const KbConstants *k)
 /* Small: halve the largest size constants (those above KEEP_BELOW) until
  * every buffer together fits the budget; a step the program refuses freezes
  * the constants it changed. */
-static int derive_small(const Ctx *cx, const KbConstants *large, const KbDescription *dlarge, const int *size_like,
+static int derive_small(Ctx *cx, const KbConstants *large, const KbDescription *dlarge, const int *size_like,
                         int64_t budget, KbConstants *small, KbDescription *dsmall, Error *e)
 {
     int frozen[KB_MAX_CONSTANTS] = {0};
@@ -203,7 +207,7 @@ static int derive_small(const Ctx *cx, const KbConstants *large, const KbDescrip
 static const int PRIMES[] = {3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73};
 
 /* Edge candidates, derived from small; the first that runs is taken. */
-static int derive_edge(const Ctx *cx, const KbConstants *small, const int *size_like, KbConstants *edge,
+static int derive_edge(Ctx *cx, const KbConstants *small, const int *size_like, KbConstants *edge,
                        KbDescription *dedge, Error *e)
 {
     int rank[KB_MAX_CONSTANTS], nr = 0;
@@ -562,7 +566,7 @@ int kb_import_meta(const char *path, const char *source, const KbImportOptions *
                    char **meta_out, Error *e)
 {
     int rc = 0;
-    Ctx cx = {path, source, d};
+    Ctx cx = {path, source, d, 0};
     KbConstants cfg[N_CFG];
     KbDescription desc[N_CFG];
     int have[N_CFG] = {0};
@@ -570,14 +574,19 @@ int kb_import_meta(const char *path, const char *source, const KbImportOptions *
     *meta_out = NULL;
     memset(cfg, 0, sizeof cfg);
     memset(desc, 0, sizeof desc);
-    TRY(kb_source_check_entry_points(source, "file", e));
-    TRY(kb_source_constants(source, "file", &cfg[CFG_LARGE], e));
+    TRY(kb_source_check_entry_points(source, NULL, e));
+    int pl = kb_source_find_print(source);
+    if (pl)
+        FAIL(e, "prints to stdout (line %d): a KernelBench-format program must be silent", pl);
+    TRY(kb_source_constants(source, NULL, &cfg[CFG_LARGE], e));
     have[CFG_LARGE] = 1;
-    if (describe(&cx, &cfg[CFG_LARGE], &desc[CFG_LARGE], e) != 0) {
+    int r = describe(&cx, &cfg[CFG_LARGE], &desc[CFG_LARGE], e);
+    if (r != 0) {
         char *t = constants_text(&cfg[CFG_LARGE]);
-        error_prefix(e, "under the original constants (%s)", t);
+        if (r == -1)
+            error_prefix(e, "under the original constants (%s)", t);
         free(t);
-        rc = -1;
+        rc = r;
         goto done;
     }
     /* Size constants: those whose value is a dimension of some tensor. */
@@ -591,6 +600,8 @@ int kb_import_meta(const char *path, const char *source, const KbImportOptions *
     const KbDescription *ds[N_CFG] = {&desc[0], &desc[1], &desc[2]};
     TRY(build_meta(path, source, opt, cfg, ds, size_like, meta_out, e));
 done:
+    if (rc && cx.fatal)
+        rc = -2;
     for (int c = 0; c < N_CFG; c++) {
         if (have[c]) {
             kb_constants_release(&cfg[c]);
@@ -725,7 +736,7 @@ int kb_import_paths(Catalog *c, char *const *paths, int n_paths, const KbImportO
         const char *f = g_files[i];
         Error fe = {{0}, 0, 0};
         char *source = NULL, *meta = NULL, *name = kb_import_name(f, opt->family);
-        int known = 0;
+        int known = 0, mr = 0;
         const char *dup = NULL;
         if (file_read_all(f, MAX_SOURCE_BYTES, &source, NULL, &fe) != 0) {
             reject(sum, f, fe.msg);
@@ -742,7 +753,14 @@ int kb_import_paths(Catalog *c, char *const *paths, int n_paths, const KbImportO
             char *why = xasprintf("program name '%s' is also that of %s (rename one file)", name, dup);
             reject(sum, f, why);
             free(why);
-        } else if (kb_import_meta(f, source, opt, d, &meta, &fe) != 0) {
+        } else if ((mr = kb_import_meta(f, source, opt, d, &meta, &fe)) != 0) {
+            if (mr == -2) { /* the runner itself failed: every other file would too */
+                *e = fe;
+                free(source);
+                free(name);
+                rc = -1;
+                goto done;
+            }
             reject(sum, f, fe.msg);
         } else {
             char *dir = xasprintf("%s/%04d", opt->stage_dir, i);

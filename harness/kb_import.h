@@ -54,7 +54,9 @@ void kb_description_release(KbDescription *d);
 
 /* Describes the program `source` (read from `path`) with its module-level
  * integer constants set to `values` (every constant of the file, in the
- * file's order).  Returns 0, or -1 with a one-line reason in e. */
+ * file's order).  Returns 0; -1 with a one-line reason in e when the
+ * program is at fault; -2 when the describer itself failed (no torch
+ * interpreter, a protocol error), which stops an import. */
 typedef struct KbDescriber {
     int (*describe)(void *ctx, const char *path, const char *source, const KbConstants *values,
                     KbDescription *out, Error *e);
@@ -79,7 +81,8 @@ typedef struct KbImportSummary {
 
 /* Builds the meta.json text of one file (no catalog involved): describes
  * it under the derived configs and infers its shapes.  *meta_out (caller
- * frees) on success; -1 with the reason in e. */
+ * frees) on success; -1 with the reason in e; -2 when the describer failed
+ * for a reason of its own. */
 int kb_import_meta(const char *path, const char *source, const KbImportOptions *opt, const KbDescriber *d,
                    char **meta_out, Error *e);
 

@@ -170,7 +170,8 @@ int kb_source_constants(const char *source, const char *label, KbConstants *out,
         }
         if (out->n == KB_MAX_CONSTANTS) {
             free(name);
-            FAIL(e, "%s: more than %d module-level integer constants", label, KB_MAX_CONSTANTS);
+            FAIL(e, "%s%smore than %d module-level integer constants", label ? label : "", label ? ": " : "",
+                 KB_MAX_CONSTANTS);
         }
         out->names[out->n] = name;
         out->values[out->n++] = c.a[i].value;
@@ -244,13 +245,73 @@ int kb_source_check_entry_points(const char *source, const char *label, Error *e
 {
     Entry en = {0, 0, 0};
     each_module_line(source, find_entry, &en);
-    if (!en.have_model)
-        return ERR(e, "%s: no module-level `class Model` (a KernelBench-format file defines Model, get_inputs and "
-                      "get_init_inputs)", label);
-    if (!en.have_inputs)
-        return ERR(e, "%s: no module-level `def get_inputs()`", label);
-    if (!en.have_init)
-        return ERR(e, "%s: no module-level `def get_init_inputs()`", label);
+    const char *missing = !en.have_model ? "class Model" : !en.have_inputs ? "def get_inputs()"
+                          : !en.have_init ? "def get_init_inputs()" : NULL;
+    if (!missing)
+        return 0;
+    return ERR(e, "%s%sno module-level `%s` (a KernelBench-format file defines Model, get_inputs and "
+                  "get_init_inputs)", label ? label : "", label ? ": " : "", missing);
+}
+
+/* ---- printing ---- */
+
+int kb_source_find_print(const char *src)
+{
+    int line = 1;
+    char prev_sig = 0;          /* last non-space character outside strings */
+    size_t n = strlen(src);
+    for (size_t i = 0; i < n; i++) {
+        char c = src[i];
+        if (c == '\n') {
+            line++;
+            continue;
+        }
+        if (c == '#') {
+            while (i + 1 < n && src[i + 1] != '\n')
+                i++;
+            continue;
+        }
+        if (c == '"' || c == '\'') {
+            int triple = i + 2 < n && src[i + 1] == c && src[i + 2] == c;
+            i += triple ? 3 : 1;
+            for (; i < n; i++) {
+                if (src[i] == '\n') {
+                    line++;
+                    if (!triple)
+                        break;
+                }
+                if (src[i] == '\\') {
+                    if (i + 1 < n && src[i + 1] == '\n')
+                        line++;
+                    i++;
+                    continue;
+                }
+                if (src[i] == c && (!triple || (i + 2 < n && src[i + 1] == c && src[i + 2] == c))) {
+                    i += triple ? 2 : 0;
+                    break;
+                }
+            }
+            prev_sig = c;
+            continue;
+        }
+        if (isalpha((unsigned char)c) || c == '_') {
+            size_t s0 = i;
+            while (i + 1 < n && (isalnum((unsigned char)src[i + 1]) || src[i + 1] == '_'))
+                i++;
+            size_t len = i + 1 - s0;
+            size_t j = i + 1;
+            while (j < n && (src[j] == ' ' || src[j] == '\t'))
+                j++;
+            if (prev_sig != '.' && len == 5 && strncmp(src + s0, "print", 5) == 0 && j < n && src[j] == '(')
+                return line;
+            if (len == 3 && strncmp(src + s0, "sys", 3) == 0 && strncmp(src + j, ".stdout", 7) == 0)
+                return line;
+            prev_sig = src[i];
+            continue;
+        }
+        if (c != ' ' && c != '\t' && c != '\r')
+            prev_sig = c;
+    }
     return 0;
 }
 

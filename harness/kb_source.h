@@ -41,10 +41,17 @@ int kb_constants_find(const KbConstants *k, const char *name);
  * are defined at module level; the error names the first one missing. */
 int kb_source_check_entry_points(const char *source, const char *label, Error *e);
 
+/* The first line (1-based) that calls print() or writes sys.stdout, outside
+ * strings and comments; 0 when none.  KernelBench-format programs must be
+ * silent: their output would mix with a harness's. */
+int kb_source_find_print(const char *source);
+
 /* Returns a copy of source (caller frees) in which every module-level
  * assignment of a constant named in `values` gets that value; the rest of
  * the text, comments after the value included, is unchanged.  A name in
- * `values` that the source does not assign is an error. */
+ * `values` that the source does not assign is an error.
+ *
+ * `label` (the file's name; NULL: none) prefixes error messages. */
 int kb_source_set_constants(const char *source, const KbConstants *values, const char *label, char **out,
                             Error *e);
 

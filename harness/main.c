@@ -11,6 +11,7 @@ static const CliCommand COMMANDS[] = {
     {"catalog", cmd_catalog, "query and check the catalog (stats, list, show, check, hash)"},
     {"compile", cmd_compile, "compile CUDA candidates with NVRTC (no GPU needed) and show their logs"},
     {"eval", cmd_eval, "evaluate one CUDA candidate (kernel.cu + launch.json) on the GPU"},
+    {"export", cmd_export, "write catalog programs in another format (--format kernelbench)"},
     {"ingest", cmd_ingest, "validate program folders and add them to the catalog"},
     {"kernels", cmd_kernels, "list a program's CUDA candidates, show one (source, launch plan, knobs)"},
     {"merge", cmd_merge, "bring the runs of catalog copies (shards of a cluster job) into this catalog"},
