@@ -90,6 +90,15 @@ $(BUILD)/harness/cpu_prelude.c: harness/cpu_prelude.hpp
 	   echo '    ;'; } > $@
 $(BUILD)/harness/cpu_prelude.o: $(BUILD)/harness/cpu_prelude.c
 	$(CC) $(CFLAGS) -c $< -o $@
+# The torch reference runner (Python) likewise: started as `python3 -c <text>`.
+$(BUILD)/harness/torch_runner_py.c: harness/torch_runner.py
+	@mkdir -p $(dir $@)
+	@{ echo '/* Generated from harness/torch_runner.py by the Makefile. */'; \
+	   echo 'const char torch_runner_py[] ='; \
+	   sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/    "/' -e 's/$$/\\n"/' $<; \
+	   echo '    ;'; } > $@
+$(BUILD)/harness/torch_runner_py.o: $(BUILD)/harness/torch_runner_py.c
+	$(CC) $(CFLAGS) -c $< -o $@
 $(BUILD)/generators/registry.o: $(BUILD)/generators/registry.c
 	$(CC) $(CFLAGS) -c $< -o $@
 
@@ -97,11 +106,11 @@ $(BIN)/cudaperf-gen: $(BUILD)/generators/main.o $(GEN_OBJ) $(COMMON_OBJ)
 	@mkdir -p $(BIN)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS_COMMON)
 
-$(BIN)/harness: $(BUILD)/harness/main.o $(HARNESS_LIB_OBJ) $(BUILD)/harness/schema_sql.o $(BUILD)/harness/cpu_prelude.o $(BUILD)/harness/version.o $(COMMON_OBJ)
+$(BIN)/harness: $(BUILD)/harness/main.o $(HARNESS_LIB_OBJ) $(BUILD)/harness/schema_sql.o $(BUILD)/harness/cpu_prelude.o $(BUILD)/harness/torch_runner_py.o $(BUILD)/harness/version.o $(COMMON_OBJ)
 	@mkdir -p $(BIN)
 	$(CC) $(CFLAGS) $^ -o $@ $(HARNESS_LIBS)
 
-$(BIN)/test-runner: $(TEST_OBJ) $(HARNESS_LIB_OBJ) $(BUILD)/harness/schema_sql.o $(BUILD)/harness/cpu_prelude.o $(BUILD)/harness/version.o $(GEN_OBJ) $(COMMON_OBJ)
+$(BIN)/test-runner: $(TEST_OBJ) $(HARNESS_LIB_OBJ) $(BUILD)/harness/schema_sql.o $(BUILD)/harness/cpu_prelude.o $(BUILD)/harness/torch_runner_py.o $(BUILD)/harness/version.o $(GEN_OBJ) $(COMMON_OBJ)
 	@mkdir -p $(BIN)
 	$(CC) $(CFLAGS) $^ -o $@ $(HARNESS_LIBS) -lcurand
 

@@ -234,6 +234,95 @@ static int run_child(const SandboxLimits *lim, const ChildSpec *spec, const char
     return 0;
 }
 
+int sandbox_spawn(const SandboxLimits *lim, char *const argv[], const char *workdir, SandboxChild *child, Error *e)
+{
+    int in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1};
+    memset(child, 0, sizeof *child);
+    child->pid = -1;
+    if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0) {
+        ERR(e, "sandbox: pipe: %s", strerror(errno));
+        goto fail;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        ERR(e, "sandbox: fork: %s", strerror(errno));
+        goto fail;
+    }
+    if (pid == 0) {
+        /* child_setup's limits, with the pipes as stdin/stdout/stderr; no
+         * CPU limit when cpu_seconds is 0 (a server's CPU time grows with
+         * its requests: the caller's deadline per request bounds it), no
+         * address-space limit when memory_bytes is 0 */
+        setpgid(0, 0);
+        dup2(in[0], STDIN_FILENO);
+        dup2(out[1], STDOUT_FILENO);
+        dup2(err[1], STDERR_FILENO);
+        setenv("LC_ALL", "C", 1);
+        if (workdir && chdir(workdir) == 0)
+            setenv("TMPDIR", workdir, 1);
+        if (!g_network_isolated && unshare(CLONE_NEWNET) != 0) {
+            /* not permitted here: the seccomp filter still refuses sockets */
+        }
+        struct rlimit r;
+        if (lim->cpu_seconds > 0) {
+            r.rlim_cur = r.rlim_max = (rlim_t)(lim->cpu_seconds + 1);
+            setrlimit(RLIMIT_CPU, &r);
+        }
+        if (lim->memory_bytes > 0) {
+            r.rlim_cur = r.rlim_max = (rlim_t)(current_address_space() + lim->memory_bytes);
+            setrlimit(RLIMIT_AS, &r);
+        }
+        r.rlim_cur = r.rlim_max = (rlim_t)lim->output_bytes;
+        setrlimit(RLIMIT_FSIZE, &r);
+        r.rlim_cur = r.rlim_max = 0;
+        setrlimit(RLIMIT_CORE, &r);
+        install_socket_filter();
+        execvp(argv[0], argv);
+        fprintf(stderr, "cannot execute '%s': %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    setpgid(pid, pid);
+    close(in[0]);
+    close(out[1]);
+    close(err[1]);
+    child->pid = pid;
+    child->to_child = in[1];
+    child->from_child = out[0];
+    child->err = err[0];
+    return 0;
+fail:
+    for (int i = 0; i < 2; i++) {
+        if (in[i] >= 0)
+            close(in[i]);
+        if (out[i] >= 0)
+            close(out[i]);
+        if (err[i] >= 0)
+            close(err[i]);
+    }
+    return -1;
+}
+
+void sandbox_child_kill(SandboxChild *child, int *status)
+{
+    int st = 0;
+    if (child->pid > 0) {
+        kill(-child->pid, SIGKILL);
+        kill(child->pid, SIGKILL);
+        waitpid(child->pid, &st, 0);
+    }
+    if (status)
+        *status = st;
+    if (child->to_child >= 0)
+        close(child->to_child);
+    if (child->from_child >= 0)
+        close(child->from_child);
+    if (child->err >= 0)
+        close(child->err);
+    child->pid = -1;
+    child->to_child = child->from_child = child->err = -1;
+}
+
 int sandbox_call(const SandboxLimits *lim, int (*fn)(void *arg), void *arg, SandboxResult *res, Error *e)
 {
     ChildSpec spec = {fn, arg, NULL};

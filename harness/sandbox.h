@@ -45,6 +45,28 @@ int sandbox_call(const SandboxLimits *lim, int (*fn)(void *arg), void *arg, Sand
 int sandbox_exec(const SandboxLimits *lim, char *const argv[], const char *workdir, SandboxResult *res,
                  Error *e);
 
+/* A sandboxed child that outlives the call: a server such as the torch
+ * runner, spoken to over its stdin and stdout.  Descriptors are the
+ * parent's ends (close-on-exec); the child leads its own process group. */
+typedef struct SandboxChild {
+    int pid;
+    int to_child;    /* its stdin */
+    int from_child;  /* its stdout */
+    int err;         /* its stderr */
+} SandboxChild;
+
+/* Starts argv[0] (searched in PATH) under lim in `workdir` (the caller's
+ * private directory) with the same isolation as sandbox_exec.  Differences:
+ * cpu_seconds 0 sets no CPU limit and memory_bytes 0 no address-space
+ * limit (a server's CPU time grows with its requests, so its caller bounds
+ * each request by a deadline; CUDA reserves far more address space than it
+ * uses).  The caller must drain `err`. */
+int sandbox_spawn(const SandboxLimits *lim, char *const argv[], const char *workdir, SandboxChild *child, Error *e);
+
+/* SIGKILL to the child's group, reaps it (*status: its wait status, may be
+ * NULL) and closes the descriptors; harmless on a child already ended. */
+void sandbox_child_kill(SandboxChild *child, int *status);
+
 /* "killed by signal 11 (Segmentation fault)", "timed out after 20.0 s",
  * "exit code 3"; a static buffer per call site is not needed: writes into buf. */
 const char *sandbox_describe(const SandboxResult *res, char *buf, size_t len);

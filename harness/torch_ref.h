@@ -28,6 +28,7 @@
 #include "common/dtype.h"
 #include "common/error.h"
 #include "common/problem.h"
+#include "common/strbuf.h"
 
 #define TORCH_PROTOCOL_VERSION 1
 #define TORCH_MAX_DIMS 8
@@ -166,5 +167,23 @@ int torch_ref_time(TorchRunner *r, const TorchProgram *prog, uint64_t seed, cons
 int torch_ref_problem_run(TorchRunner *r, const Problem *p, const char *source, const char *label,
                           const ProblemConfig *c, uint64_t seed, const char *device, void *const *bufs,
                           const int64_t *count, int *fault, Error *e);
+
+/* ---- the frame (docs/TORCH_RUNNER.md), exposed for tests ---- */
+
+/* One decoded frame: the JSON header (malloc) and views of the buffers
+ * into the bytes it was decoded from. */
+typedef struct TorchFrame {
+    char *header;
+    int n;
+    const void **bufs;
+    uint64_t *lens;
+} TorchFrame;
+
+/* Appends a frame (magic, version, header, buffers) to out. */
+void torch_frame_encode(StrBuf *out, const char *header, const void *const *bufs, const uint64_t *lens, int n);
+/* 0 with *f and *used (bytes consumed) when data holds a whole frame, 1
+ * when more bytes are needed, -1 with e when it is not a frame of ours. */
+int torch_frame_decode(const void *data, size_t len, size_t *used, TorchFrame *f, Error *e);
+void torch_frame_release(TorchFrame *f);
 
 #endif

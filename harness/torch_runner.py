@@ -32,6 +32,8 @@ import traceback
 import types
 
 PROTOCOL_VERSION = 1
+# Run as `python3 -c <text>` by the harness: no __file__ then.
+_RUNNER_FILE = globals().get("__file__", "<string>")
 MAGIC = b"CPTR"
 HEAD = struct.Struct("<4sIII")  # magic, version, header bytes, buffer count
 MAX_HEADER = 64 << 20
@@ -249,7 +251,7 @@ def one_line(ex):
     # where in the program it happened: the last frame in the program file
     tb = traceback.extract_tb(ex.__traceback__)
     for fr in reversed(tb):
-        if fr.filename != __file__ and "site-packages" not in fr.filename and "dist-packages" not in fr.filename:
+        if fr.filename != _RUNNER_FILE and "site-packages" not in fr.filename and "dist-packages" not in fr.filename:
             text += " (line %d)" % fr.lineno
             break
     return text[:1500]

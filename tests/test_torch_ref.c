@@ -1,0 +1,191 @@
+/* The torch reference runner (harness/torch_ref + harness/torch_runner.py):
+ * frames encode and decode; describe and run through a real runner (the
+ * Linear+ReLU fixture's outputs recomputed here from the weights it
+ * returned); every kind of broken program (syntax error, no get_inputs,
+ * forward that raises, wrong output count, exit(), printing, sleeping
+ * forever) gets its one-line error and the runner serves the next request.
+ * Skipped, loudly, where no interpreter imports torch. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/strbuf.h"
+#include "harness/torch_ref.h"
+#include "tests/test.h"
+
+#define FIXTURE "tests/data/torch/linear-relu/program.py"
+#define BAD(name) "tests/data/torch/bad/" name ".py"
+
+/* A started runner, or NULL after SKIP's message. */
+static TorchRunner *runner_or_skip(TestCtx *t, double deadline)
+{
+    char py[512];
+    Error e;
+    if (torch_ref_find_python(py, sizeof py, &e) != 0) {
+        test_skip(t, "%s", e.msg);
+        return NULL;
+    }
+    TorchRunnerOptions o = torch_runner_default_options();
+    o.deadline_s = deadline;
+    TorchRunner *r = NULL;
+    if (torch_runner_new(&o, 1, &r, &e) != 0) {
+        test_fail(t, __FILE__, __LINE__, "runner: %s", e.msg);
+        return NULL;
+    }
+    return r;
+}
+
+TEST(torch_frame_roundtrip)
+{
+    StrBuf s = STRBUF_INIT;
+    const char *a = "abc", *b = "";
+    unsigned char bin[5] = {0, 1, 0, 255, 7};
+    const void *bufs[3] = {a, b, bin};
+    uint64_t lens[3] = {3, 0, 5};
+    torch_frame_encode(&s, "{\"op\":\"x\"}", bufs, lens, 3);
+    torch_frame_encode(&s, "{}", NULL, NULL, 0);
+    Error e;
+    TorchFrame f;
+    size_t used = 0;
+    /* every proper prefix asks for more bytes */
+    int partial_ok = 1;
+    for (size_t n = 0; n < 16 + 10 + 3 * 8 + 8; n++)
+        if (torch_frame_decode(s.data, n, &used, &f, &e) != 1)
+            partial_ok = 0;
+    CHECK(partial_ok);
+    CHECK(torch_frame_decode(s.data, s.len, &used, &f, &e) == 0);
+    CHECK(strcmp(f.header, "{\"op\":\"x\"}") == 0);
+    CHECK(f.n == 3 && f.lens[0] == 3 && f.lens[1] == 0 && f.lens[2] == 5);
+    CHECK(memcmp(f.bufs[0], "abc", 3) == 0 && memcmp(f.bufs[2], bin, 5) == 0);
+    size_t first = used;
+    torch_frame_release(&f);
+    CHECK(torch_frame_decode(s.data + first, s.len - first, &used, &f, &e) == 0);
+    CHECK(strcmp(f.header, "{}") == 0 && f.n == 0 && first + used == s.len);
+    torch_frame_release(&f);
+    s.data[0] = 'X';
+    CHECK(torch_frame_decode(s.data, s.len, &used, &f, &e) == -1 && strstr(e.msg, "bad magic"));
+    s.data[0] = 'C';
+    s.data[4] = 9; /* version */
+    CHECK(torch_frame_decode(s.data, s.len, &used, &f, &e) == -1 && strstr(e.msg, "version 9"));
+    sb_release(&s);
+    return 0;
+}
+
+TEST(torch_runner_describe_and_run)
+{
+    TorchRunner *r = runner_or_skip(t, 60);
+    if (!r)
+        return 0;
+    Error e;
+    int fault = 0;
+    TorchDescription d;
+    const char *names[] = {"B"};
+    int64_t vals[] = {5};
+    TorchProgram prog = {FIXTURE, NULL, NULL, names, vals, 1};
+    CHECK_MSG(torch_ref_describe(r, &prog, 1, &d, &fault, &e) == 0, "%s", e.msg);
+    CHECK(d.n_constants == 3 && strcmp(d.const_names[0], "B") == 0 && d.const_values[0] == 5 &&
+          d.const_values[1] == 32 && d.const_values[2] == 16);
+    CHECK(d.n_inputs == 1 && d.inputs[0].dtype == DT_F32 && d.inputs[0].ndim == 2 && d.inputs[0].shape[0] == 5 &&
+          d.inputs[0].shape[1] == 32);
+    CHECK(d.n_init == 2 && d.init[0].is_value && d.init[0].value == 32);
+    CHECK(d.n_outputs == 1 && strcmp(d.outputs[0].name, "out") == 0 && d.outputs[0].shape[1] == 16);
+    CHECK(d.n_state == 2 && strcmp(d.state[0].name, "w.linear.weight") == 0 && d.state[0].shape[0] == 16 &&
+          strcmp(d.state[1].name, "w.linear.bias") == 0);
+    torch_description_release(&d);
+
+    /* run: out = relu(x W^T + b), recomputed here from the returned weights */
+    const char *pn[] = {"B", "IN", "OUT"};
+    int64_t pv[] = {3, 32, 16};
+    TorchProgram prog3 = {FIXTURE, NULL, NULL, pn, pv, 3};
+    float x[3 * 32];
+    for (int i = 0; i < 3 * 32; i++)
+        x[i] = (float)((i * 37) % 19) / 9.5f - 1.0f;
+    TorchTensor in = {"x", DT_F32, 2, {3, 32}, 96, x, 0, 0};
+    TorchRunResult res, res2;
+    CHECK_MSG(torch_ref_run(r, &prog3, 7, "cpu", &in, 1, 1, &res, &fault, &e) == 0, "%s", e.msg);
+    CHECK(res.n_outputs == 1 && res.n_state == 2 && res.outputs[0].count == 48);
+    if (res.n_outputs == 1 && res.n_state == 2 && res.state[0].count == 512 && res.state[1].count == 16) {
+        const float *w = res.state[0].data, *b = res.state[1].data, *out = res.outputs[0].data;
+        double worst = 0;
+        for (int i = 0; i < 3; i++)
+            for (int o = 0; o < 16; o++) {
+                double acc = b[o];
+                for (int k = 0; k < 32; k++)
+                    acc += (double)x[i * 32 + k] * w[o * 32 + k];
+                worst = fmax(worst, fabs(fmax(acc, 0.0) - out[i * 16 + o]));
+            }
+        CHECK_MSG(worst < 1e-5, "max error %g", worst);
+        /* weights depend on the seed and only on it */
+        CHECK(torch_ref_run(r, &prog3, 7, "cpu", &in, 1, 1, &res2, &fault, &e) == 0);
+        CHECK(res2.n_state == 2 && memcmp(res2.state[0].data, w, 512 * 4) == 0);
+        torch_run_result_release(&res2);
+        CHECK(torch_ref_run(r, &prog3, 8, "cpu", &in, 1, 1, &res2, &fault, &e) == 0);
+        CHECK(res2.n_state == 2 && memcmp(res2.state[0].data, w, 512 * 4) != 0);
+        torch_run_result_release(&res2);
+    }
+    torch_run_result_release(&res);
+    /* an input of the wrong size is the program's error, not a crash */
+    TorchTensor bad = {"x", DT_F32, 2, {3, 31}, 93, x, 0, 0};
+    CHECK(torch_ref_run(r, &prog3, 7, "cpu", &bad, 1, 1, &res, &fault, &e) == -1 && fault &&
+          strstr(e.msg, FIXTURE ": forward raised"));
+    CHECK(torch_runner_restarts(r) == 0);
+    torch_runner_free(r);
+    return 0;
+}
+
+TEST(torch_runner_errors)
+{
+    TorchRunner *r = runner_or_skip(t, 4.0);
+    if (!r)
+        return 0;
+    static const struct {
+        const char *file, *want;
+        int ok;
+    } CASES[] = {
+        {BAD("syntax_error"), BAD("syntax_error") ": syntax error at line 4", 0},
+        {BAD("no_get_inputs"), BAD("no_get_inputs") ": has no get_inputs()", 0},
+        {BAD("forward_raises"), BAD("forward_raises") ": forward raised ValueError: no forward for you (line 5)", 0},
+        {BAD("two_outputs"), BAD("two_outputs") ": forward returned 2 outputs, meta.json declares 1", 0},
+        {BAD("exits"), BAD("exits") ": the program called exit(3)", 0},
+        {BAD("prints"), "", 1}, /* its prints go to stderr, the protocol survives */
+        {"tests/data/torch/bad/missing.py", "cannot open 'tests/data/torch/bad/missing.py'", 0},
+        {BAD("sleeps"), BAD("sleeps") ": timed out after 4.0 s", 0},
+        {BAD("prints"), "", 1}, /* a fresh runner after the timeout */
+    };
+    float x[4] = {1, 2, 3, 4};
+    TorchTensor in = {"x", DT_F32, 1, {4}, 4, x, 0, 0};
+    for (size_t i = 0; i < sizeof CASES / sizeof *CASES; i++) {
+        TorchProgram prog = {CASES[i].file, NULL, NULL, NULL, NULL, 0};
+        TorchRunResult res;
+        Error e;
+        int fault = 0;
+        int rc = torch_ref_run(r, &prog, 1, "cpu", &in, 1, 1, &res, &fault, &e);
+        if (CASES[i].ok) {
+            CHECK_MSG(rc == 0, "%s: %s", CASES[i].file, e.msg);
+            CHECK(rc != 0 || (res.n_outputs == 1 && ((float *)res.outputs[0].data)[3] == 8.0f));
+            torch_run_result_release(&res);
+        } else {
+            CHECK_MSG(rc == -1 && fault && strstr(e.msg, CASES[i].want) == e.msg && !strchr(e.msg, '\n'),
+                      "%s: got '%s'", CASES[i].file, rc == 0 ? "success" : e.msg);
+        }
+    }
+    CHECK_MSG(torch_runner_restarts(r) == 1, "restarts %d", torch_runner_restarts(r));
+    torch_runner_free(r);
+    return 0;
+}
+
+TEST(torch_find_python_env)
+{
+    char py[512];
+    Error e;
+    const char *old = getenv("CUDAPERF_PYTHON");
+    char *keep = old ? xstrdup(old) : NULL;
+    setenv("CUDAPERF_PYTHON", "/nonexistent/python3", 1);
+    CHECK(torch_ref_find_python(py, sizeof py, &e) == -1 && strstr(e.msg, "CUDAPERF_PYTHON='/nonexistent/python3'"));
+    if (keep)
+        setenv("CUDAPERF_PYTHON", keep, 1);
+    else
+        unsetenv("CUDAPERF_PYTHON");
+    free(keep);
+    return 0;
+}
