@@ -14,7 +14,8 @@ JOBS    ?= $(shell nproc)
 
 COMMON_SRC  = $(sort $(wildcard common/*.c))
 GEN_FAM_SRC ?= $(sort $(wildcard generators/fam_*.c))
-GEN_SRC     = generators/gen.c generators/gen_matvec.c generators/gen_ops.c generators/gen_variants.c generators/gen_spec.c generators/gen_tmpl.c generators/gen_prog.c $(GEN_FAM_SRC)
+GEN_SRC     = generators/gen.c generators/gen_matvec.c generators/gen_ops.c generators/gen_variants.c generators/gen_spec.c generators/gen_tmpl.c generators/gen_prog.c $(GEN_FAM_SRC) \
+              $(sort $(wildcard generators/torch_*.c))
 HARNESS_LIB_SRC = $(filter-out harness/main.c,$(sort $(wildcard harness/*.c)))
 
 COMMON_OBJ  = $(COMMON_SRC:%.c=$(BUILD)/%.o)
@@ -35,7 +36,7 @@ BINS = $(BIN)/harness $(BIN)/cudaperf-gen
 # Debian packages the build and the tests need (the CUDA toolkit itself is
 # expected at $(CUDA)).  `make deps` installs them, with sudo when not root.
 DEB_PACKAGES = build-essential ca-certificates libsqlite3-dev libpcre2-dev libarchive-dev \
-               libcjson-dev libcurl4-openssl-dev libssl-dev sqlite3 bc
+               libcjson-dev libcurl4-openssl-dev libssl-dev sqlite3 bc python3-torch
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 deps:
 	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -q

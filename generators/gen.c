@@ -20,6 +20,7 @@
 
 struct GenCtx {
     const Family *family;
+    const char *lang;        /* "c" (program.c) or "torch" (program.py) */
     const char *out_dir;
     uint64_t state;          /* splitmix64 */
     int emitted;
@@ -87,13 +88,23 @@ static void gen_fail(GenProgram *p, const char *fmt, ...)
     p->g->failed = 1;
 }
 
+void gen_error(GenProgram *p, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    gen_fail(p, "%s", msg);
+}
+
 GenProgram *gen_begin(GenCtx *g, const char *variant, const char *entry)
 {
     GenProgram *p = xcalloc(1, sizeof *p);
     p->g = g;
     p->p = xcalloc(1, sizeof *p->p);
-    p->p->name = xasprintf("c/%s/%s", g->family->name, variant);
-    p->p->lang = xstrdup("c");
+    p->p->name = xasprintf("%s/%s/%s", g->lang, g->family->name, variant);
+    p->p->lang = xstrdup(g->lang);
     p->p->family = xstrdup(g->family->name);
     p->p->entry = xstrdup(entry);
     p->p->category = xstrdup(g->family->category);
@@ -259,6 +270,13 @@ void gen_fill_partition(GenProgram *p, const char *arg, const char *total_expr)
         return;
     a->fill.kind = FILL_PARTITION;
     a->fill.total_expr = xstrdup(total_expr);
+}
+
+void gen_fill_model(GenProgram *p, const char *arg)
+{
+    ProblemArg *a = fill_target(p, arg);
+    if (a)
+        a->fill.kind = FILL_MODEL;
 }
 
 void gen_fill_sorted(GenProgram *p, const char *arg)
@@ -539,9 +557,9 @@ static int write_pair(GenProgram *p, const char *dir, const char *launch_text)
 static int write_program(GenProgram *p, const char *launch_text)
 {
     GenCtx *g = p->g;
-    const char *variant = p->p->name + strlen("c/") + strlen(g->family->name) + 1;
-    char *dir = xasprintf("%s/c/%s/%s", g->out_dir, g->family->name, variant);
-    char *src_path = xasprintf("%s/program.c", dir);
+    const char *variant = p->p->name + strlen(g->lang) + 1 + strlen(g->family->name) + 1;
+    char *dir = xasprintf("%s/%s/%s/%s", g->out_dir, g->lang, g->family->name, variant);
+    char *src_path = xasprintf("%s/%s", dir, strcmp(g->lang, "torch") == 0 ? "program.py" : "program.c");
     char *meta_path = xasprintf("%s/meta.json", dir);
     char *meta = problem_to_json(p->p);
     int changed1 = 0, changed2 = 0, rc = 0;
@@ -609,12 +627,24 @@ int gen_end(GenProgram *p)
     return rc;
 }
 
+const Family *gen_family(const GenCtx *g)
+{
+    return g->family;
+}
+
 int gen_run_family(const Family *f, const char *out_dir, uint64_t seed, GenStats *stats, char *err,
                    int errlen)
+{
+    return gen_run_family_lang(f, "c", out_dir, seed, stats, err, errlen);
+}
+
+int gen_run_family_lang(const Family *f, const char *lang, const char *out_dir, uint64_t seed,
+                        GenStats *stats, char *err, int errlen)
 {
     GenCtx g;
     memset(&g, 0, sizeof g);
     g.family = f;
+    g.lang = lang;
     g.out_dir = out_dir;
     g.stats = stats;
     /* Seed from the family name so adding a family never changes another. */

@@ -66,6 +66,9 @@ void gen_fill_uniform(GenProgram *p, const char *arg, double lo, double hi);
 void gen_fill_int(GenProgram *p, const char *arg, const char *lo_expr, const char *hi_expr);
 void gen_fill_partition(GenProgram *p, const char *arg, const char *total_expr);
 void gen_fill_sorted(GenProgram *p, const char *arg);
+/* Values produced by the reference program (a torch model's parameters and
+ * buffers, "w.<state_dict key>"), not drawn: only for torch programs. */
+void gen_fill_model(GenProgram *p, const char *arg);
 /* assignments: "n=64,m=64" (params, and scalar overrides by name). */
 void gen_config(GenProgram *p, const char *name, const char *assignments);
 void gen_tolerance(GenProgram *p, double atol, double rtol);
@@ -87,7 +90,11 @@ void gen_launch(GenProgram *p, const char *kernel, const char *grid, const char 
 /* Knob settings recorded with the kernel (knobs.json), e.g. "block", "256". */
 void gen_knob(GenProgram *p, const char *key, const char *value);
 
-/* Validates, writes <out>/c/<family>/<variant>/{program.c,meta.json} (and
+/* Records a misuse found by a helper built on the builder (torch_emit):
+ * the program, and the family's run, fail with this message. */
+void gen_error(GenProgram *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Validates, writes <out>/<lang>/<family>/<variant>/{program.c,meta.json} (and
  * kernel.cu, launch.json, knobs.json when the program has its pair) and
  * frees p.  Returns 0, or -1 after recording the error in g. */
 int gen_end(GenProgram *p);
@@ -108,5 +115,12 @@ typedef struct GenStats {
  * (a buffer of errlen bytes). */
 int gen_run_family(const Family *f, const char *out_dir, uint64_t seed, GenStats *stats, char *err,
                    int errlen);
+/* The same for a family whose programs are in language `lang`: "c"
+ * (program.c, as gen_run_family) or "torch" (program.py, entry the Model
+ * class; see torch_emit.h), written to <out>/<lang>/<family>/<variant>/. */
+int gen_run_family_lang(const Family *f, const char *lang, const char *out_dir, uint64_t seed,
+                        GenStats *stats, char *err, int errlen);
+/* The family being run (for generate functions shared by several families). */
+const Family *gen_family(const GenCtx *g);
 
 #endif

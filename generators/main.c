@@ -6,11 +6,13 @@
 #include <string.h>
 
 #include "gen.h"
+#include "torch_families.h"
 
 static void usage(FILE *f)
 {
     fputs("usage: cudaperf-gen [--out DIR] [--seed N] [--family NAME]... [--list]\n"
-          "  Writes every generated program as DIR/c/<family>/<variant>/{program.c,meta.json}.\n"
+          "  Writes every generated program as DIR/c/<family>/<variant>/{program.c,meta.json}\n"
+          "  and DIR/torch/<family>/<variant>/{program.py,meta.json}.\n"
           "  --out DIR      output folder (default datasets/programs)\n"
           "  --seed N       build seed (default 20261202; the catalog records it)\n"
           "  --family NAME  only this family (repeatable)\n"
@@ -42,42 +44,51 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    /* C families, then the torch ones (torch_families.h). */
+    int n_torch = 0;
+    const Family *const *torch = torch_families(&n_torch);
+    int n_fam = gen_family_count + n_torch;
+    const Family **fams = malloc(sizeof *fams * (size_t)n_fam);
+    for (int i = 0; i < n_fam; i++)
+        fams[i] = i < gen_family_count ? gen_families[i] : torch[i - gen_family_count];
     int total = 0;
-    for (int i = 0; i < gen_family_count; i++)
-        total += gen_families[i]->count;
+    for (int i = 0; i < n_fam; i++)
+        total += fams[i]->count;
     if (list) {
-        for (int i = 0; i < gen_family_count; i++)
-            printf("%-24s %-14s %5d\n", gen_families[i]->name, gen_families[i]->category,
-                   gen_families[i]->count);
-        printf("%d families, %d programs\n", gen_family_count, total);
+        for (int i = 0; i < n_fam; i++)
+            printf("%-24s %-14s %5d\n", fams[i]->name, fams[i]->category, fams[i]->count);
+        printf("%d families, %d programs\n", n_fam, total);
+        free(fams);
         return 0;
     }
     for (int k = 0; k < n_only; k++) {
         int found = 0;
-        for (int i = 0; i < gen_family_count; i++)
-            found |= strcmp(gen_families[i]->name, only[k]) == 0;
+        for (int i = 0; i < n_fam; i++)
+            found |= strcmp(fams[i]->name, only[k]) == 0;
         if (!found) {
             fprintf(stderr, "cudaperf-gen: unknown family '%s' (see --list)\n", only[k]);
             return 2;
         }
     }
-    GenStats stats = {0, 0};
+    GenStats stats = {0};
     int failures = 0;
-    for (int i = 0; i < gen_family_count; i++) {
-        const Family *f = gen_families[i];
+    for (int i = 0; i < n_fam; i++) {
+        const Family *f = fams[i];
         int wanted = n_only == 0;
         for (int k = 0; k < n_only; k++)
             wanted |= strcmp(f->name, only[k]) == 0;
         if (!wanted)
             continue;
         char err[2048];
-        if (gen_run_family(f, out, seed, &stats, err, sizeof err) != 0) {
+        const char *lang = i < gen_family_count ? "c" : "torch";
+        if (gen_run_family_lang(f, lang, out, seed, &stats, err, sizeof err) != 0) {
             fprintf(stderr, "cudaperf-gen: %s\n", err);
             failures++;
         }
     }
     printf("cudaperf-gen: %d programs from %d families into %s (%d files changed); %d variants derived "
            "(%d refused: launch plan does not fit)\n",
-           stats.programs, n_only ? n_only : gen_family_count, out, stats.written, stats.variants, stats.refused);
+           stats.programs, n_only ? n_only : n_fam, out, stats.written, stats.variants, stats.refused);
+    free(fams);
     return failures ? 1 : 0;
 }
