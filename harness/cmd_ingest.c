@@ -84,7 +84,12 @@ int cmd_ingest(CliContext *cx, int argc, char **argv)
                "%d split assignments changed; kernels: %d added, %d removed\n",
                s.found, s.unchanged, s.added, s.degenerate, s.failed, s.invalid, s.split_changes, s.kernels_added,
                s.kernels_removed);
+        if (s.not_checked)
+            printf("harness ingest: %d programs not checked (nothing stored for them; see the messages above)\n",
+                   s.not_checked);
         if (strict && (s.invalid || s.failed || s.degenerate))
+            rc = 1;
+        if (s.not_checked)
             rc = 1;
     }
     catalog_close(c);

@@ -17,6 +17,7 @@
 #include "harness/cref.h"
 #include "harness/inputs.h"
 #include "harness/kernels.h"
+#include "harness/torch_ref.h"
 
 #define BATCH 32
 #define NEAR_ZERO 1e-6
@@ -83,17 +84,52 @@ static void output_stats(const ProblemArg *a, const void *buf, int64_t n, Output
 }
 
 /* Runs config `cf` with `seed`; on success *out holds the buffers (caller
- * releases). */
+ * releases).  A torch program runs in this worker's torch runner (started
+ * on first use, kept for the worker's life); *harness_fault is set when
+ * the run failed for a reason that is not the program's (no interpreter
+ * with torch). */
 static double g_timeout;
+static TorchRunner *g_torch;
+static int g_torch_threads;
 
-static int run_config(const char *so, const Problem *p, const ProblemConfig *cf, uint64_t seed, RefBuffers *out,
-                      Error *e)
+static int is_torch(const Problem *p)
 {
+    return strcmp(p->lang, "torch") == 0;
+}
+
+static int run_config(const Item *it, const char *so, const ProblemConfig *cf, uint64_t seed, RefBuffers *out,
+                      int *harness_fault, Error *e)
+{
+    const Problem *p = it->p;
     SandboxLimits lim = sandbox_default_limits();
     if (g_timeout > 0)
         lim.wall_seconds = lim.cpu_seconds = g_timeout;
+    *harness_fault = 0;
     if (cref_buffers_init(out, p, cf, seed, e) != 0)
         return -1;
+    if (is_torch(p)) {
+        int fault = 0;
+        if (!g_torch) {
+            TorchRunnerOptions o = torch_runner_default_options();
+            o.deadline_s = lim.wall_seconds;
+            o.threads = g_torch_threads;
+            if (torch_runner_new(&o, 0, &g_torch, e) != 0) {
+                *harness_fault = 1;
+                cref_buffers_release(out);
+                return -1;
+            }
+        }
+        char *label = xasprintf("%s/program.py", it->dir);
+        int rc = torch_ref_problem_run(g_torch, p, it->source, label, cf, seed, "cpu", out->data, out->count, &fault,
+                                       e);
+        free(label);
+        if (rc != 0) {
+            *harness_fault = !fault;
+            cref_buffers_release(out);
+            return -1;
+        }
+        return 0;
+    }
     if (cref_run(so, p, out, &lim, e) != 0) {
         error_prefix(e, "config %s", cf->name);
         cref_buffers_release(out);
@@ -102,22 +138,23 @@ static int run_config(const char *so, const Problem *p, const ProblemConfig *cf,
     return 0;
 }
 
-/* verdict: 0 ok, 1 degenerate, 2 failed; reason filled for 1 and 2. */
+/* verdict: 0 ok, 1 degenerate, 2 failed, 3 not checked (the harness could
+ * not run it: no torch); reason filled for 1, 2 and 3. */
 static int validate(const Item *it, const IngestOptions *opt, char *reason, size_t rlen)
 {
     Error e = {{0}, 0, 0};
     const Problem *p = it->p;
     char *so = NULL;
     RefBuffers a = {0}, b = {0};
-    int verdict = 0;
-    if (cref_compile(p, it->source, opt->cache_dir, &so, &e) != 0) {
+    int verdict = 0, hf = 0;
+    if (!is_torch(p) && cref_compile(p, it->source, opt->cache_dir, &so, &e) != 0) {
         snprintf(reason, rlen, "%s", e.msg);
         return 2;
     }
     const ProblemConfig *small = problem_find_config(p, "small");
-    if (run_config(so, p, small, opt->seed, &a, &e) != 0) {
+    if (run_config(it, so, small, opt->seed, &a, &hf, &e) != 0) {
         snprintf(reason, rlen, "%s", e.msg);
-        verdict = 2;
+        verdict = hf ? 3 : 2;
         goto done;
     }
     int all_const = 1, all_zero = 1, same = 1, has_vector = 0;
@@ -130,7 +167,7 @@ static int validate(const Item *it, const IngestOptions *opt, char *reason, size
         if (s.non_finite) {
             snprintf(reason, rlen, "config small: output '%s' has %d non-finite elements (first at %lld)%s",
                      arg->name, s.non_finite, (long long)s.first_bad,
-                     dtype_is_float(arg->dtype) ? "; unwritten elements stay NaN" : "");
+                     dtype_is_float(arg->dtype) && !is_torch(p) ? "; unwritten elements stay NaN" : "");
             verdict = 2;
             goto done;
         }
@@ -143,9 +180,9 @@ static int validate(const Item *it, const IngestOptions *opt, char *reason, size
         if (a.count[i] > 1)
             has_vector = 1;
     }
-    if (run_config(so, p, small, opt->seed + 1, &b, &e) != 0) {
+    if (run_config(it, so, small, opt->seed + 1, &b, &hf, &e) != 0) {
         snprintf(reason, rlen, "%s (second seed)", e.msg);
-        verdict = 2;
+        verdict = hf ? 3 : 2;
         goto done;
     }
     for (int i = 0; i < p->n_args && same; i++)
@@ -173,9 +210,9 @@ static int validate(const Item *it, const IngestOptions *opt, char *reason, size
         if (strncmp(cf->name, "edge", 4) != 0)
             continue;
         RefBuffers eb = {0};
-        if (run_config(so, p, cf, opt->seed, &eb, &e) != 0) {
+        if (run_config(it, so, cf, opt->seed, &eb, &hf, &e) != 0) {
             snprintf(reason, rlen, "%s", e.msg);
-            verdict = 2;
+            verdict = hf ? 3 : 2;
             goto done;
         }
         for (int i = 0; i < p->n_args && !verdict; i++) {
@@ -205,6 +242,8 @@ static void worker_main(Item *items, const int *todo, int n_todo, int wid, int j
 {
     sandbox_isolate_network();
     g_timeout = opt->timeout_seconds;
+    /* one torch thread per worker when the workers fill the machine */
+    g_torch_threads = jobs > 1 ? 1 : 0;
     for (int k = wid; k < n_todo; k += jobs) {
         char reason[1600] = "";
         int verdict = validate(&items[todo[k]], opt, reason, sizeof reason);
@@ -223,6 +262,7 @@ static void worker_main(Item *items, const int *todo, int n_todo, int wid, int j
         }
         free(line);
     }
+    torch_runner_free(g_torch);
     _exit(0);
 }
 
@@ -269,15 +309,16 @@ static int load_item(Item *it, const char *dir)
     memset(it, 0, sizeof *it);
     it->dir = xstrdup(dir);
     char *meta_path = xasprintf("%s/meta.json", dir);
-    char *src_path = xasprintf("%s/program.c", dir);
+    char *src_path = NULL;
     int rc = 0;
     if (problem_load(meta_path, &it->p, &e) != 0) {
         it->error = xstrdup(e.msg);
         rc = -1;
-    } else if (strcmp(it->p->lang, "c") != 0) {
+    } else if (strcmp(it->p->lang, "c") != 0 && strcmp(it->p->lang, "torch") != 0) {
         it->error = xasprintf("%s: lang: '%s' programs are not ingested by this build", meta_path, it->p->lang);
         rc = -1;
-    } else if (file_read_all(src_path, 1 << 20, &it->source, NULL, &e) != 0) {
+    } else if (file_read_all(src_path = xasprintf("%s/%s", dir, is_torch(it->p) ? "program.py" : "program.c"),
+                             1 << 20, &it->source, NULL, &e) != 0) {
         it->error = xstrdup(e.msg);
         rc = -1;
     } else {
@@ -308,6 +349,13 @@ static void report_invalid(const Item *it)
 static int store_result(Catalog *c, Item *it, int verdict, const char *reason, const IngestOptions *opt,
                         IngestSummary *sum, Error *e)
 {
+    if (verdict == 3) {
+        /* the harness's failure, not the program's: nothing is stored, so
+         * the next ingest checks it again */
+        sum->not_checked++;
+        fprintf(stderr, "harness ingest: not checked %s: %s\n", it->p->name, reason);
+        return 0;
+    }
     if (g_verdict_fn)
         g_verdict_fn(g_verdict_ctx, it->dir, it->p->name, verdict, reason);
     if (verdict == 0) {

@@ -1,7 +1,7 @@
 /* ingest.h — validate program folders and store them in the catalog.
  *
  * `make dataset` and contributions go through the same path: every folder
- * holding a meta.json (and program.c) below the given roots is parsed and
+ * holding a meta.json (and program.c, or program.py for lang "torch") below the given roots is parsed and
  * validated, compiled, run in the sandbox on its small config with two
  * seeds and on every edge config, checked for degenerate outputs, and then
  * stored.  Programs whose content hash the catalog already knows (stored or
@@ -35,6 +35,7 @@ typedef struct IngestSummary {
     int degenerate; /* dropped by the degenerate filter */
     int failed;     /* did not compile, crashed, hung, produced NaN */
     int invalid;    /* malformed meta.json or missing source */
+    int not_checked;/* could not be run here (a torch program without a torch interpreter): not stored */
     int removed;    /* catalog programs whose folder no longer exists (only with prune) */
     int split_changes;
     int kernels_added;   /* reference and variant kernels new in the catalog */

@@ -338,7 +338,7 @@ static int runner_start(TorchRunner *r, Error *e)
     lim.cpu_seconds = 0; /* per request: the deadline */
     lim.memory_bytes = r->o.cuda ? 0 : r->o.memory_bytes;
     const char *script = getenv("CUDAPERF_TORCH_RUNNER");
-    char *argv[6];
+    char *argv[8];
     int k = 0;
     argv[k++] = r->python;
     argv[k++] = "-B"; /* no __pycache__ */
@@ -347,6 +347,11 @@ static int runner_start(TorchRunner *r, Error *e)
     } else {
         argv[k++] = "-c";
         argv[k++] = (char *)torch_runner_py;
+    }
+    char threads[32];
+    if (r->o.threads > 0) {
+        snprintf(threads, sizeof threads, "--threads=%d", r->o.threads);
+        argv[k++] = threads;
     }
     argv[k] = NULL;
     r->tail_len = 0;

@@ -41,6 +41,7 @@ typedef struct TorchRunnerOptions {
     size_t memory_bytes;    /* RLIMIT_AS on top of what is mapped (0: 8 GiB); not applied with cuda */
     int cuda;               /* the runner may use the GPU: no address-space limit (CUDA reserves
                                far more virtual memory than it uses) */
+    int threads;            /* torch's intra-op threads (0: torch's default, one per core) */
 } TorchRunnerOptions;
 
 TorchRunnerOptions torch_runner_default_options(void);

@@ -505,7 +505,9 @@ OPS = {"hello": op_hello, "describe": op_describe, "run": op_run, "time": op_tim
 
 
 def main():
-    torch.set_num_threads(max(1, int(os.environ.get("CUDAPERF_TORCH_THREADS", "0")) or torch.get_num_threads()))
+    for arg in sys.argv[1:]:
+        if arg.startswith("--threads="):
+            torch.set_num_threads(max(1, int(arg.split("=", 1)[1])))
     while True:
         try:
             frame = read_frame()

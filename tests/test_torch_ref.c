@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "common/strbuf.h"
+#include "harness/catalog.h"
+#include "harness/ingest.h"
 #include "harness/torch_ref.h"
 #include "tests/test.h"
 
@@ -187,5 +189,69 @@ TEST(torch_find_python_env)
     else
         unsetenv("CUDAPERF_PYTHON");
     free(keep);
+    return 0;
+}
+
+static char *rejection_of(Catalog *c, const char *name)
+{
+    sqlite3_stmt *st = NULL;
+    char *out = NULL;
+    sqlite3_prepare_v2(catalog_db(c), "SELECT verdict || ': ' || reason FROM rejections WHERE name = ?", -1, &st, NULL);
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) == SQLITE_ROW)
+        out = xstrdup((const char *)sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+    return out;
+}
+
+/* Ingest takes torch programs through the same checks as C ones: the
+ * degenerate filter, failures with the file named, splits. */
+TEST(torch_ingest_fixtures)
+{
+    char py[512];
+    Error e;
+    if (torch_ref_find_python(py, sizeof py, &e) != 0)
+        SKIP("%s", e.msg);
+    char *db = xasprintf("%s/catalog.db", t->tmpdir), *cache = xasprintf("%s/cache", t->tmpdir);
+    Catalog *c = NULL;
+    CHECK(catalog_open(db, 1, &c, &e) == 0);
+    if (!c)
+        return -1;
+    IngestOptions opt = {2, 42, cache, "contributed", 1, 0, 20.0};
+    IngestSummary s;
+    char *roots[] = {"tests/data/torch/ingest", "tests/data/torch/linear-relu"};
+    CHECK_MSG(ingest_paths(c, roots, 2, &opt, &s, &e) == 0, "%s", e.msg);
+    CHECK_MSG(s.found == 8 && s.added == 2 && s.degenerate == 2 && s.failed == 4 && s.not_checked == 0,
+              "found %d added %d degenerate %d failed %d not checked %d", s.found, s.added, s.degenerate, s.failed,
+              s.not_checked);
+    static const struct {
+        const char *name, *want;
+    } EXPECT[] = {
+        {"torch/fixtures/degenerate-zero", "degenerate: every output is constant"},
+        {"torch/fixtures/degenerate-independent", "degenerate: outputs do not depend on the inputs"},
+        {"torch/fixtures/raises", "failed: tests/data/torch/ingest/raises/program.py: config small: forward raised "
+                                  "RuntimeError: shape '[3, -1]' is invalid"},
+        {"torch/fixtures/wrong-shape", "failed: tests/data/torch/ingest/wrong-shape/program.py: config small: the "
+                                       "program's 'out' is f32[128], meta.json declares f32[64]"},
+        {"torch/fixtures/nan-output", "failed: config small: output 'out' has 64 non-finite elements"},
+        {"torch/fixtures/missing-weight", "failed: tests/data/torch/ingest/missing-weight/program.py: meta.json's "
+                                          "'w.fc.weight' is not in the model's state_dict (it has: w.linear.weight, "
+                                          "w.linear.bias)"},
+    };
+    for (size_t i = 0; i < sizeof EXPECT / sizeof *EXPECT; i++) {
+        char *r = rejection_of(c, EXPECT[i].name);
+        CHECK_MSG(r && strstr(r, EXPECT[i].want), "%s: got '%s'", EXPECT[i].name, r ? r : "(no rejection)");
+        free(r);
+    }
+    /* the accepted ones have a split like any program; a rerun is a no-op */
+    sqlite3_stmt *st = NULL;
+    sqlite3_prepare_v2(catalog_db(c), "SELECT count(*) FROM programs WHERE lang = 'torch' AND split IS NOT NULL",
+                       -1, &st, NULL);
+    CHECK(sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) == 2);
+    sqlite3_finalize(st);
+    CHECK(ingest_paths(c, roots, 2, &opt, &s, &e) == 0 && s.unchanged == 8 && s.added == 0);
+    catalog_close(c);
+    free(db);
+    free(cache);
     return 0;
 }
