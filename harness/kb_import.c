@@ -230,13 +230,18 @@ static int derive_edge(Ctx *cx, const KbConstants *small, const int *size_like, 
             int i = rank[r];
             int64_t v = small->values[i];
             switch (kind) {
-            case 0: /* distinct primes by rank */
+            case 0: /* distinct primes by rank, each differing from small's value (so it varies) */
+                while (np < 19 && PRIMES[np] == v)
+                    np++;
                 cand.values[i] = PRIMES[np < 20 ? np : 19];
                 np++;
                 break;
             case 1: /* primes, but small constants keep their meaning */
-                if (v > KEEP_BELOW)
+                if (v > KEEP_BELOW) {
+                    while (np < 19 && PRIMES[np] == v)
+                        np++;
                     cand.values[i] = PRIMES[np < 20 ? np++ : 19];
+                }
                 break;
             case 2: /* odd neighbours */
                 cand.values[i] = v > 2 && v % 2 == 0 ? v - 1 : v;

@@ -102,13 +102,15 @@ static char *try_products(const KbConstants *cfgs, int n_cfg, const int64_t *dim
     return NULL;
 }
 
-/* (X+b)/k+c where X is computed by fx on each config; name is X's text. */
+/* (X+b)/k+c where X's values on the configs are x and name is X's text
+ * (paren: X is a sum that needs parentheses); among the forms that fit,
+ * the one with the smallest |b|+|c| (then smallest |c|, then k). */
 static char *fit_affine(const int64_t *x, int n_cfg, const int64_t *dims, const char *name, int paren)
 {
+    int found = 0, bk = 0;
+    int64_t bb_best = 0, bc = 0;
     for (int k = 1; k <= 8; k++)
-        for (int bb = 0; bb <= 32; bb++) {
-            /* b in 0, -1, 1, -2, 2, ...: the smallest offset first */
-            int64_t b = (bb % 2 ? -1 : 1) * (int64_t)((bb + 1) / 2);
+        for (int64_t b = -16; b <= 16; b++) {
             if (k == 1 && b != 0)
                 continue; /* with k = 1, b and c merge into c */
             int64_t c = dims[0] - tdiv(x[0] + b, k);
@@ -119,18 +121,28 @@ static char *fit_affine(const int64_t *x, int n_cfg, const int64_t *dims, const 
                 ok = x[i] + b >= 0 && tdiv(x[i] + b, k) + c == dims[i];
             if (!ok)
                 continue;
-            StrBuf sb = STRBUF_INIT;
-            if (k == 1) {
-                sb_append(&sb, name);
-            } else {
-                sb_printf(&sb, "(%s", name);
-                add_term(&sb, b);
-                sb_printf(&sb, ")/%d", k);
+            int64_t cost = llabs(b) + llabs(c), best = llabs(bb_best) + llabs(bc);
+            if (!found || cost < best || (cost == best && llabs(c) < llabs(bc))) {
+                found = 1;
+                bk = k;
+                bb_best = b;
+                bc = c;
             }
-            add_term(&sb, c);
-            (void)paren;
-            return sb_steal(&sb);
         }
+    if (found) {
+        StrBuf sb = STRBUF_INIT;
+        if (bk == 1) {
+            sb_append(&sb, name);
+        } else if (bb_best == 0 && !paren) {
+            sb_printf(&sb, "%s/%d", name, bk);
+        } else {
+            sb_printf(&sb, "(%s", name);
+            add_term(&sb, bb_best);
+            sb_printf(&sb, ")/%d", bk);
+        }
+        add_term(&sb, bc);
+        return sb_steal(&sb);
+    }
     /* X*k+c */
     for (int k = 2; k <= 16; k++) {
         int64_t c = dims[0] - x[0] * k;
