@@ -76,9 +76,9 @@ void st_begin(Stage *s, TorchProg *t, GenCtx *g, TLayout layout, int big, double
         static const int64_t c_large[] = {8, 16}, d_large[] = {16, 32}, h_large[] = {48, 64};
         tp_param(t, "B", gen_randint(g, 1, 2), big ? bl / 4 : bl / 8, 1);
         tp_param(t, "C", gen_randint(g, 2, 4), pick(g, c_large, 2), 3);
-        tp_param(t, "D", gen_randint(g, 6, 10), pick(g, d_large, 2), prime_in(g, 11, 17));
-        tp_param(t, "H", gen_randint(g, 8, 12), pick(g, h_large, 2), prime_in(g, 17, 23));
-        tp_param(t, "W", gen_randint(g, 8, 12), pick(g, h_large, 2), prime_in(g, 17, 23));
+        tp_param(t, "D", gen_randint(g, 5, 8), pick(g, d_large, 2), prime_in(g, 11, 17));
+        tp_param(t, "H", gen_randint(g, 6, 10), pick(g, h_large, 2), prime_in(g, 17, 23));
+        tp_param(t, "W", gen_randint(g, 6, 10), pick(g, h_large, 2), prime_in(g, 17, 23));
         s->rank = 5;
         break;
     }
