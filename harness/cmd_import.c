@@ -105,7 +105,8 @@ int cmd_import(CliContext *cx, int argc, char **argv)
     KbImportSummary s;
     TorchRunnerOptions to = torch_runner_default_options();
     to.deadline_s = timeout;
-    if (torch_runner_new(&to, 1, &r, &e) != 0 || catalog_open(cx->catalog_path, 1, &c, &e) != 0) {
+    /* started by the first describe: a rerun that skips every file needs no torch */
+    if (torch_runner_new(&to, 0, &r, &e) != 0 || catalog_open(cx->catalog_path, 1, &c, &e) != 0) {
         rc = cli_fail(&e);
     } else {
         KbDescriber d = kb_describer_torch(r);
