@@ -19,7 +19,7 @@ static const char USAGE[] =
     "usage: harness eval PROGRAM [kernel.cu launch.json] [options]\n"
     "  Compiles kernel.cu with NVRTC, runs it on the GPU on the inputs the C reference of\n"
     "  PROGRAM (a catalog name such as c/stencil2d/jacobi5-f32-003, or a program folder with\n"
-    "  meta.json and program.c) gets, and compares (kernel.cu and launch.json default to the\n"
+    "  meta.json and program.c, or program.py for a torch program) gets, and compares (kernel.cu and launch.json default to the\n"
     "  folder's own, its reference pair):\n"
     "  per config pass / wrong_result / runtime_error / timeout / compile_error, the largest\n"
     "  errors, and the time (median, IQR, samples, CUPTI's kernel time) with the speedup over\n"
@@ -41,13 +41,16 @@ static const char USAGE[] =
     "  --json             machine-readable verdict on stdout\n"
     "Exit status: 0 when every config passed, 1 otherwise (or when there is no GPU), 2 usage.\n";
 
-/* Reads a program folder's meta.json and program.c. */
+/* Reads a program folder's meta.json and program.c (program.py for lang
+ * "torch"). */
 static int load_program_dir(const char *dir, Problem **p, char **source, Error *e)
 {
-    char *meta = xasprintf("%s/meta.json", dir), *src = xasprintf("%s/program.c", dir);
+    char *meta = xasprintf("%s/meta.json", dir), *src = NULL;
     int rc = problem_load(meta, p, e);
-    if (rc == 0)
+    if (rc == 0) {
+        src = xasprintf("%s/%s", dir, strcmp((*p)->lang, "torch") == 0 ? "program.py" : "program.c");
         rc = file_read_all(src, 1 << 20, source, NULL, e);
+    }
     free(meta);
     free(src);
     return rc;

@@ -10,6 +10,7 @@
 #include "harness/inputs.h"
 #include "harness/nvrtc.h"
 #include "harness/stats.h"
+#include "harness/torch_ref.h"
 
 const char *eval_status_name(EvalStatus s)
 {
@@ -135,7 +136,27 @@ typedef struct Eval {
     const LaunchPlan *base_lp; /* the baseline's plan, NULL: none */
     void *base_cubin;
     size_t base_cubin_len;
+    const char *ref_source;    /* a torch program's source (the runner gets it per request) */
 } Eval;
+
+static int is_torch(const Problem *p)
+{
+    return strcmp(p->lang, "torch") == 0;
+}
+
+/* The session's torch runner, started on first use: on the GPU when the
+ * candidate runs on one and the runner's torch sees it (torch references
+ * run on the GPU directly), else on the CPU. */
+static int session_torch(EvalSession *s, Error *e)
+{
+    if (s->torch)
+        return 0;
+    TorchRunnerOptions o = torch_runner_default_options();
+    o.cuda = s->backend != BACKEND_CPU;
+    if (torch_runner_new(&o, 1, &s->torch, e) != 0)
+        return error_prefix(e, "the torch reference cannot run");
+    return 0;
+}
 
 /* Starts a worker (and loads the cubin) when none is running.  -1 only for
  * failures that are not the candidate's (no GPU); a cubin the driver
@@ -180,6 +201,8 @@ int eval_session_open(EvalSession *s, const EvalOptions *o, int *no_gpu, Error *
 
 void eval_session_close(EvalSession *s)
 {
+    torch_runner_free(s->torch);
+    s->torch = NULL;
     if (s->worker_up)
         gpu_worker_stop(&s->w);
     gpu_worker_kill(&s->w);
@@ -427,6 +450,17 @@ static int run_trial(Eval *ev, const ProblemConfig *c, uint64_t seed, int time_i
      * overwrites inout buffers): the candidate gets these very bytes. */
     if (cref_buffers_init(&rb, p, c, seed, e) != 0)
         goto done_rc;
+    if (is_torch(p)) {
+        /* the runner writes the outputs and the "w." buffers (the model's
+         * parameters, inputs of the candidate) and modifies nothing else */
+        const char *dev = ev->s->backend != BACKEND_CPU && torch_runner_has_cuda(ev->s->torch) ? "cuda" : "cpu";
+        if (torch_ref_problem_run(ev->s->torch, p, ev->ref_source, p->name, c, seed, dev, rb.data, rb.count, NULL,
+                                  &te) != 0) {
+            ec->status = EVAL_REFERENCE_ERROR;
+            snprintf(ec->message, sizeof ec->message, "the torch reference failed: %s", te.msg);
+            goto done;
+        }
+    }
     for (int i = 0; i < p->n_args; i++) {
         int b = ev->buf_of_arg[i];
         if (b < 0)
@@ -438,7 +472,7 @@ static int run_trial(Eval *ev, const ProblemConfig *c, uint64_t seed, int time_i
             memcpy(host[b], rb.data[i], bytes[b]);
     }
     SandboxLimits lim = sandbox_default_limits();
-    if (cref_run(ev->so_path, p, &rb, &lim, &te) != 0) {
+    if (!is_torch(p) && cref_run(ev->so_path, p, &rb, &lim, &te) != 0) {
         ec->status = EVAL_REFERENCE_ERROR;
         snprintf(ec->message, sizeof ec->message, "the C reference failed: %s", te.msg);
         goto done;
@@ -707,7 +741,13 @@ int eval_session_candidate(EvalSession *s, const Problem *p, const char *ref_sou
         nvrtc_result_release(&br);
     }
 
-    if (cref_compile(p, ref_source, o->cref_cache, &ev.so_path, e) != 0) {
+    ev.ref_source = ref_source;
+    if (is_torch(p)) {
+        if (session_torch(s, e) != 0) {
+            error_prefix(e, "%s", p->name);
+            goto done_rc;
+        }
+    } else if (cref_compile(p, ref_source, o->cref_cache, &ev.so_path, e) != 0) {
         error_prefix(e, "the C reference of %s", p->name);
         goto done_rc;
     }

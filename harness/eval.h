@@ -121,6 +121,7 @@ typedef struct EvalSession {
     GpuInfo gpu;
     char arch[16];           /* the NVRTC target: --arch, or the device's own ("cpu" on the CPU backend) */
     WorkerBackend backend;
+    struct TorchRunner *torch; /* lang "torch" references (torch_ref.h), started on first use */
 } EvalSession;
 
 /* Starts the worker for o->device (and fixes the target arch).  -1 with e

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/strbuf.h"
 #include "harness/catalog.h"
@@ -253,5 +254,44 @@ TEST(torch_ingest_fixtures)
     catalog_close(c);
     free(db);
     free(cache);
+    return 0;
+}
+
+/* End to end: the Linear+ReLU program ingested; its hand-written CUDA
+ * candidate, which reads w.linear.weight and w.linear.bias, passes under
+ * `harness eval --backend cpu` (inputs from the harness, weights from the
+ * runner); one that forgets the bias is wrong_result; `harness run
+ * --backend cpu` stores a pass for the program's reference kernel. */
+TEST(torch_eval_cpu_backend)
+{
+    char py[512];
+    Error e;
+    if (torch_ref_find_python(py, sizeof py, &e) != 0)
+        SKIP("%s", e.msg);
+    if (access("bin/harness", X_OK) != 0)
+        SKIP("bin/harness missing: run `make` first");
+    char *out = NULL;
+    const char *d = t->tmpdir;
+    int st = test_sh(&out, "bin/harness --catalog %s/c.db ingest --quiet tests/data/torch/linear-relu", d);
+    CHECK_MSG(st == 0 && strstr(out, "1 added"), "ingest: %s", out);
+    free(out);
+    st = test_sh(&out, "bin/harness --catalog %s/c.db eval --backend cpu --json torch/fixtures/linear-relu "
+                       "tests/data/torch/linear-relu/kernel.cu tests/data/torch/linear-relu/launch.json 2>&1",
+                 d);
+    CHECK_MSG(st == 0 && strstr(out, "\"pass\"") && !strstr(out, "wrong_result") && !strstr(out, "reference_error"),
+              "eval: %s", out);
+    free(out);
+    st = test_sh(&out, "bin/harness --catalog %s/c.db eval --backend cpu --json --configs small "
+                       "torch/fixtures/linear-relu tests/data/torch/linear-relu-wrong/kernel.cu "
+                       "tests/data/torch/linear-relu-wrong/launch.json 2>&1",
+                 d);
+    CHECK_MSG(st == 1 && strstr(out, "\"wrong_result\"") && strstr(out, "outside tolerance"), "eval: %s", out);
+    free(out);
+    st = test_sh(&out, "bin/harness --catalog %s/c.db run --backend cpu --trials 1 --quiet 2>&1 && "
+                       "bin/harness --catalog %s/c.db results 1 2>&1",
+                 d, d);
+    CHECK_MSG(st == 0 && strstr(out, "linear-relu") && strstr(out, "pass") && !strstr(out, "reference_error"),
+              "run: %s", out);
+    free(out);
     return 0;
 }
