@@ -124,6 +124,7 @@ phase_agreement() {
 
 phase_timed() {
     for k in 1 2; do
+        ${TIMED_BUDGET:+timeout -s INT "$TIMED_BUDGET"} \
         "$H" --catalog "$CAT" run ${SPLIT:+--split "$SPLIT"} --kernels reference --sample "$SAMPLE" \
             --configs small,edge,edge-prime --cache "$OUT/cache" \
             >"$OUT/timed$k.log" 2>&1
