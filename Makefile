@@ -47,6 +47,9 @@ all: $(BINS)
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
+# CUDA 13's cupti_profiler_host.h includes the C++ <string>; harness/cupti_c
+# holds an empty one so the C translation unit that uses it compiles.
+$(BUILD)/harness/cupti_profile.o: CFLAGS += -isystem harness/cupti_c
 
 # The family registry: every `const Family family_x` in generators/fam_*.c.
 # Regenerated on every make (cheap), replaced only when the family list changed,

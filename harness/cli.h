@@ -39,6 +39,7 @@ int cmd_import(CliContext *cx, int argc, char **argv);
 int cmd_ingest(CliContext *cx, int argc, char **argv);
 int cmd_kernels(CliContext *cx, int argc, char **argv);
 int cmd_merge(CliContext *cx, int argc, char **argv);
+int cmd_profile(CliContext *cx, int argc, char **argv);
 int cmd_results(CliContext *cx, int argc, char **argv);
 int cmd_run(CliContext *cx, int argc, char **argv);
 int cmd_structure(CliContext *cx, int argc, char **argv);

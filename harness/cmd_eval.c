@@ -33,6 +33,8 @@ static const char USAGE[] =
     "  --timeout S        deadline per execution of the launch plan (default 5; 60 with --backend cpu)\n"
     "  --timing-runs N    least number of timing samples (default 10; 0: no timing)\n"
     "  --precise          nvbench-grade timing: median known to 0.5%, at least 0.5 s of samples\n"
+    "  --profile          the measured pass on every passing config (CUPTI range profiler over the\n"
+    "                     plan, after timing), printed beside the static report of the same config\n"
     "  --cache DIR        cache root (default: next to the catalog, cache/{nvrtc,cref,cpu})\n"
     "  --device N         GPU index (default 0)\n"
     "  --backend gpu|cpu  cpu: compile kernel.cu with the host C++ compiler and run it on the CPU\n"
@@ -269,6 +271,36 @@ static int structure_of(const Problem *p, const char *kernel, const LaunchPlan *
     return 1;
 }
 
+/* The measured report of every profiled config, beside the static report
+ * of that same config (a kernel that does not compile has neither). */
+static void print_profiles(const Problem *p, const char *kernel, const LaunchPlan *lp, const EvalReport *r,
+                           const EvalOptions *o)
+{
+    for (int k = 0; o->profile && k < r->n_configs; k++) {
+        const EvalConfig *ec = &r->configs[k];
+        if (ec->profile.status == PROFILE_NOT_RUN && ec->status == EVAL_PASS)
+            continue;
+        printf("\n-- config %s: ", ec->config->name);
+        if (ec->profile.status == PROFILE_NOT_RUN) {
+            printf("not profiled (%s)\n", ec->status == EVAL_COMPILE_ERROR ? "kernel.cu does not compile"
+                                                                          : "the config did not pass");
+            continue;
+        }
+        StructureReport sr;
+        StructureOptions so = structure_default_options();
+        int compile_error = 0;
+        Error e;
+        const char *arch = o->arch ? o->arch : strncmp(r->arch, "sm_", 3) == 0 ? r->arch : "sm_90";
+        int have = structure_candidate(p, ec->config, kernel, lp, arch, o->nvrtc_cache, &so, &sr, &compile_error,
+                                       &e) == 0;
+        printf("static vs measured\n");
+        profile_print(stdout, &ec->profile, have ? &sr : NULL);
+        if (!have)
+            printf("  (no static report: %s)\n", e.msg);
+        structure_report_release(&sr);
+    }
+}
+
 static void print_json(const char *program, const char *kernel_path, const EvalReport *r, const EvalOptions *o,
                        const StructureReport *sr, const char *structure_note)
 {
@@ -324,6 +356,8 @@ static void print_json(const char *program, const char *kernel_path, const EvalR
         }
         if (ec->timing_note[0])
             cJSON_AddStringToObject(c, "timing_note", ec->timing_note);
+        if (ec->profile.status != PROFILE_NOT_RUN)
+            cJSON_AddItemToObject(c, "profile", profile_to_cjson(&ec->profile));
         cJSON_AddItemToArray(cs, c);
     }
     cJSON_AddItemToObject(j, "structure", sr ? structure_to_cjson(sr) : cJSON_CreateNull());
@@ -363,6 +397,8 @@ int cmd_eval(CliContext *cx, int argc, char **argv)
                 return cli_usage_error("eval", "--timeout must be between 0 and 3600 seconds");
         } else if (strcmp(a, "--precise") == 0) {
             eval_precise_timing(&o);
+        } else if (strcmp(a, "--profile") == 0) {
+            o.profile = 1;
         } else if (strcmp(a, "--timing-runs") == 0 && more) {
             o.timing_runs = atoi(argv[++i]);
             if (o.timing_runs < 0 || o.timing_runs > 10000)
@@ -388,6 +424,8 @@ int cmd_eval(CliContext *cx, int argc, char **argv)
     }
     if (o.backend == BACKEND_CPU && !timeout_given)
         o.deadline_s = EVAL_CPU_BACKEND_DEADLINE_S;
+    if (o.backend == BACKEND_CPU && o.profile)
+        return cli_usage_error("eval", "--profile needs the GPU backend (the CPU has no hardware counters)");
     char *dir_kernel = NULL, *dir_launch = NULL;
     if (n_pos == 1 && file_is_dir(pos[0])) {
         pos[1] = dir_kernel = xasprintf("%s/kernel.cu", pos[0]);
@@ -459,6 +497,7 @@ int cmd_eval(CliContext *cx, int argc, char **argv)
             structure_print(stdout, &sr);
         else
             printf("structure: no report (%s)\n", structure_note);
+        print_profiles(p, kernel, lp, &r, &o);
     }
     rc = r.status == EVAL_PASS ? 0 : 1;
 done:

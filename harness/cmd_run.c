@@ -43,6 +43,9 @@ static const char USAGE[] =
     "                      kernel, until the median is known to 1% or 0.5 s; the reference CUDA\n"
     "                      implementation timed interleaved as the baseline (speedup)\n"
     "  --precise           nvbench-grade timing: median known to 0.5%, at least 0.5 s of samples\n"
+    "  --profile           the measured pass on every passing config, after timing: CUPTI range\n"
+    "                      profiler over the whole plan (DRAM bytes, sectors/request, occupancy,\n"
+    "                      throughput, barrier stalls; docs/STRUCTURE.md), stored in results.profile\n"
     "  --arch sm_XX        NVRTC target (default: the GPU's own)\n"
     "  --cache DIR         cache root (default: next to the catalog, cache/{nvrtc,cref})\n"
     "  --quiet             no progress lines\n"
@@ -175,6 +178,8 @@ int cmd_run(CliContext *cx, int argc, char **argv)
                 return cli_usage_error("run", "--timeout must be between 0 and 3600 seconds");
         } else if (strcmp(a, "--precise") == 0) {
             eval_precise_timing(&o.eval);
+        } else if (strcmp(a, "--profile") == 0) {
+            o.eval.profile = 1;
         } else if (OPT("--timing-runs")) {
             o.eval.timing_runs = atoi(argv[++i]);
             if (o.eval.timing_runs < 0 || o.eval.timing_runs > 10000)
@@ -201,6 +206,10 @@ int cmd_run(CliContext *cx, int argc, char **argv)
         return cli_usage_error("run", "%s", e.msg);
     }
     int present = 1;
+    if (o.eval.profile && strcmp(o.backend, "cpu") == 0) {
+        free(ids);
+        return cli_usage_error("run", "--profile needs the GPU backend (the CPU has no hardware counters)");
+    }
     if (strcmp(o.backend, "cpu") == 0) {
         /* correctness only: the CPU backend never reports a speed */
         o.eval.backend = BACKEND_CPU;

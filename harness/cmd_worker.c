@@ -18,8 +18,10 @@
 #include "harness/cli.h"
 #include "harness/cpu_worker.h"
 #include "harness/cudrv.h"
+#include "harness/cupti_profile.h"
 #include "harness/gpu_timing.h"
 #include "harness/worker_protocol.h"
+#include "harness/wp_profile.h"
 
 typedef struct Worker {
     CuDriver d;
@@ -27,6 +29,7 @@ typedef struct Worker {
     WpStatus broken;      /* WP_OK, or the status every later request gets */
     char broken_msg[1024];
     CUdevice dev;
+    int device;           /* its ordinal (CUPTI names devices by it) */
     CUcontext ctx;
     CUstream stream;
     CUevent ev_start, ev_end;
@@ -53,6 +56,7 @@ static int worker_init(Worker *w, int device, Error *e)
     if (device < 0 || device >= count)
         FAIL(e, "no CUDA device %d (the driver sees %d)", device, count);
     CU_CHECK(d, e, d->device_get(&w->dev, device));
+    w->device = device;
     CU_CHECK(d, e, d->primary_ctx_retain(&w->ctx, w->dev));
     CU_CHECK(d, e, d->ctx_set_current(w->ctx));
     CU_CHECK(d, e, d->stream_create(&w->stream, CU_STREAM_NON_BLOCKING));
@@ -377,6 +381,131 @@ done:
     return rc;
 }
 
+/* What the profiler's passes need: the plan, buffers to restore, the
+ * flush buffer, the deadline. */
+typedef struct ProfilePass {
+    Worker *w;
+    const GpuPlan *plan;
+    const WpProfileRequest *req;
+    CUdeviceptr *shadow;  /* per restore entry: the buffer's bytes at the start */
+    CUdeviceptr flush;
+    size_t flush_bytes;
+} ProfilePass;
+
+/* Outside the range: inout buffers back to their first state, L2 flushed,
+ * all of it finished before the range opens. */
+static int profile_prepare(void *arg, Error *e)
+{
+    ProfilePass *pp = arg;
+    Worker *w = pp->w;
+    CuDriver *d = &w->d;
+    int rc = 0;
+    for (uint32_t i = 0; i < pp->req->n_restore; i++) {
+        uint32_t b = pp->req->restore[i];
+        if (w->size[b])
+            CU_CHECK(d, e, d->memcpy_dtod_async(buf_ptr(w, b), pp->shadow[i], w->size[b], w->stream));
+    }
+    if (pp->flush)
+        CU_CHECK(d, e, d->memset_d32_async(pp->flush, 0, pp->flush_bytes / 4, w->stream));
+    CU_CHECK(d, e, d->event_record(w->ev_end, w->stream));
+    rc = wait_event(w, w->ev_end, wp_now() + 60.0, e);
+done:
+    return rc;
+}
+
+/* Inside the range: the plan, waited for under the deadline. */
+static int profile_execute(void *arg, Error *e)
+{
+    ProfilePass *pp = arg;
+    Worker *w = pp->w;
+    CuDriver *d = &w->d;
+    int rc = 0;
+    TRY(gpu_plan_enqueue(d, pp->plan, w->stream, e));
+    CU_CHECK(d, e, d->event_record(w->ev_end, w->stream));
+    rc = wait_event(w, w->ev_end, wp_now() + pp->req->deadline_ms / 1000.0, e);
+    if (rc == 1)
+        ERR(e, "the launch plan did not finish within %.3f s while profiled", pp->req->deadline_ms / 1000.0);
+done:
+    return rc;
+}
+
+/* PROFILE (wp_profile.h): the API's occupancy of every launch, then, when
+ * passes are allowed, the plan's hardware metrics (cupti_profile.h). */
+static int do_profile(Worker *w, const WpFrame *f, WpBuf *out, Error *e)
+{
+    int rc = 0;
+    CuDriver *d = &w->d;
+    WpProfileRequest req;
+    GpuPlan plan;
+    ProfileResult res;
+    memset(&plan, 0, sizeof plan);
+    profile_result_init(&res);
+    ProfilePass pp = {w, &plan, &req, NULL, 0, 0};
+    CUdeviceptr *addr = buffer_addresses(w);
+    if (wp_decode_profile(f->payload, (size_t)f->len, w->n_bufs, &req, e) != 0) {
+        free(addr);
+        return -1;
+    }
+    if (!w->mod)
+        FAIL(e, "PROFILE before LOAD");
+    TRY(gpu_plan_prepare(d, w->mod, &req.plan, addr, &plan, e));
+    res.n_launches = (int)(plan.n < PROFILE_MAX_LAUNCHES ? plan.n : PROFILE_MAX_LAUNCHES);
+    for (int i = 0; i < res.n_launches; i++) {
+        const WpLaunch *l = &plan.launches[i];
+        int blocks = -1;
+        CUresult cr = CUDA_ERROR_NOT_SUPPORTED;
+        if (d->occupancy_max_active_blocks)
+            cr = d->occupancy_max_active_blocks(&blocks, plan.fn[i], (int)(l->block[0] * l->block[1] * l->block[2]),
+                                                l->smem);
+        if (cr != CUDA_SUCCESS) {
+            blocks = -1;
+            if (!res.occupancy_note[0]) {
+                Error oe;
+                if (d->occupancy_max_active_blocks)
+                    cudrv_error(d, cr, "cuOccupancyMaxActiveBlocksPerMultiprocessor", __FILE__, __LINE__, &oe);
+                else
+                    snprintf(oe.msg, sizeof oe.msg, "the driver lacks cuOccupancyMaxActiveBlocksPerMultiprocessor");
+                snprintf(res.occupancy_note, sizeof res.occupancy_note, "launch %d: %s", i + 1, oe.msg);
+            }
+        }
+        res.api_blocks_per_sm[i] = blocks;
+    }
+    if (req.max_passes > 0) {
+        if (!d->memcpy_dtod_async || !d->memset_d32_async)
+            FAIL(e, "PROFILE: the driver lacks cuMemcpyDtoDAsync/cuMemsetD32Async");
+        CU_CHECK(d, e, d->ctx_synchronize()); /* uploads on the legacy stream */
+        pp.shadow = xcalloc(req.n_restore + 1, sizeof *pp.shadow);
+        for (uint32_t i = 0; i < req.n_restore; i++) {
+            uint32_t b = req.restore[i];
+            if (!w->size[b])
+                continue;
+            CU_CHECK(d, e, d->mem_alloc(&pp.shadow[i], w->size[b]));
+            CU_CHECK(d, e, d->memcpy_dtod_async(pp.shadow[i], buf_ptr(w, b), w->size[b], w->stream));
+        }
+        if (req.flush_mib) {
+            pp.flush_bytes = (size_t)req.flush_mib << 20;
+            CU_CHECK(d, e, d->mem_alloc(&pp.flush, pp.flush_bytes));
+        }
+        rc = cupti_profile_run(w->ctx, w->device, profile_prepare, profile_execute, &pp, (int)req.max_passes, &res, e);
+        if (rc != 0)
+            goto done;
+    }
+    wp_encode_profile_result(out, &res);
+    TRY(check_guards(w, out, e));
+done:
+    if (pp.shadow)
+        for (uint32_t i = 0; i < req.n_restore; i++)
+            if (pp.shadow[i])
+                d->mem_free(pp.shadow[i]);
+    free(pp.shadow);
+    if (pp.flush)
+        d->mem_free(pp.flush);
+    gpu_plan_release(&plan);
+    wp_profile_request_release(&req);
+    free(addr);
+    return rc;
+}
+
 static int do_download(Worker *w, WpReader *in, WpBuf *out, Error *e)
 {
     int rc = 0;
@@ -449,6 +578,7 @@ int cmd_worker(CliContext *cx, int argc, char **argv)
             case WP_LOAD: r = do_load(&w, &f, &w.mod, &e); break;
             case WP_LOAD_BASELINE: r = do_load(&w, &f, &w.mod_base, &e); break;
             case WP_TIME: r = do_time(&w, &f, &data, &e); break;
+            case WP_PROFILE: r = do_profile(&w, &f, &data, &e); break;
             case WP_ALLOC: r = do_alloc(&w, &in, &e); break;
             case WP_UPLOAD: r = do_upload(&w, &in, &e); break;
             case WP_FILL: r = do_fill(&w, &in, &e); break;

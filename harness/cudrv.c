@@ -23,6 +23,7 @@ static const Sym SYMS[] = {
     OPT_SYM(memset_d32_async, "cuMemsetD32Async"),
     OPT_SYM(memcpy_dtod_async, "cuMemcpyDtoDAsync_v2"),
     OPT_SYM(device_get_pci_bus_id, "cuDeviceGetPCIBusId"),
+    OPT_SYM(occupancy_max_active_blocks, "cuOccupancyMaxActiveBlocksPerMultiprocessor"),
     SYM(init, "cuInit"),
     SYM(driver_get_version, "cuDriverGetVersion"),
     SYM(device_get_count, "cuDeviceGetCount"),

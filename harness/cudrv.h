@@ -58,6 +58,8 @@ typedef struct CuDriver {
     CUresult (*memset_d32_async)(CUdeviceptr, unsigned int, size_t, CUstream);
     CUresult (*memcpy_dtod_async)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
     CUresult (*device_get_pci_bus_id)(char *, int, CUdevice);
+    /* optional: the PROFILE request's occupancy check */
+    CUresult (*occupancy_max_active_blocks)(int *, CUfunction, int, size_t);
 } CuDriver;
 
 /* Opens libcuda.so.1 (or $CUDAPERF_LIBCUDA) and resolves every entry point.

@@ -11,6 +11,7 @@
 #include "harness/nvrtc.h"
 #include "harness/stats.h"
 #include "harness/torch_ref.h"
+#include "harness/wp_profile.h"
 
 const char *eval_status_name(EvalStatus s)
 {
@@ -47,6 +48,7 @@ EvalOptions eval_default_options(void)
     o.cref_cache = "datasets/cache/cref";
     o.backend = BACKEND_GPU;
     o.cpu_cache = "datasets/cache/cpu";
+    o.profile_max_passes = 64;
     /* The timing protocol's defaults: flush 256 MiB (over 4x the H200's
      * 60 MiB L2); at least 10 samples, until the median is known to 1%
      * or half a second of sampling has passed; warm-up of 3 runs and
@@ -134,6 +136,7 @@ typedef struct Eval {
     int n_problem_bufs;
     int *buf_of_arg;   /* problem arg -> worker buffer, -1 for values */
     const LaunchPlan *base_lp; /* the baseline's plan, NULL: none */
+    double word_bytes;         /* element size of the candidate's accesses (profile_derive) */
     void *base_cubin;
     size_t base_cubin_len;
     const char *ref_source;    /* a torch program's source (the runner gets it per request) */
@@ -427,11 +430,74 @@ done:
     return rc;
 }
 
+/* The measured pass over config c (cupti_profile.h): fresh inputs, one
+ * range over the plan, replays as the metrics need.  Fills ec->profile.
+ * 0: measured or not possible (the status says why; a profiler the
+ * machine refuses is said once on o->progress and not asked again);
+ * 1: the candidate failed while profiled (ec says how); -1 with *st and
+ * e: the worker failed. */
+static int profile_config(Eval *ev, const ProblemConfig *c, EvalConfig *ec, void **host, const uint64_t *bytes,
+                          WpStatus *st, Error *e)
+{
+    const Problem *p = ev->p;
+    EvalSession *s = ev->s;
+    ProfileResult *pr = &ec->profile;
+    if (s->profile_refused != PROFILE_NOT_RUN) {
+        pr->status = s->profile_refused;
+        snprintf(pr->note, sizeof pr->note, "%s", s->profile_note);
+        return 0;
+    }
+    WpProfileRequest req;
+    memset(&req, 0, sizeof req);
+    RunOutcome guards = {0};
+    int rc = 0;
+    if (upload_and_poison(ev, host, bytes, st, e) != 0)
+        return -1;
+    Error pe;
+    if (build_run(ev, c, 1, &req.plan, &pe) != 0) {
+        pr->status = PROFILE_FAILED;
+        snprintf(pr->note, sizeof pr->note, "not profiled: %s", pe.msg);
+        return 0;
+    }
+    for (int i = 0; i < p->n_args; i++)
+        if (ev->buf_of_arg[i] >= 0 && p->args[i].role == ROLE_INOUT)
+            req.restore[req.n_restore++] = (uint32_t)ev->buf_of_arg[i];
+    req.flush_mib = ev->o->timing.flush_mib;
+    req.deadline_ms = (uint32_t)(ev->o->deadline_s * 1000.0);
+    req.max_passes = (uint32_t)(ev->o->profile_max_passes >= 0 ? ev->o->profile_max_passes : 64);
+    if (gpu_worker_profile(&s->w, &req, pr, &guards, st, e) != 0) {
+        rc = -1;
+        goto done;
+    }
+    if (guards.n_guards) {
+        ec->status = EVAL_RUNTIME_ERROR;
+        snprintf(ec->message, sizeof ec->message, "wrote out of bounds of buffer %u while being profiled",
+                 guards.guards[0].buffer);
+        rc = 1;
+        goto done;
+    }
+    if (pr->status == PROFILE_DENIED || pr->status == PROFILE_UNAVAILABLE) {
+        s->profile_refused = pr->status;
+        snprintf(s->profile_note, sizeof s->profile_note, "%s", pr->note);
+        if (ev->o->progress) {
+            fprintf(ev->o->progress, "harness: no measured metrics (%s): %s; the static report stands\n",
+                    profile_status_name(pr->status), pr->note);
+            fflush(ev->o->progress);
+        }
+    }
+    profile_take(pr);
+    profile_derive_for(pr, p, c, ev->word_bytes);
+done:
+    run_outcome_release(&guards);
+    wp_profile_request_release(&req);
+    return rc;
+}
+
 /* One trial: reference on the CPU, candidate on the GPU, compare.  Sets
  * ec->status (leaves it EVAL_PASS when everything matched).  -1 only for
  * failures of the evaluation itself. */
-static int run_trial(Eval *ev, const ProblemConfig *c, uint64_t seed, int time_it, EvalConfig *ec, int *no_gpu,
-                     Error *e)
+static int run_trial(Eval *ev, const ProblemConfig *c, uint64_t seed, int time_it, int profile_it, EvalConfig *ec,
+                     int *no_gpu, Error *e)
 {
     const Problem *p = ev->p;
     const LaunchPlan *lp = ev->lp;
@@ -598,8 +664,10 @@ static int run_trial(Eval *ev, const ProblemConfig *c, uint64_t seed, int time_i
                      cmp.got, cmp.want);
         }
     }
-    if (ec->status != EVAL_PASS || !time_it)
+    if (ec->status != EVAL_PASS || (!time_it && !profile_it))
         goto done;
+    if (!time_it)
+        goto profile;
 
     /* timing (gpu_timing.h), then the candidate once more on fresh
      * buffers: what it computes after being timed must still be right */
@@ -631,6 +699,13 @@ static int run_trial(Eval *ev, const ProblemConfig *c, uint64_t seed, int time_i
                      a->name, (long long)cmp.n_bad, (long long)cmp.n, (long long)cmp.first_bad, cmp.got, cmp.want);
             break;
         }
+    }
+profile:
+    /* the measured pass, apart from everything timed */
+    if (profile_it && ec->status == EVAL_PASS) {
+        int pr = profile_config(ev, c, ec, host, bytes, &st, &te);
+        if (pr < 0)
+            worker_failed(ev, ec, st, &te);
     }
 #undef GPU
 done:
@@ -678,7 +753,12 @@ int eval_session_candidate(EvalSession *s, const Problem *p, const char *ref_sou
         ec->median_ms = ec->iqr_ms = ec->min_ms = ec->spread = ec->cupti_ms = ec->window_ms = NAN;
         ec->reference_cpu_ms = NAN;
         ec->baseline_ms = ec->baseline_cupti_ms = ec->speedup = NAN;
+        profile_result_init(&ec->profile);
+        if (o->profile && o->backend == BACKEND_CPU)
+            snprintf(ec->profile.note, sizeof ec->profile.note, "the CPU backend has no hardware counters");
     }
+    if (o->profile && o->backend != BACKEND_CPU)
+        ev.word_bytes = profile_source_word_bytes(kernel_source);
     if (o->backend == BACKEND_CPU)
         cpu_compiler_short(r->nvrtc_version, sizeof r->nvrtc_version);
     else
@@ -761,7 +841,8 @@ int eval_session_candidate(EvalSession *s, const Problem *p, const char *ref_sou
         int trials = o->trials < 1 ? 1 : o->trials;
         for (int t = 0; t < trials && ec->status == EVAL_PASS; t++) {
             int time_it = t == trials - 1 && o->timing_runs > 0 && o->backend != BACKEND_CPU;
-            if (run_trial(&ev, configs[k], o->seed + (uint64_t)t, time_it, ec, no_gpu, e) != 0)
+            int profile_it = t == trials - 1 && o->profile && o->backend != BACKEND_CPU;
+            if (run_trial(&ev, configs[k], o->seed + (uint64_t)t, time_it, profile_it, ec, no_gpu, e) != 0)
                 goto done_rc;
             ec->trials++;
         }
@@ -779,6 +860,118 @@ done:
     free(ev.so_path);
     free(ev.buf_of_arg);
     free(ev.base_cubin);
+    return rc;
+done_rc:
+    rc = -1;
+    goto done;
+}
+
+int eval_session_measure(EvalSession *s, const Problem *p, const char *kernel_source, const LaunchPlan *lp,
+                         const ProblemConfig *c, const EvalOptions *o, EvalConfig *ec, int *no_gpu, Error *e)
+{
+    int rc = 0;
+    Eval ev;
+    EvalReport r;
+    NvrtcResult nr;
+    RefBuffers rb;
+    WpRun run = {0};
+    RunOutcome out = {0};
+    WpStatus st = WP_OK;
+    Error te;
+    memset(&ev, 0, sizeof ev);
+    memset(&r, 0, sizeof r);
+    memset(&nr, 0, sizeof nr);
+    memset(&rb, 0, sizeof rb);
+    memset(ec, 0, sizeof *ec);
+    ec->config = c;
+    ec->status = EVAL_NOT_RUN;
+    ec->median_ms = ec->iqr_ms = ec->min_ms = ec->spread = ec->cupti_ms = ec->window_ms = NAN;
+    ec->baseline_ms = ec->baseline_cupti_ms = ec->speedup = NAN;
+    profile_result_init(&ec->profile);
+    ev.p = p;
+    ev.lp = lp;
+    ev.o = o;
+    ev.r = &r;
+    ev.s = s;
+    ev.word_bytes = profile_source_word_bytes(kernel_source);
+    s->loaded = 0;
+    ev.buf_of_arg = xcalloc((size_t)p->n_args + 1, sizeof *ev.buf_of_arg);
+    for (int i = 0; i < p->n_args; i++)
+        ev.buf_of_arg[i] = arg_role_is_buffer(p->args[i].role) ? ev.n_bufs++ : -1;
+    ev.n_problem_bufs = ev.n_bufs;
+    ev.n_bufs += lp->n_scratch;
+    int n = ev.n_bufs;
+    uint64_t *bytes = xcalloc((size_t)n + 1, sizeof *bytes);
+    void **host = xcalloc((size_t)n + 1, sizeof *host);
+    if (session_ensure(s, no_gpu, e) != 0)
+        goto done_rc;
+    if (nvrtc_compile(kernel_source, s->arch, o->nvrtc_cache, &nr, &te) != 0) {
+        if (!nr.compile_error) {
+            *e = te;
+            goto done_rc;
+        }
+        ec->status = EVAL_COMPILE_ERROR;
+        snprintf(ec->message, sizeof ec->message, "does not compile: %s", nr.log && *nr.log ? nr.log : te.msg);
+        goto done;
+    }
+    ev.cubin = nr.cubin;
+    ev.cubin_len = nr.cubin_len;
+    if (cref_buffers_init(&rb, p, c, o->seed, e) != 0)
+        goto done_rc;
+    for (int i = 0; i < p->n_args; i++) {
+        int b = ev.buf_of_arg[i];
+        if (b < 0)
+            continue;
+        bytes[b] = (uint64_t)rb.count[i] * dtype_size(p->args[i].dtype);
+        host[b] = xmalloc(bytes[b] + 1);
+        if (arg_role_is_input(p->args[i].role))
+            memcpy(host[b], rb.data[i], bytes[b]);
+    }
+    for (int k = 0; k < lp->n_scratch; k++) {
+        int64_t count;
+        if (launch_scratch_count(lp, k, p, c, &count, &te) != 0) {
+            ec->status = EVAL_RUNTIME_ERROR;
+            snprintf(ec->message, sizeof ec->message, "launch plan: %s", te.msg);
+            goto done;
+        }
+        bytes[ev.n_problem_bufs + k] = (uint64_t)count * dtype_size(lp->scratch[k].dtype);
+    }
+    if (build_run(&ev, c, 1, &run, &te) != 0) {
+        ec->status = EVAL_RUNTIME_ERROR;
+        snprintf(ec->message, sizeof ec->message, "launch plan: %s", te.msg);
+        goto done;
+    }
+    int w = ensure_worker(&ev, &st, no_gpu, &te);
+    if (w < 0) {
+        *e = te;
+        goto done_rc;
+    }
+    if (w == 1 || gpu_worker_alloc(&s->w, bytes, (uint32_t)n, &st, &te) != 0 ||
+        upload_and_poison(&ev, host, bytes, &st, &te) != 0 || gpu_worker_run(&s->w, &run, &out, &st, &te) != 0) {
+        worker_failed(&ev, ec, st, &te);
+        goto done;
+    }
+    if (out.n_guards) {
+        ec->status = EVAL_RUNTIME_ERROR;
+        snprintf(ec->message, sizeof ec->message, "wrote out of bounds of buffer %u", out.guards[0].buffer);
+        goto done;
+    }
+    ec->status = EVAL_PASS;
+    ec->trials = 1;
+    int pr = profile_config(&ev, c, ec, host, bytes, &st, &te);
+    if (pr < 0)
+        worker_failed(&ev, ec, st, &te);
+done:
+    s->loaded = 0;
+    wp_run_release(&run);
+    run_outcome_release(&out);
+    cref_buffers_release(&rb);
+    for (int i = 0; i < n; i++)
+        free(host[i]);
+    free(host);
+    free(bytes);
+    free(ev.buf_of_arg);
+    nvrtc_result_release(&nr);
     return rc;
 done_rc:
     rc = -1;

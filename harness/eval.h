@@ -22,6 +22,7 @@
 #include "common/problem.h"
 #include "harness/compare.h"
 #include "harness/gpu_worker.h"
+#include "harness/profile_metrics.h"
 
 /* Speedups above this are flagged for review in results (a 10x win over a
  * competent reference is more often a measurement or correctness hole). */
@@ -67,6 +68,10 @@ typedef struct EvalOptions {
     WorkerBackend backend;   /* BACKEND_CPU: cpu_compile.h + `harness worker --backend cpu`,
                                 a correctness verdict only (no timing) */
     const char *cpu_cache;   /* CPU backend objects; NULL: datasets/cache/cpu */
+    int profile;             /* the measured pass (cupti_profile.h) on every config that passed, after
+                                timing, on the last trial's inputs; GPU only */
+    int profile_max_passes;  /* bound on the profiler's replays of the plan (default 64; 0: the API's
+                                occupancy only) */
 } EvalOptions;
 
 EvalOptions eval_default_options(void);
@@ -92,6 +97,7 @@ typedef struct EvalConfig {
     int flagged;                 /* speedup over EVAL_SPEEDUP_FLAG: for review */
     int clock_min_mhz, clock_max_mhz;
     char timing_note[512];       /* what timing could not check, and why */
+    ProfileResult profile;       /* the measured pass (o->profile), derived; status PROFILE_NOT_RUN otherwise */
 } EvalConfig;
 
 typedef struct EvalReport {
@@ -121,7 +127,9 @@ typedef struct EvalSession {
     GpuInfo gpu;
     char arch[16];           /* the NVRTC target: --arch, or the device's own ("cpu" on the CPU backend) */
     WorkerBackend backend;
-    struct TorchRunner *torch; /* lang "torch" references (torch_ref.h), started on first use */
+    ProfileStatus profile_refused; /* PROFILE_DENIED / _UNAVAILABLE once the profiler said so: not asked again */
+    char profile_note[512];        /* its reason, said once on o->progress */
+    struct TorchRunner *torch;     /* lang "torch" references (torch_ref.h), started on first use */
 } EvalSession;
 
 /* Starts the worker for o->device (and fixes the target arch).  -1 with e
@@ -133,6 +141,18 @@ void eval_session_close(EvalSession *s);
 int eval_session_candidate(EvalSession *s, const Problem *p, const char *ref_source, const char *kernel_source,
                            const LaunchPlan *lp, const ProblemConfig *const *configs, int n_configs,
                            const EvalOptions *o, EvalReport *r, int *no_gpu, Error *e);
+
+/* Measures one candidate on config c without checking it: compile, load,
+ * the config's inputs (inputs.h, seed o->seed), one execution of the plan
+ * (faults and guard writes are caught), then the measured pass
+ * (profile_config: hardware metrics, the API's occupancy per launch).  No
+ * C reference runs, so large configs cost only the GPU's time: for
+ * validating the measured report over many kernels (`harness profile`).
+ * ec->status: EVAL_PASS when the plan ran cleanly (its outputs are NOT
+ * compared), else compile_error / runtime_error / timeout with
+ * ec->message.  -1 with e only when the measurement itself cannot happen. */
+int eval_session_measure(EvalSession *s, const Problem *p, const char *kernel_source, const LaunchPlan *lp,
+                         const ProblemConfig *c, const EvalOptions *o, EvalConfig *ec, int *no_gpu, Error *e);
 
 /* Evaluates kernel_source + plan lp for problem p (reference ref_source)
  * on configs[0..n_configs).  Returns 0 with *r filled (the candidate's

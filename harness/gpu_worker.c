@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "common/strbuf.h"
+#include "harness/wp_profile.h"
 
 /* A backstop over the worker's own deadlines: a worker stuck inside a
  * driver call still gets killed.  Transfers are allowed 100 MB/s. */
@@ -270,6 +271,38 @@ int gpu_worker_time(GpuWorker *w, const WpTimeRequest *req, WpTimeResult *res, R
         if (status)
             *status = WP_BAD_REQUEST;
         return ERR(e, "GPU worker: malformed TIME answer");
+    }
+    return 0;
+}
+
+int gpu_worker_profile(GpuWorker *w, const WpProfileRequest *req, ProfileResult *res, RunOutcome *guards,
+                       WpStatus *status, Error *e)
+{
+    profile_result_init(res);
+    memset(guards, 0, sizeof *guards);
+    WpBuf b = {0};
+    wp_encode_profile(&b, req);
+    WpFrame resp;
+    WpReader d;
+    /* every pass is bounded by the worker; this catches a worker that hangs */
+    double deadline = wp_now() + BASE_TIMEOUT_S + (req->max_passes + 2.0) * (req->deadline_ms / 1000.0 + 1.0);
+    int rc = call(w, WP_PROFILE, b.data, b.len, NULL, 0, deadline, &resp, &d, status, e);
+    wp_buf_release(&b);
+    if (rc != 0)
+        return -1;
+    Error de;
+    de.msg[0] = '\0';
+    int bad = wp_decode_profile_result(&d, res, &de) != 0;
+    if (!bad) {
+        read_guards(&d, guards);
+        bad = d.bad || wp_remaining(&d) != 0;
+    }
+    wp_frame_release(&resp);
+    if (bad) {
+        run_outcome_release(guards);
+        if (status)
+            *status = WP_BAD_REQUEST;
+        return ERR(e, "GPU worker: malformed PROFILE answer%s%s", de.msg[0] ? ": " : "", de.msg);
     }
     return 0;
 }

@@ -86,6 +86,14 @@ int gpu_worker_load_baseline(GpuWorker *w, const void *cubin, size_t len, WpStat
 int gpu_worker_time(GpuWorker *w, const WpTimeRequest *req, WpTimeResult *res, RunOutcome *guards, WpStatus *status,
                     Error *e);
 
+struct WpProfileRequest;
+struct ProfileResult;
+/* The PROFILE request (wp_profile.h): *res (raw pairs; profile_take and
+ * profile_derive make the report) and the guards written meanwhile.  A
+ * profiler that is not permitted or absent is res->status, not an error. */
+int gpu_worker_profile(GpuWorker *w, const struct WpProfileRequest *req, struct ProfileResult *res,
+                       RunOutcome *guards, WpStatus *status, Error *e);
+
 /* Downloads exactly len bytes (the buffer's size) into dst. */
 int gpu_worker_download(GpuWorker *w, uint32_t index, void *dst, size_t len, WpStatus *status, Error *e);
 

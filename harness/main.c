@@ -16,6 +16,7 @@ static const CliCommand COMMANDS[] = {
     {"ingest", cmd_ingest, "validate program folders and add them to the catalog"},
     {"kernels", cmd_kernels, "list a program's CUDA candidates, show one (source, launch plan, knobs)"},
     {"merge", cmd_merge, "bring the runs of catalog copies (shards of a cluster job) into this catalog"},
+    {"profile", cmd_profile, "measured structure of catalog kernels on the GPU (CUPTI), beside the static report"},
     {"results", cmd_results, "list the results of a run (default: the latest) [--json]"},
     {"run", cmd_run, "evaluate candidates of a split on the GPU(s) and store the results as a run"},
     {"structure", cmd_structure, "static structural report of a CUDA candidate: coalescing, occupancy, barriers (no GPU)"},

@@ -371,10 +371,13 @@ static int store_kernel(Catalog *c, const WorkerCtx *w, const KernelRow *k, cons
     int rc = 0;
     char device[300];
     snprintf(device, sizeof device, "%d: %s", w->device, r && r->gpu.name[0] ? r->gpu.name : "?");
+    char *profile = NULL; /* the current row's results.profile */
     TRY(catalog_begin(c, e));
     for (int ci = 0; ci < lp->p->n_configs; ci++) {
         const ProblemConfig *cf = &lp->p->configs[ci];
         ResultRow row = result_row_empty();
+        free(profile);
+        profile = NULL;
         row.kernel_id = k->id;
         row.config_id = lp->config_ids[ci];
         row.device = device;
@@ -422,6 +425,8 @@ static int store_kernel(Catalog *c, const WorkerCtx *w, const KernelRow *k, cons
                 row.log = ec->timing_note;
             if (ec->status == EVAL_COMPILE_ERROR)
                 row.log = r->compile_log;
+            if (ec->profile.status != PROFILE_NOT_RUN)
+                row.profile = profile = profile_to_json(&ec->profile);
         } else if (skip_reason[ci]) {
             row.status = "skipped";
             row.error = skip_reason[ci];
@@ -434,6 +439,7 @@ static int store_kernel(Catalog *c, const WorkerCtx *w, const KernelRow *k, cons
     }
     TRY(catalog_commit(c, e));
 done:
+    free(profile);
     if (rc != 0)
         catalog_rollback(c);
     return rc;
@@ -841,6 +847,8 @@ int run_start(const char *catalog_path, const RunOptions *o, RunSummary *s, int 
     cJSON_AddNumberToObject(oj, "trials", o->eval.trials);
     cJSON_AddNumberToObject(oj, "timeout_s", o->eval.deadline_s);
     cJSON_AddNumberToObject(oj, "timing_runs", o->eval.timing_runs);
+    if (o->eval.profile)
+        cJSON_AddBoolToObject(oj, "profile", 1);
     cJSON_AddNumberToObject(oj, "gpus", o->workers);
     cJSON_AddNumberToObject(oj, "workers_per_gpu", o->per_gpu < 1 ? 1 : o->per_gpu);
     cJSON_AddStringToObject(oj, "arch", o->eval.arch ? o->eval.arch : "device");

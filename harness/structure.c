@@ -9,6 +9,7 @@
 #include "common/dtype.h"
 #include "common/fileio.h"
 #include "common/strbuf.h"
+#include "harness/gpu_peaks.h"
 
 /* ---- options ---- */
 
@@ -25,11 +26,11 @@ StructureOptions structure_default_options(void)
     o.weights.spills = 0.15;
     o.occupancy_target = 0.5;
     o.spill_bytes_half = 64;
-    /* H200 SXM: 67 TFLOP/s FP32 and 34 FP64 without tensor cores, 4.8 TB/s HBM3e, 132 SMs */
-    o.peak_flops_f32 = 67e12;
-    o.peak_flops_f64 = 34e12;
-    o.bandwidth = 4.8e12;
-    o.sm_count = 132;
+    /* the H200 roofline shared with the measured report (gpu_peaks.h) */
+    o.peak_flops_f32 = H200_PEAK_FLOPS_F32;
+    o.peak_flops_f64 = H200_PEAK_FLOPS_F64;
+    o.bandwidth = H200_BANDWIDTH;
+    o.sm_count = H200_SM_COUNT;
     return o;
 }
 

@@ -40,6 +40,7 @@
  *   LOAD_BASELINE  cubin bytes of the baseline kernel           -
  *                (module slot 1; LOAD is slot 0)
  *   TIME         WpTimeRequest (wp_encode_time)               WpTimeResult (wp_decode_time_result)
+ *   PROFILE      WpProfileRequest (wp_profile.h)              ProfileResult, guards (wp_profile.h)
  *
  * TIME times one or two launch plans (the candidate, slot 0, and the
  * baseline, slot 1) interleaved on the worker's non-default stream, with
@@ -62,7 +63,7 @@
 #include "common/error.h"
 
 #define WP_MAGIC 0x4B575043u /* "CPWK" */
-#define WP_VERSION 3
+#define WP_VERSION 4
 #define WP_RESPONSE 0x100u
 /* A payload is at most one 16 GiB buffer plus its header. */
 #define WP_MAX_PAYLOAD ((16ULL << 30) + 64)
@@ -80,7 +81,8 @@
 typedef enum WpType {
     WP_HELLO = 1, WP_LOAD, WP_ALLOC, WP_UPLOAD, WP_FILL, WP_RUN, WP_DOWNLOAD, WP_EXIT,
     WP_LOAD_BASELINE, /* GPU only: cubin of the baseline (module slot 1) */
-    WP_TIME           /* GPU only: the timing protocol (below) */
+    WP_TIME,          /* GPU only: the timing protocol (below) */
+    WP_PROFILE        /* GPU only: hardware metrics of a plan and the API's occupancy (wp_profile.h) */
 } WpType;
 
 typedef enum WpStatus {

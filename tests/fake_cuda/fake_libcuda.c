@@ -174,3 +174,14 @@ CUresult cuDeviceGetPCIBusId(char *buf, int len, int dev)
     snprintf(buf, (size_t)len, "0000:00:00.0");
     return OK;
 }
+/* sm_90's arithmetic for a kernel of few registers and no shared memory:
+ * the warp and block limits only. */
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, void *f, int threads, size_t smem)
+{
+    (void)f, (void)smem;
+    if (threads <= 0 || threads > 1024)
+        return 1; /* CUDA_ERROR_INVALID_VALUE */
+    int warps = (threads + 31) / 32, by_warps = 64 / warps;
+    *blocks = by_warps < 32 ? by_warps : 32;
+    return OK;
+}
