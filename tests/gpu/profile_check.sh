@@ -67,7 +67,7 @@ fi
 echo "== a. coalescing pairs (large config)"
 step pairs 150 "$H" --catalog "$CAT" profile --pairs uncoalesced --sample 110 --config large --jobs 16
 echo "== b. occupancy of every reference (small config, API vs static)"
-step occupancy 100 "$H" --catalog "$CAT" profile --kernels reference --config small --occupancy-only --jobs 16
+step occupancy 160 "$H" --catalog "$CAT" profile --kernels reference --config small --occupancy-only --jobs 16
 echo "== c. DRAM bytes of streaming references (large config)"
 step dram 80 "$H" --catalog "$CAT" profile --kernels reference --families ew_unary,ew_binary,blas1 --sample 45 \
     --config large --jobs 16
