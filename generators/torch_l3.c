@@ -338,7 +338,7 @@ static void depthwise_separable(TorchProg *t, GenCtx *g, int i)
 /* LSTM and GRU cells unrolled over T steps of x [T, B, IN]. */
 static void rnn_params(TorchProg *t, GenCtx *g, int i)
 {
-    tp_param(t, "T", 1 + 3 * (i % 3), 1 + 3 * (i % 3), 1 + 3 * (i % 3));
+    tp_param(t, "T", 1 + i % 3, 1 + 3 * (i % 3), 1 + 3 * (i % 3));
     tp_param(t, "B", gen_randint(g, 2, 4), (int64_t[]){256, 512, 1024, 128}[i % 4], 1);
     tp_param(t, "IN", 8 * gen_randint(g, 2, 4), (int64_t[]){256, 512, 1024}[i % 3] + 64 * (i / 12), 7);
     tp_param(t, "HID", 8 * gen_randint(g, 2, 4), (int64_t[]){512, 1024, 256}[i % 3], 5);
