@@ -8,7 +8,8 @@
 #
 # Phases (each prints a short table last; full logs under DIR):
 #   setup       build the catalog in DIR (generate + ingest with every core) unless DIR/catalog.db
-#               exists (the full catalog is larger than what the device tool carries)
+#               exists (the full catalog is larger than what the device tool carries); the C
+#               programs only unless SETUP_LANG= (empty: every language)
 #   verify      every reference and VERIFY_VARIANTS variants (spread over families and kinds):
 #               on the GPU on every config but large (correctness, planted defects caught) and,
 #               at the same time, with the CPU backend on their small config (agreement)
@@ -55,7 +56,7 @@ phase_setup() {
     local t0=$(date +%s)
     rm -rf "$OUT/programs"
     bin/cudaperf-gen --out "$OUT/programs" >"$OUT/gen.log" 2>&1 &&
-        "$H" --catalog "$CAT" ingest --jobs "$CORES" "$OUT/programs" >"$OUT/ingest.log" 2>&1
+        "$H" --catalog "$CAT" ingest --jobs "$CORES" "$OUT/programs/${SETUP_LANG:-c}" >"$OUT/ingest.log" 2>&1
     echo "catalog build: exit $?, $(( $(date +%s) - t0 )) s"
     tail -2 "$OUT/ingest.log"
 }
