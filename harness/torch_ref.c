@@ -337,6 +337,8 @@ static int runner_start(TorchRunner *r, Error *e)
     SandboxLimits lim = sandbox_default_limits();
     lim.cpu_seconds = 0; /* per request: the deadline */
     lim.memory_bytes = r->o.cuda ? 0 : r->o.memory_bytes;
+    if (r->o.cuda)
+        lim.output_bytes = (size_t)1 << 30; /* torch.compile writes generated code and binaries */
     const char *script = getenv("CUDAPERF_TORCH_RUNNER");
     char *argv[8];
     int k = 0;

@@ -426,6 +426,7 @@ def op_time(req, bufs):
     inputs = inputs_from(req, bufs, dev)
     stream = torch.cuda.Stream()
     flush = torch.empty(flush_mib << 20, dtype=torch.uint8, device=dev)
+    torch.cuda.synchronize()  # model and inputs were made on the default stream
 
     def eager():
         with torch.no_grad():

@@ -295,3 +295,66 @@ TEST(torch_eval_cpu_backend)
     free(out);
     return 0;
 }
+
+/* On a GPU: the runner times torch eager (and torch.compile where torch
+ * has it) under the timing protocol, and a `run` on cuda gives the CPU's
+ * weights.  Skips loudly without torch or without a GPU torch can see. */
+TEST(torch_runner_time_gpu)
+{
+    char py[512];
+    Error e;
+    if (torch_ref_find_python(py, sizeof py, &e) != 0)
+        SKIP("%s", e.msg);
+    TorchRunnerOptions o = torch_runner_default_options();
+    o.cuda = 1;
+    TorchRunner *r = NULL;
+    if (torch_runner_new(&o, 1, &r, &e) != 0) {
+        test_fail(t, __FILE__, __LINE__, "runner: %s", e.msg);
+        return 0;
+    }
+    if (!torch_runner_has_cuda(r)) {
+        char version[64];
+        snprintf(version, sizeof version, "%s", torch_runner_torch_version(r));
+        torch_runner_free(r);
+        SKIP("torch %s (%s) sees no GPU: the timing request needs one", version, py);
+    }
+    const char *pn[] = {"B", "IN", "OUT"};
+    int64_t pv[] = {256, 1024, 1024};
+    TorchProgram prog = {FIXTURE, NULL, NULL, pn, pv, 3};
+    float *x = xmalloc(256 * 1024 * sizeof *x);
+    for (int i = 0; i < 256 * 1024; i++)
+        x[i] = (float)((i * 37) % 101) / 50.0f - 1.0f;
+    TorchTensor in = {"x", DT_F32, 2, {256, 1024}, 256 * 1024, x, 0, 0};
+    int fault = 0;
+    TorchRunResult cpu, gpu;
+    CHECK_MSG(torch_ref_run(r, &prog, 3, "cpu", &in, 1, 1, &cpu, &fault, &e) == 0, "%s", e.msg);
+    CHECK_MSG(torch_ref_run(r, &prog, 3, "cuda", &in, 1, 1, &gpu, &fault, &e) == 0, "%s", e.msg);
+    if (cpu.n_state == 2 && gpu.n_state == 2 && cpu.n_outputs == 1 && gpu.n_outputs == 1) {
+        CHECK(memcmp(cpu.state[0].data, gpu.state[0].data, 1024 * 1024 * 4) == 0); /* weights made on the CPU */
+        double worst = 0;
+        const float *a = cpu.outputs[0].data, *b = gpu.outputs[0].data;
+        for (int64_t i = 0; i < cpu.outputs[0].count; i++)
+            worst = fmax(worst, fabs((double)a[i] - b[i]));
+        CHECK_MSG(worst < 1e-3, "cpu vs cuda max abs difference %g (TF32 left on?)", worst);
+    }
+    torch_run_result_release(&cpu);
+    torch_run_result_release(&gpu);
+    TorchTimingParams tp = torch_timing_default_params();
+    TorchTimeResult tr;
+    CHECK_MSG(torch_ref_time(r, &prog, 3, &in, 1, &tp, &tr, &fault, &e) == 0, "%s", e.msg);
+    printf("    torch eager on %s: median %.4f ms, IQR %.4f ms, min %.4f ms, %d samples, spread %.4f\n", tr.device,
+           tr.eager.median_ms, tr.eager.iqr_ms, tr.eager.min_ms, tr.eager.count, tr.eager.spread);
+    if (tr.compile_error[0])
+        printf("    torch.compile not timed: %s\n", tr.compile_error);
+    else
+        printf("    torch.compile: median %.4f ms, IQR %.4f ms, %d samples (max |compiled - eager| %g)\n",
+               tr.compiled.median_ms, tr.compiled.iqr_ms, tr.compiled.count, tr.compile_max_abs_diff);
+    if (tr.note[0])
+        printf("    note: %s\n", tr.note);
+    CHECK(tr.eager.count >= 10 && tr.eager.median_ms > 0 && tr.eager.min_ms <= tr.eager.median_ms);
+    CHECK(tr.eager.spread <= 0.01 || strstr(tr.note, "budget"));
+    CHECK(tr.compile_error[0] || (tr.compiled.count >= 10 && tr.compile_max_abs_diff < 1e-2));
+    free(x);
+    torch_runner_free(r);
+    return 0;
+}
