@@ -358,3 +358,27 @@ TEST(torch_runner_time_gpu)
     torch_runner_free(r);
     return 0;
 }
+
+/* Generated PyTorch programs (one family per level, with parameters, a
+ * batch norm's buffers and an architecture) go through ingest: every one
+ * runs in the runner, none fails, the w.* buffers match their state_dicts. */
+TEST(torch_ingest_generated)
+{
+    char py[512];
+    Error e;
+    if (torch_ref_find_python(py, sizeof py, &e) != 0)
+        SKIP("%s", e.msg);
+    if (access("bin/harness", X_OK) != 0 || access("bin/cudaperf-gen", X_OK) != 0)
+        SKIP("bin/harness or bin/cudaperf-gen missing: run `make` first");
+    char *out = NULL;
+    const char *d = t->tmpdir;
+    int st = test_sh(&out,
+                     "bin/cudaperf-gen --out %s/gen --family torch_l1_conv2d --family "
+                     "torch_l2_conv2d_batchnorm_relu_maxpool --family torch_l3_mlp_block >/dev/null && "
+                     "bin/harness --catalog %s/c.db ingest --quiet --jobs 2 %s/gen 2>&1",
+                     d, d, d);
+    CHECK_MSG(st == 0 && strstr(out, "27 found") && strstr(out, " 0 failed, 0 invalid") && !strstr(out, "not checked"),
+              "ingest: %s", out);
+    free(out);
+    return 0;
+}
