@@ -7,6 +7,7 @@
 #include "common/strbuf.h"
 #include "harness/cpu_compile.h"
 #include "harness/cref.h"
+#include "harness/ref_cache.h"
 #include "harness/inputs.h"
 #include "harness/nvrtc.h"
 #include "harness/stats.h"
@@ -186,6 +187,7 @@ static int session_ensure(EvalSession *s, int *no_gpu, Error *e)
 int eval_session_open(EvalSession *s, const EvalOptions *o, int *no_gpu, Error *e)
 {
     memset(s, 0, sizeof *s);
+    s->refs = ref_cache_new();
     if (no_gpu)
         *no_gpu = 0;
     s->device = o->device;
@@ -206,6 +208,8 @@ void eval_session_close(EvalSession *s)
 {
     torch_runner_free(s->torch);
     s->torch = NULL;
+    ref_cache_free(s->refs);
+    s->refs = NULL;
     if (s->worker_up)
         gpu_worker_stop(&s->w);
     gpu_worker_kill(&s->w);
@@ -538,10 +542,15 @@ static int run_trial(Eval *ev, const ProblemConfig *c, uint64_t seed, int time_i
             memcpy(host[b], rb.data[i], bytes[b]);
     }
     SandboxLimits lim = sandbox_default_limits();
-    if (!is_torch(p) && cref_run(ev->so_path, p, &rb, &lim, &te) != 0) {
-        ec->status = EVAL_REFERENCE_ERROR;
-        snprintf(ec->message, sizeof ec->message, "the C reference failed: %s", te.msg);
-        goto done;
+    /* the program's other candidates ran the reference on these very
+     * inputs already when the session's cache holds them */
+    if (!is_torch(p) && !ref_cache_fetch(ev->s->refs, p, c, seed, &rb)) {
+        if (cref_run(ev->so_path, p, &rb, &lim, &te) != 0) {
+            ec->status = EVAL_REFERENCE_ERROR;
+            snprintf(ec->message, sizeof ec->message, "the C reference failed: %s", te.msg);
+            goto done;
+        }
+        ref_cache_store(ev->s->refs, p, c, seed, &rb);
     }
     if (rb.run_seconds >= 0 && !(rb.run_seconds * 1e3 >= ec->reference_cpu_ms))
         ec->reference_cpu_ms = rb.run_seconds * 1e3;   /* fastest trial */

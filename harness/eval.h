@@ -130,6 +130,7 @@ typedef struct EvalSession {
     ProfileStatus profile_refused; /* PROFILE_DENIED / _UNAVAILABLE once the profiler said so: not asked again */
     char profile_note[512];        /* its reason, said once on o->progress */
     struct TorchRunner *torch;     /* lang "torch" references (torch_ref.h), started on first use */
+    struct RefCache *refs;         /* the current program's C reference outputs (ref_cache.h); owned */
 } EvalSession;
 
 /* Starts the worker for o->device (and fixes the target arch).  -1 with e
