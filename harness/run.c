@@ -517,6 +517,33 @@ static void report(int fd, const char *fmt, ...)
 /* Evaluates kernels[i] for i = first, first + stride, ... and exits.
  * Lines to the parent: "K <pass|fail> <kernel id>", or "E <message>" for
  * an error that stops this worker, or "G <message>" when there is no GPU. */
+/* Which of the (program-ordered) kernels worker `first` of `stride` takes:
+ * whole programs, dealt round-robin, so that the candidates of one program
+ * meet in one evaluation session and share its cache of reference outputs
+ * (ref_cache.h).  mine[i] is set for the kernels it takes; a kernel whose
+ * program cannot be looked up counts as a program of its own. */
+static void deal_programs(Catalog *c, const int64_t *kernels, int n, int first, int stride, char *mine)
+{
+    sqlite3_stmt *st = NULL;
+    sqlite3_prepare_v2(catalog_db(c), "SELECT program_id FROM kernels WHERE id = ?", -1, &st, NULL);
+    int64_t last = -1;
+    long ordinal = -1;
+    for (int i = 0; i < n; i++) {
+        int64_t program = -2 - i;
+        if (st) {
+            sqlite3_reset(st);
+            sqlite3_bind_int64(st, 1, kernels[i]);
+            if (sqlite3_step(st) == SQLITE_ROW)
+                program = sqlite3_column_int64(st, 0);
+        }
+        if (program != last)
+            ordinal++;
+        last = program;
+        mine[i] = ordinal % stride == first;
+    }
+    sqlite3_finalize(st);
+}
+
 static void worker_main(const WorkerCtx *w, const int64_t *kernels, int n, int first, int stride)
 {
     Catalog *c = NULL;
@@ -540,7 +567,11 @@ static void worker_main(const WorkerCtx *w, const int64_t *kernels, int n, int f
         report(w->progress_fd, "E %s", e.msg);
         _exit(1);
     }
-    for (int i = first; i < n; i += stride) {
+    char *mine = xcalloc((size_t)n + 1, 1);
+    deal_programs(c, kernels, n, first, stride, mine);
+    for (int i = 0; i < n; i++) {
+        if (!mine[i])
+            continue;
         KernelRow k;
         LaunchPlan *plan = NULL;
         EvalReport r;
@@ -595,6 +626,7 @@ static void worker_main(const WorkerCtx *w, const int64_t *kernels, int n, int f
         launch_free(plan);
         kernel_row_release(&k);
     }
+    free(mine);
     eval_session_close(&session);
     loaded_release(&lp);
     catalog_close(c);

@@ -4,7 +4,9 @@
  * (references, variants, all, or explicit ids), evaluates each kernel on
  * the chosen configs (eval.h: correctness trials, timing), and stores one
  * result per (kernel, config) under a new run id (results.h).  Kernels are
- * spread over `workers` processes, one per GPU (device i for worker i);
+ * spread over `workers` processes, one per GPU (device i for worker i),
+ * whole programs at a time so a program's candidates share one session's
+ * cache of reference outputs;
  * each writes its own results, one kernel per transaction, so a run killed
  * at any moment resumes (run_resume) losing at most the kernels in flight.
  * While the GPUs execute, `compile_jobs` processes compile the kernels
