@@ -357,6 +357,9 @@ static int runner_start(TorchRunner *r, Error *e)
     }
     argv[k] = NULL;
     r->tail_len = 0;
+    /* a runner that dies while we write must not kill the harness with
+     * SIGPIPE: the write then fails with EPIPE and is reported */
+    signal(SIGPIPE, SIG_IGN);
     TRY(sandbox_spawn(&lim, argv, r->workdir, &r->ch, e));
     fcntl(r->ch.to_child, F_SETFL, fcntl(r->ch.to_child, F_GETFL) | O_NONBLOCK);
     fcntl(r->ch.from_child, F_SETFL, fcntl(r->ch.from_child, F_GETFL) | O_NONBLOCK);

@@ -114,8 +114,19 @@ def read_frame():
     return header, bufs
 
 
+def _json_safe(v):
+    """NaN and infinities are not JSON: they travel as null."""
+    if isinstance(v, float) and not math.isfinite(v):
+        return None
+    if isinstance(v, dict):
+        return {k: _json_safe(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_json_safe(x) for x in v]
+    return v
+
+
 def write_frame(header, bufs=()):
-    text = json.dumps(header, separators=(",", ":"), allow_nan=True).encode("utf-8")
+    text = json.dumps(_json_safe(header), separators=(",", ":"), allow_nan=False).encode("utf-8")
     parts = [HEAD.pack(MAGIC, PROTOCOL_VERSION, len(text), len(bufs)), text]
     for b in bufs:
         parts.append(struct.pack("<Q", len(b)))

@@ -154,6 +154,8 @@ TEST(torch_runner_errors)
         {"tests/data/torch/bad/missing.py", "cannot open 'tests/data/torch/bad/missing.py'", 0},
         {BAD("sleeps"), BAD("sleeps") ": timed out after 4.0 s", 0},
         {BAD("prints"), "", 1}, /* a fresh runner after the timeout */
+        {BAD("dies"), BAD("dies") ": the torch runner died (exit code 7)", 0},
+        {BAD("prints"), "", 1}, /* and after a death */
     };
     float x[4] = {1, 2, 3, 4};
     TorchTensor in = {"x", DT_F32, 1, {4}, 4, x, 0, 0};
@@ -172,7 +174,7 @@ TEST(torch_runner_errors)
                       "%s: got '%s'", CASES[i].file, rc == 0 ? "success" : e.msg);
         }
     }
-    CHECK_MSG(torch_runner_restarts(r) == 1, "restarts %d", torch_runner_restarts(r));
+    CHECK_MSG(torch_runner_restarts(r) == 2, "restarts %d", torch_runner_restarts(r));
     torch_runner_free(r);
     return 0;
 }
