@@ -1,6 +1,7 @@
 /* The one test runner: runs every registered test (or those named on the
  * command line), each in its own temporary directory, and ends with
  * "N passed, N failed, N skipped". */
+#include <libgen.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +48,21 @@ int test_skip(TestCtx *t, const char *fmt, ...)
     fputc('\n', stdout);
     t->skipped = 1;
     return 0;
+}
+
+char *test_harness_exe(void)
+{
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return NULL;
+    self[n] = '\0';
+    char *p = xasprintf("%s/harness", dirname(self));
+    if (access(p, X_OK) != 0) {
+        free(p);
+        return NULL;
+    }
+    return p;
 }
 
 int test_sh(char **out, const char *fmt, ...)

@@ -35,4 +35,7 @@ int test_skip(TestCtx *t, const char *fmt, ...) __attribute__((format(printf, 2,
  * (*out, may be NULL); returns the exit status. */
 int test_sh(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* bin/harness next to this test runner (malloc()ed path), or NULL. */
+char *test_harness_exe(void);
+
 #endif

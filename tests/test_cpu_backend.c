@@ -4,7 +4,6 @@
  * gets, those of cpu_expected.txt exercise barriers, shared memory, warp
  * shuffles, atomics, __half and what the backend refuses.  No GPU needed;
  * the worker is `harness worker --backend cpu` next to the test runner. */
-#include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -15,22 +14,6 @@
 #include "harness/cpu_compile.h"
 #include "harness/eval.h"
 #include "tests/test.h"
-
-/* bin/harness next to this test runner, or NULL. */
-static char *harness_exe(void)
-{
-    char self[4096];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0)
-        return NULL;
-    self[n] = '\0';
-    char *p = xasprintf("%s/harness", dirname(self));
-    if (access(p, X_OK) != 0) {
-        free(p);
-        return NULL;
-    }
-    return p;
-}
 
 typedef struct Case {
     char dir[64], program[64], status[32], expect[256];
@@ -142,7 +125,7 @@ done:
 
 static int run_list(TestCtx *t, const char *path, int with_program, int min_cases)
 {
-    char *exe = harness_exe();
+    char *exe = test_harness_exe();
     if (!exe)
         SKIP("the harness binary is not next to the test runner (build both with make)");
     Case *cs = NULL;

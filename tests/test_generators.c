@@ -27,7 +27,7 @@ TEST(generators_all_families)
     CHECK_MSG(gen_family_count >= 50, "only %d families", gen_family_count);
     for (int i = 0; i < gen_family_count; i++) {
         const Family *f = gen_families[i];
-        GenStats s = {0, 0}, s2 = {0, 0};
+        GenStats s = {0}, s2 = {0};
         char err[2048];
         int rc = gen_run_family(f, out, 20261202, &s, err, sizeof err);
         CHECK_MSG(rc == 0, "%s", err);

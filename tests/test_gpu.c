@@ -8,7 +8,6 @@
  * restarts are exercised in CI.  gpu_device_* use the real driver and skip
  * loudly without a GPU.  Both need the harness binary next to the test
  * runner (the worker is `harness worker`). */
-#include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -18,22 +17,6 @@
 #include "common/strbuf.h"
 #include "harness/eval.h"
 #include "tests/test.h"
-
-/* bin/harness next to this test runner, or NULL. */
-static char *harness_exe(void)
-{
-    char self[4096];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0)
-        return NULL;
-    self[n] = '\0';
-    char *p = xasprintf("%s/harness", dirname(self));
-    if (access(p, X_OK) != 0) {
-        free(p);
-        return NULL;
-    }
-    return p;
-}
 
 typedef struct Case {
     char dir[64], status[32], fake_mode[32], expect[256];
@@ -171,7 +154,7 @@ static char *build_fake(TestCtx *t)
 
 TEST(gpu_fake_eval)
 {
-    char *exe = harness_exe();
+    char *exe = test_harness_exe();
     if (!exe)
         SKIP("the harness binary is not next to the test runner (build both with make)");
     Case *cs = NULL;
@@ -203,7 +186,7 @@ TEST(gpu_fake_eval)
 
 TEST(gpu_fake_no_device)
 {
-    char *exe = harness_exe();
+    char *exe = test_harness_exe();
     if (!exe)
         SKIP("the harness binary is not next to the test runner (build both with make)");
     Fixture f;
@@ -247,7 +230,7 @@ TEST(gpu_fake_no_device)
 
 TEST(gpu_device_eval)
 {
-    char *exe = harness_exe();
+    char *exe = test_harness_exe();
     if (!exe)
         SKIP("the harness binary is not next to the test runner (build both with make)");
     unsetenv("CUDAPERF_LIBCUDA");

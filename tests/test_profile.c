@@ -6,7 +6,6 @@
  * runs in tests/gpu/profile_check.sh on a GPU machine. */
 #include <cjson/cJSON.h>
 #include <cupti_result.h>
-#include <libgen.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,22 +170,6 @@ TEST(profile_protocol_roundtrip)
     return 0;
 }
 
-/* bin/harness next to this test runner, or NULL. */
-static char *harness_exe(void)
-{
-    char self[4096];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0)
-        return NULL;
-    self[n] = '\0';
-    char *p = xasprintf("%s/harness", dirname(self));
-    if (access(p, X_OK) != 0) {
-        free(p);
-        return NULL;
-    }
-    return p;
-}
-
 /* Builds a stand-in library of tests/fake_cuda into the test's directory. */
 static int build(TestCtx *t, const char *src, const char *so, const char *flags)
 {
@@ -238,7 +221,7 @@ done:
 
 TEST(profile_fake_gpu_end_to_end)
 {
-    char *exe = harness_exe();
+    char *exe = test_harness_exe();
     if (!exe)
         SKIP("the harness binary is not next to the test runner (build both with make)");
     if (build(t, "fake_libcuda.c", "libcuda.so.1", "") != 0 ||
@@ -304,7 +287,7 @@ TEST(profile_fake_gpu_end_to_end)
 
 TEST(profile_cli_options)
 {
-    char *exe = harness_exe();
+    char *exe = test_harness_exe();
     if (!exe)
         SKIP("the harness binary is not next to the test runner (build both with make)");
     char *out = NULL;

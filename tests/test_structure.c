@@ -6,7 +6,6 @@
  * the JSON report, and the validation over generated programs: the
  * coalescing score orders each reference above its uncoalesced variant. */
 #include <dirent.h>
-#include <libgen.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -542,22 +541,6 @@ TEST(structure_report_json)
     return 0;
 }
 
-/* bin/harness next to this test runner, or NULL. */
-static char *harness_exe(void)
-{
-    char self[4096];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0)
-        return NULL;
-    self[n] = '\0';
-    char *p = xasprintf("%s/harness", dirname(self));
-    if (access(p, X_OK) != 0) {
-        free(p);
-        return NULL;
-    }
-    return p;
-}
-
 TEST(structure_compile_error_no_report)
 {
     Problem *p = NULL;
@@ -575,7 +558,7 @@ TEST(structure_compile_error_no_report)
     CHECK(r.src.n_kernels == 0 && r.n_launches == 0); /* no report, not a report of zeros */
     structure_report_release(&r);
     /* the command says so and exits 1; a good pair exits 0 */
-    char *exe = harness_exe(), *out = NULL;
+    char *exe = test_harness_exe(), *out = NULL;
     if (exe) {
         int st = test_sh(&out, "%s structure --cache %s tests/data/programs/ok-axpy tests/data/kernels/axpy-no-compile/kernel.cu "
                                "tests/data/kernels/axpy-no-compile/launch.json 2>&1",
@@ -701,7 +684,7 @@ TEST(structure_orders_uncoalesced_variants)
 /* harness run stores the report per result (CPU backend: no GPU needed). */
 TEST(structure_stored_by_run)
 {
-    char *exe = harness_exe(), *out = NULL, cwd[4096];
+    char *exe = test_harness_exe(), *out = NULL, cwd[4096];
     if (!exe || !getcwd(cwd, sizeof cwd))
         SKIP("bin/harness next to the test runner is missing");
     int st = test_sh(&out,
