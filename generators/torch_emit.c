@@ -38,6 +38,8 @@ struct TorchProg {
     int tolerance_set;
     double atol, rtol;
     char *flops, *bytes;
+    char **kept;      /* strings handed out by tp_keep, freed by tp_end */
+    int n_kept, serial;
 };
 
 static const char *py_dtype(const char *dt)
@@ -493,6 +495,23 @@ static void free_strs(char **a, int n)
         free(a[i]);
 }
 
+GenProgram *tp_gen(TorchProg *t)
+{
+    return t->p;
+}
+
+const char *tp_keep(TorchProg *t, char *s)
+{
+    t->kept = xrealloc(t->kept, (size_t)(t->n_kept + 1) * sizeof *t->kept);
+    t->kept[t->n_kept++] = s;
+    return s;
+}
+
+int tp_serial(TorchProg *t)
+{
+    return t->serial++;
+}
+
 int tp_end(TorchProg *t)
 {
     if (t->n_outputs == 0)
@@ -523,6 +542,8 @@ int tp_end(TorchProg *t)
         free(t->weights[i].name), free(t->weights[i].dtype), free(t->weights[i].shape);
     free(t->flops);
     free(t->bytes);
+    free_strs(t->kept, t->n_kept);
+    free(t->kept);
     free(t);
     return rc;
 }

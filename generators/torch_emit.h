@@ -82,6 +82,13 @@ void tp_cost(TorchProg *t, const char *flops, const char *bytes);
 /* A misuse found by a family: the program and the family's run fail. */
 void tp_fail(TorchProg *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The builder underneath, for the program's CUDA side (torch_cuda.h). */
+GenProgram *tp_gen(TorchProg *t);
+/* Takes ownership of a malloc()ed string until tp_end; returns it. */
+const char *tp_keep(TorchProg *t, char *s);
+/* 0, 1, 2, ... per program: unique suffixes for names. */
+int tp_serial(TorchProg *t);
+
 /* Writes the program and frees t.  Returns 0, or -1 (the error is in g). */
 int tp_end(TorchProg *t);
 
