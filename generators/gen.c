@@ -409,6 +409,31 @@ void gen_launch(GenProgram *p, const char *kernel, const char *grid, const char 
     cJSON_AddItemToArray(p->launches, l);
 }
 
+void gen_retarget(GenProgram *p, const char *scratch, const char *buffer)
+{
+    cJSON *l;
+    cJSON_ArrayForEach(l, p->launches) {
+        cJSON *a;
+        cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(l, "args"))
+            if (cJSON_IsString(a) && strcmp(a->valuestring, scratch) == 0)
+                cJSON_SetValuestring(a, buffer);
+    }
+    int i = 0;
+    cJSON *s;
+    cJSON_ArrayForEach(s, p->scratch) {
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(s, "name");
+        if (cJSON_IsString(name) && strcmp(name->valuestring, scratch) == 0) {
+            cJSON_DeleteItemFromArray(p->scratch, i);
+            break;
+        }
+        i++;
+    }
+    if (p->scratch && cJSON_GetArraySize(p->scratch) == 0) {
+        cJSON_Delete(p->scratch);
+        p->scratch = NULL;
+    }
+}
+
 void gen_knob(GenProgram *p, const char *key, const char *value)
 {
     if (!p->knobs)

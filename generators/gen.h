@@ -87,6 +87,10 @@ void gen_scratch(GenProgram *p, const char *name, const char *dtype, const char 
  * a problem argument, a scratch buffer, or an integer expression. */
 void gen_launch(GenProgram *p, const char *kernel, const char *grid, const char *block, const char *smem,
                 const char *args);
+/* Every launch argument naming scratch buffer `scratch` names `buffer`
+ * instead, and the scratch buffer leaves the plan: a chain of operators
+ * built on scratch buffers makes its last one write the output directly. */
+void gen_retarget(GenProgram *p, const char *scratch, const char *buffer);
 /* Knob settings recorded with the kernel (knobs.json), e.g. "block", "256". */
 void gen_knob(GenProgram *p, const char *key, const char *value);
 
