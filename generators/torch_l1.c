@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "torch_cuda.h"
 #include "torch_families.h"
 #include "torch_stage.h"
 
@@ -55,7 +56,7 @@ static const L1Spec SPECS[] = {
     {"cosine_similarity", K_LOSS, 3, BBF}, {"soft_margin_loss", K_LOSS, 3, BBF},
     {"cumsum", K_CUM, 4, BBF}, {"cumprod", K_CUM, 4, BBF}, {"cummax", K_CUM, 4, BBF},
     {"logcumsumexp", K_CUM, 4, BBF}, {"cumsum_reverse", K_CUM, 4, BBF},
-    {"argmax", K_ARG, 4, BALL}, {"argmin", K_ARG, 4, BALL}, {"topk", K_ARG, 4, BBF}, {"sort", K_ARG, 4, BALL},
+    {"argmax", K_ARG, 4, BALL}, {"argmin", K_ARG, 4, BALL}, {"topk", K_ARG, 4, B32}, {"sort", K_ARG, 4, BALL},
     {"max_dim", K_ARG, 4, BALL},
     {"gather", K_INDEX, 4, BALL}, {"index_select", K_INDEX, 4, BALL}, {"embedding", K_INDEX, 4, BALL},
     {"masked_fill", K_INDEX, 4, BALL}, {"take_along_dim", K_INDEX, 4, BALL}, {"scatter_add", K_INDEX, 4, BALL},
@@ -80,6 +81,869 @@ static TLayout act_layout(int i)
 {
     static const TLayout L[] = {TL_VEC, TL_IMG, TL_SEQ, TL_SIG};
     return L[i % 4];
+}
+
+/* ---- the reference CUDA implementations ----
+ *
+ * Size params reach kernels by name, so as the i64 values meta.json gives
+ * them: kernels take them as `long long` (an expression in a launch's args
+ * would arrive as an int; none is passed).  Index math is in long long. */
+
+/* Block-wide float sum and max, returned to every thread: a butterfly in
+ * each warp, then every thread adds the warps' partials in the same order,
+ * so the result is deterministic.  blockDim.x is a multiple of 32. */
+static const char BLOCK_REDUCE[] =
+    "static __device__ float block_sum(float v)\n"
+    "{\n"
+    "    __shared__ float part[32];\n"
+    "    for (int o = 16; o > 0; o >>= 1)\n"
+    "        v += __shfl_xor_sync(0xffffffffu, v, o);\n"
+    "    __syncthreads(); /* a previous call may still be reading part[] */\n"
+    "    if (threadIdx.x % 32 == 0)\n"
+    "        part[threadIdx.x / 32] = v;\n"
+    "    __syncthreads();\n"
+    "    float s = 0.0f;\n"
+    "    for (int w = 0; w < (int)(blockDim.x / 32); w++)\n"
+    "        s += part[w];\n"
+    "    return s;\n"
+    "}\n\n"
+    "static __device__ float block_max(float v)\n"
+    "{\n"
+    "    __shared__ float part[32];\n"
+    "    for (int o = 16; o > 0; o >>= 1)\n"
+    "        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));\n"
+    "    __syncthreads();\n"
+    "    if (threadIdx.x % 32 == 0)\n"
+    "        part[threadIdx.x / 32] = v;\n"
+    "    __syncthreads();\n"
+    "    float m = -INFINITY;\n"
+    "    for (int w = 0; w < (int)(blockDim.x / 32); w++)\n"
+    "        m = fmaxf(m, part[w]);\n"
+    "    return m;\n"
+    "}\n\n";
+
+/* v rounded to the program's dtype (torch materialises intermediates in it). */
+static void emit_round(TorchProg *t)
+{
+    tc_cuda(t,
+            "/* v rounded to the element type, as torch stores an intermediate tensor */\n"
+            "static __device__ float round_to_dtype(float v)\n"
+            "{\n"
+            "    %s r[1];\n"
+            "    tc_st(r, 0, v);\n"
+            "    return tc_ld(r, 0);\n"
+            "}\n\n",
+            tc_type(t));
+}
+
+/* A scratch buffer of floats (accumulators, per-row partial sums). */
+static const char *f32_scratch(TorchProg *t, const char *count)
+{
+    const char *name = tp_keep(t, xasprintf("t%d", tp_serial(t)));
+    gen_scratch(tp_gen(t), name, "f32", count);
+    return name;
+}
+
+/* One thread per element over n (an expression of the params). */
+static void launch_flat(TorchProg *t, const char *kernel, const char *n, const char *args)
+{
+    char *grid = xasprintf("(%s+255)/256", n);
+    gen_launch(tp_gen(t), kernel, grid, "256", NULL, args);
+    free(grid);
+}
+
+/* One block per row, `rows` of them. */
+static void launch_rows(TorchProg *t, const char *kernel, const char *rows, const char *args)
+{
+    gen_launch(tp_gen(t), kernel, rows, "256", NULL, args);
+}
+
+static void knobs(TorchProg *t, const char *mapping)
+{
+    gen_knob(tp_gen(t), "block", "256");
+    gen_knob(tp_gen(t), "mapping", mapping);
+}
+
+/* The current tensor of a stage around dimension `dim`, seen as [outer,
+ * len, inner]: `params` is the kernel's parameter list for its dims
+ * ("long long B, long long L, long long N"), `args` the launch args
+ * ("B,L,N"), `shape` the C declarations of outer, len and inner. */
+typedef struct Lines {
+    char params[256], args[128], shape[256], count[128];
+} Lines;
+
+static int lines_of(const Stage *s, int dim, Lines *ln)
+{
+    char outer[96] = "", inner[96] = "", count[128] = "";
+    ln->params[0] = ln->args[0] = '\0';
+    for (int d = 0; d < s->rank; d++) {
+        const char *n = s->dim[d];
+        for (const char *c = n; *c; c++)
+            if (!(*c == '_' || (*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9')))
+                return -1;  /* only plain param names reach a kernel */
+        snprintf(ln->params + strlen(ln->params), sizeof ln->params - strlen(ln->params), "%slong long %s",
+                 d ? ", " : "", n);
+        snprintf(ln->args + strlen(ln->args), sizeof ln->args - strlen(ln->args), "%s%s", d ? "," : "", n);
+        if (d == dim)
+            continue;
+        char *side = d < dim ? outer : inner;
+        snprintf(side + strlen(side), 96 - strlen(side), "%s%s", side[0] ? " * " : "", n);
+        snprintf(count + strlen(count), sizeof count - strlen(count), "%s%s", count[0] ? "*" : "", n);
+    }
+    snprintf(ln->shape, sizeof ln->shape, "    const long long outer = %s, len = %s, inner = %s;\n",
+             outer[0] ? outer : "1", s->dim[dim], inner[0] ? inner : "1");
+    snprintf(ln->count, sizeof ln->count, "%s", count[0] ? count : "1");
+    return 0;
+}
+
+/* ---- CUDA: indexing ---- */
+
+static void cuda_index(TorchProg *t, const char *op, int fill_zero)
+{
+    const char *T = tc_type(t), *k = tc_name(t, op);
+    if (strcmp(op, "gather") == 0 || strcmp(op, "take_along_dim") == 0) {
+        tc_cuda(t,
+                "/* out[b][k] = x[b][idx[b][k]] */\n"
+                "extern \"C\" __global__ void %s(const %s *__restrict__ x, const long long *__restrict__ idx,\n"
+                "    %s *__restrict__ out, long long B, long long N, long long K)\n"
+                "{\n"
+                "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+                "    if (i >= B * K)\n"
+                "        return;\n"
+                "    const long long b = i / K;\n"
+                "    tc_st(out, i, tc_ld(x, b * N + idx[i]));\n"
+                "}\n",
+                k, T, T);
+        launch_flat(t, k, "B*K", "x,idx,out,B,N,K");
+    } else if (strcmp(op, "index_select") == 0) {
+        tc_cuda(t,
+                "/* out[k][n] = x[idx[k]][n] */\n"
+                "extern \"C\" __global__ void %s(const %s *__restrict__ x, const long long *__restrict__ idx,\n"
+                "    %s *__restrict__ out, long long N, long long K)\n"
+                "{\n"
+                "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+                "    if (i >= K * N)\n"
+                "        return;\n"
+                "    const long long r = i / N, n = i %% N;\n"
+                "    tc_st(out, i, tc_ld(x, idx[r] * N + n));\n"
+                "}\n",
+                k, T, T);
+        launch_flat(t, k, "K*N", "x,idx,out,N,K");
+    } else if (strcmp(op, "embedding") == 0) {
+        tc_cuda(t,
+                "/* out[b][n] = weight[ids[b]][n] */\n"
+                "extern \"C\" __global__ void %s(const long long *__restrict__ ids, const %s *__restrict__ weight,\n"
+                "    %s *__restrict__ out, long long B, long long N)\n"
+                "{\n"
+                "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+                "    if (i >= B * N)\n"
+                "        return;\n"
+                "    const long long b = i / N, n = i %% N;\n"
+                "    tc_st(out, i, tc_ld(weight, ids[b] * N + n));\n"
+                "}\n",
+                k, T, T);
+        launch_flat(t, k, "B*N", "ids,w.emb.weight,out,B,N");
+    } else if (strcmp(op, "masked_fill") == 0) {
+        tc_cuda(t,
+                "/* out = mask ? %s : x */\n"
+                "extern \"C\" __global__ void %s(const %s *__restrict__ x, const unsigned char *__restrict__ mask,\n"
+                "    %s *__restrict__ out, long long B, long long N)\n"
+                "{\n"
+                "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+                "    if (i >= B * N)\n"
+                "        return;\n"
+                "    tc_st(out, i, mask[i] ? %s : tc_ld(x, i));\n"
+                "}\n",
+                fill_zero ? "0" : "-1", k, T, T, fill_zero ? "0.0f" : "-1.0f");
+        launch_flat(t, k, "B*N", "x,mask,out,B,N");
+    } else if (strcmp(op, "where") == 0) {
+        tc_cuda(t,
+                "/* out = x > y ? x : y * 0.5 */\n"
+                "extern \"C\" __global__ void %s(const %s *__restrict__ x, const %s *__restrict__ y,\n"
+                "    %s *__restrict__ out, long long B, long long N)\n"
+                "{\n"
+                "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+                "    if (i >= B * N)\n"
+                "        return;\n"
+                "    const float a = tc_ld(x, i), b = tc_ld(y, i);\n"
+                "    tc_st(out, i, a > b ? a : b * 0.5f);\n"
+                "}\n",
+                k, T, T, T);
+        launch_flat(t, k, "B*N", "x,y,out,B,N");
+    } else {
+        /* scatter_add / index_add: float accumulators (zeroed), atomic adds,
+         * then the sums stored in the dtype */
+        int scatter = strcmp(op, "scatter_add") == 0;
+        const char *acc = f32_scratch(t, "B*N");
+        const char *kz = tc_name(t, "zero"), *kf = tc_name(t, "store");
+        tc_cuda(t,
+                "extern \"C\" __global__ void %s(float *__restrict__ acc, long long B, long long N)\n"
+                "{\n"
+                "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+                "    if (i >= B * N)\n"
+                "        return;\n"
+                "    acc[i] = 0.0f;\n"
+                "}\n\n",
+                kz);
+        if (scatter)
+            tc_cuda(t,
+                    "/* acc[b][idx[b][k]] += src[b][k] */\n"
+                    "extern \"C\" __global__ void %s(const %s *__restrict__ src, const long long *__restrict__ idx,\n"
+                    "    float *__restrict__ acc, long long N, long long B, long long K)\n"
+                    "{\n"
+                    "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+                    "    if (i >= B * K)\n"
+                    "        return;\n"
+                    "    const long long b = i / K;\n"
+                    "    atomicAdd(&acc[b * N + idx[i]], tc_ld(src, i));\n"
+                    "}\n\n",
+                    k, T);
+        else
+            tc_cuda(t,
+                    "/* acc[idx[k]][n] += src[k][n] */\n"
+                    "extern \"C\" __global__ void %s(const %s *__restrict__ src, const long long *__restrict__ idx,\n"
+                    "    float *__restrict__ acc, long long N, long long K)\n"
+                    "{\n"
+                    "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+                    "    if (i >= K * N)\n"
+                    "        return;\n"
+                    "    const long long r = i / N, n = i %% N;\n"
+                    "    atomicAdd(&acc[idx[r] * N + n], tc_ld(src, i));\n"
+                    "}\n\n",
+                    k, T);
+        tc_cuda(t,
+                "extern \"C\" __global__ void %s(const float *__restrict__ acc, %s *__restrict__ out, long long B,\n"
+                "    long long N)\n"
+                "{\n"
+                "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+                "    if (i >= B * N)\n"
+                "        return;\n"
+                "    tc_st(out, i, acc[i]);\n"
+                "}\n",
+                kf, T);
+        char *a = xasprintf("%s,B,N", acc);
+        launch_flat(t, kz, "B*N", a);
+        free(a);
+        a = scatter ? xasprintf("src,idx,%s,N,B,K", acc) : xasprintf("src,idx,%s,N,K", acc);
+        launch_flat(t, k, scatter ? "B*K" : "K*N", a);
+        free(a);
+        a = xasprintf("%s,out,B,N", acc);
+        launch_flat(t, kf, "B*N", a);
+        free(a);
+    }
+    knobs(t, "thread-per-element");
+}
+
+/* ---- CUDA: losses ---- */
+
+/* The elementwise losses: the term at element i, from the inputs. */
+typedef struct LossTerm {
+    const char *op, *inputs, *body; /* inputs: the buffers, in forward()'s order */
+} LossTerm;
+
+static const LossTerm LOSS_TERMS[] = {
+    {"mse_loss", "pred,target", "    const float d = tc_ld(pred, i) - tc_ld(target, i);\n    return d * d;\n"},
+    {"l1_loss", "pred,target", "    return fabsf(tc_ld(pred, i) - tc_ld(target, i));\n"},
+    {"smooth_l1_loss", "pred,target",
+     "    /* beta = 0.5 */\n"
+     "    const float d = fabsf(tc_ld(pred, i) - tc_ld(target, i));\n"
+     "    return d < 0.5f ? 0.5f * d * d / 0.5f : d - 0.5f * 0.5f;\n"},
+    {"huber_loss", "pred,target",
+     "    /* delta = 0.5 */\n"
+     "    const float d = fabsf(tc_ld(pred, i) - tc_ld(target, i));\n"
+     "    return d < 0.5f ? 0.5f * d * d : 0.5f * (d - 0.5f * 0.5f);\n"},
+    {"bce_with_logits", "logits,target",
+     "    /* max(x, 0) - x*t + log(1 + exp(-|x|)): no overflow for any x */\n"
+     "    const float x = tc_ld(logits, i), y = tc_ld(target, i);\n"
+     "    return fmaxf(x, 0.0f) - x * y + log1pf(expf(-fabsf(x)));\n"},
+    {"hinge_embedding_loss", "pred,sign",
+     "    /* margin 1: x where y = 1, max(0, 1 - x) where y = -1 */\n"
+     "    const float x = tc_ld(pred, i);\n"
+     "    return tc_ld(sign, i) >= 0.0f ? x : fmaxf(0.0f, 1.0f - x);\n"},
+    {"soft_margin_loss", "pred,sign",
+     "    const float y = tc_ld(sign, i) >= 0.0f ? 1.0f : -1.0f;\n"
+     "    return log1pf(expf(-y * tc_ld(pred, i)));\n"},
+    {"margin_ranking_loss", "a,b,sign",
+     "    /* margin 0.1 */\n"
+     "    const float y = tc_ld(sign, i) >= 0.0f ? 1.0f : -1.0f;\n"
+     "    return fmaxf(0.0f, -y * (tc_ld(a, i) - tc_ld(b, i)) + 0.1f);\n"},
+};
+
+/* "const T *__restrict__ a, const T *__restrict__ b" and "a, b" for the
+ * comma-separated buffer names. */
+static void buffer_params(const char *T, const char *names, char *params, size_t plen, char *call, size_t clen)
+{
+    params[0] = call[0] = '\0';
+    char copy[128];
+    snprintf(copy, sizeof copy, "%s", names);
+    int first = 1;
+    for (char *save, *n = strtok_r(copy, ",", &save); n; n = strtok_r(NULL, ",", &save), first = 0) {
+        snprintf(params + strlen(params), plen - strlen(params), "%sconst %s *__restrict__ %s", first ? "" : ", ",
+                 T, n);
+        snprintf(call + strlen(call), clen - strlen(call), "%s%s", first ? "" : ", ", n);
+    }
+}
+
+/* The final reduction of per-row partials: out = sum / divisor. */
+static void emit_loss_final(TorchProg *t, const char *part, const char *divisor)
+{
+    const char *k = tc_name(t, "loss_total");
+    tc_cuda(t,
+            "/* out = the sum of the rows' partials%s; one block */\n"
+            "extern \"C\" __global__ void %s(const float *__restrict__ part, %s *__restrict__ out, long long B,\n"
+            "    long long N)\n"
+            "{\n"
+            "    float s = 0.0f;\n"
+            "    for (long long r = threadIdx.x; r < B; r += blockDim.x)\n"
+            "        s += part[r];\n"
+            "    s = block_sum(s);\n"
+            "    if (threadIdx.x == 0)\n"
+            "        tc_st(out, 0, s%s);\n"
+            "}\n",
+            divisor ? divisor : "", k, tc_type(t), divisor ? divisor : "");
+    char *a = xasprintf("%s,out,B,N", part);
+    gen_launch(tp_gen(t), k, "1", "256", NULL, a);
+    free(a);
+}
+
+static void cuda_loss(TorchProg *t, const char *op, const char *red)
+{
+    const char *T = tc_type(t);
+    int none = strcmp(red, "none") == 0, mean = strcmp(red, "mean") == 0;
+    tc_cuda(t, "%s", BLOCK_REDUCE);
+    emit_round(t);
+    for (size_t e = 0; e < sizeof LOSS_TERMS / sizeof *LOSS_TERMS; e++) {
+        const LossTerm *lt = &LOSS_TERMS[e];
+        if (strcmp(lt->op, op) != 0)
+            continue;
+        char params[512], call[128];
+        buffer_params(T, lt->inputs, params, sizeof params, call, sizeof call);
+        tc_cuda(t, "/* %s at element i */\nstatic __device__ float loss_term(%s, long long i)\n{\n%s}\n\n", op, params,
+                lt->body);
+        const char *k = tc_name(t, op);
+        if (none) {
+            tc_cuda(t,
+                    "extern \"C\" __global__ void %s(%s, %s *__restrict__ out, long long B, long long N)\n"
+                    "{\n"
+                    "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+                    "    if (i >= B * N)\n"
+                    "        return;\n"
+                    "    tc_st(out, i, loss_term(%s, i));\n"
+                    "}\n",
+                    k, params, T, call);
+            char *a = xasprintf("%s,out,B,N", lt->inputs);
+            launch_flat(t, k, "B*N", a);
+            free(a);
+            knobs(t, "thread-per-element");
+            return;
+        }
+        const char *part = f32_scratch(t, "B");
+        tc_cuda(t,
+                "/* part[b] = the sum of row b's terms (one block per row) */\n"
+                "extern \"C\" __global__ void %s(%s, float *__restrict__ part, long long N)\n"
+                "{\n"
+                "    const long long row = blockIdx.x;\n"
+                "    float s = 0.0f;\n"
+                "    for (long long j = threadIdx.x; j < N; j += blockDim.x)\n"
+                "        s += round_to_dtype(loss_term(%s, row * N + j));\n"
+                "    s = block_sum(s);\n"
+                "    if (threadIdx.x == 0)\n"
+                "        part[row] = s;\n"
+                "}\n\n",
+                k, params, call);
+        char *a = xasprintf("%s,%s,N", lt->inputs, part);
+        launch_rows(t, k, "B", a);
+        free(a);
+        emit_loss_final(t, part, mean ? " / ((float)B * (float)N)" : NULL);
+        knobs(t, "block-per-row");
+        return;
+    }
+
+    /* the row losses: one block per row; `dst` gets the row's value (out
+     * for reduction none, else a float partial) */
+    const char *k = tc_name(t, op);
+    const char *part = none ? "out" : f32_scratch(t, "B");
+    const char *dst_t = none ? T : "float";
+    char *args = NULL;
+    if (strcmp(op, "cross_entropy") == 0 || strcmp(op, "nll_loss") == 0) {
+        tc_cuda(t,
+                "/* row b: -log_softmax(logits[b])[target[b]] */\n"
+                "extern \"C\" __global__ void %s(const %s *__restrict__ logits, const long long *__restrict__ target,\n"
+                "    %s *__restrict__ dst, long long N)\n"
+                "{\n"
+                "    const long long row = blockIdx.x;\n"
+                "    const %s *x = logits + row * N;\n"
+                "    float m = -INFINITY;\n"
+                "    for (long long j = threadIdx.x; j < N; j += blockDim.x)\n"
+                "        m = fmaxf(m, tc_ld(x, j));\n"
+                "    m = block_max(m);\n"
+                "    float s = 0.0f;\n"
+                "    for (long long j = threadIdx.x; j < N; j += blockDim.x)\n"
+                "        s += expf(tc_ld(x, j) - m);\n"
+                "    s = block_sum(s);\n"
+                "    if (threadIdx.x == 0)\n"
+                "        tc_st(dst, row, -round_to_dtype(tc_ld(x, target[row]) - m - logf(s)));\n"
+                "}\n\n",
+                k, T, dst_t, T);
+        args = xasprintf("logits,target,%s,N", part);
+    } else if (strcmp(op, "triplet_margin_loss") == 0) {
+        tc_cuda(t,
+                "/* row b: max(|a - p + eps| - |a - n + eps| + 1, 0), eps = 1e-6 */\n"
+                "extern \"C\" __global__ void %s(const %s *__restrict__ anchor, const %s *__restrict__ positive,\n"
+                "    const %s *__restrict__ negative, %s *__restrict__ dst, long long N)\n"
+                "{\n"
+                "    const long long row = blockIdx.x;\n"
+                "    float sp = 0.0f, sn = 0.0f;\n"
+                "    for (long long j = threadIdx.x; j < N; j += blockDim.x) {\n"
+                "        const long long i = row * N + j;\n"
+                "        const float a = tc_ld(anchor, i);\n"
+                "        const float dp = round_to_dtype(round_to_dtype(a - tc_ld(positive, i)) + 1e-6f);\n"
+                "        const float dn = round_to_dtype(round_to_dtype(a - tc_ld(negative, i)) + 1e-6f);\n"
+                "        sp += dp * dp;\n"
+                "        sn += dn * dn;\n"
+                "    }\n"
+                "    sp = block_sum(sp);\n"
+                "    sn = block_sum(sn);\n"
+                "    if (threadIdx.x == 0)\n"
+                "        tc_st(dst, row, fmaxf(round_to_dtype(sqrtf(sp)) - round_to_dtype(sqrtf(sn)) + 1.0f, 0.0f));\n"
+                "}\n\n",
+                k, T, T, T, dst_t);
+        args = xasprintf("anchor,positive,negative,%s,N", part);
+    } else if (strcmp(op, "cosine_similarity") == 0) {
+        tc_cuda(t,
+                "/* row b: a.b / (max(|a|, eps) * max(|b|, eps)), eps = 1e-8%s */\n"
+                "extern \"C\" __global__ void %s(const %s *__restrict__ a, const %s *__restrict__ b,\n"
+                "    %s *__restrict__ dst, long long N)\n"
+                "{\n"
+                "    const long long row = blockIdx.x;\n"
+                "    float ab = 0.0f, aa = 0.0f, bb = 0.0f;\n"
+                "    for (long long j = threadIdx.x; j < N; j += blockDim.x) {\n"
+                "        const float x = tc_ld(a, row * N + j), y = tc_ld(b, row * N + j);\n"
+                "        ab += x * y;\n"
+                "        aa += x * x;\n"
+                "        bb += y * y;\n"
+                "    }\n"
+                "    ab = block_sum(ab);\n"
+                "    aa = block_sum(aa);\n"
+                "    bb = block_sum(bb);\n"
+                "    const float cosine = round_to_dtype(ab / (fmaxf(sqrtf(aa), 1e-8f) * fmaxf(sqrtf(bb), 1e-8f)));\n"
+                "    if (threadIdx.x == 0)\n"
+                "        tc_st(dst, row, %s);\n"
+                "}\n\n",
+                none ? "" : "; the loss is 1 - that", k, T, T, dst_t, none ? "cosine" : "round_to_dtype(1.0f - cosine)");
+        args = xasprintf("a,b,%s,N", part);
+    } else { /* kl_div(log_softmax(p), softmax(q)) */
+        tc_cuda(t,
+                "/* row b of kl_div(log_softmax(p), softmax(q)): t * (log t - lp) with\n"
+                " * lp = log_softmax(p), t = softmax(q), each rounded to the dtype as torch\n"
+                " * stores them; %s */\n"
+                "extern \"C\" __global__ void %s(const %s *__restrict__ p, const %s *__restrict__ q,\n"
+                "    %s *__restrict__ dst, long long N)\n"
+                "{\n"
+                "    const long long row = blockIdx.x;\n"
+                "    const %s *x = p + row * N, *y = q + row * N;\n"
+                "    float mx = -INFINITY, my = -INFINITY;\n"
+                "    for (long long j = threadIdx.x; j < N; j += blockDim.x) {\n"
+                "        mx = fmaxf(mx, tc_ld(x, j));\n"
+                "        my = fmaxf(my, tc_ld(y, j));\n"
+                "    }\n"
+                "    mx = block_max(mx);\n"
+                "    my = block_max(my);\n"
+                "    float sx = 0.0f, sy = 0.0f;\n"
+                "    for (long long j = threadIdx.x; j < N; j += blockDim.x) {\n"
+                "        sx += expf(tc_ld(x, j) - mx);\n"
+                "        sy += expf(tc_ld(y, j) - my);\n"
+                "    }\n"
+                "    const float lse = mx + logf(block_sum(sx)), sum_y = block_sum(sy);\n"
+                "%s"
+                "    for (long long j = threadIdx.x; j < N; j += blockDim.x) {\n"
+                "        const float lp = round_to_dtype(tc_ld(x, j) - lse);\n"
+                "        const float tq = round_to_dtype(expf(tc_ld(y, j) - my) / sum_y);\n"
+                "        const float v = tq > 0.0f ? tq * (logf(tq) - lp) : 0.0f;\n"
+                "%s"
+                "    }\n"
+                "%s"
+                "}\n\n",
+                none ? "out[b][j] = that" : "dst[b] = its sum over j", k, T, T, dst_t, T, none ? "" : "    float s = 0.0f;\n",
+                none ? "        tc_st(dst, row * N + j, v);\n" : "        s += round_to_dtype(v);\n",
+                none ? "" : "    s = block_sum(s);\n    if (threadIdx.x == 0)\n        dst[row] = s;\n");
+        args = xasprintf("p,q,%s,N", part);
+    }
+    launch_rows(t, k, "B", args);
+    free(args);
+    if (!none)
+        emit_loss_final(t, part, mean || strcmp(op, "kl_div") == 0 ? " / (float)B" : NULL);
+    knobs(t, "block-per-row");
+}
+
+/* ---- CUDA: scans and arg-reductions along a dimension ----
+ * The tensor is [outer, len, inner] around the dimension; element r of
+ * line (o, n) is at (o * len + r) * inner + n. */
+
+static void cuda_cum(TorchProg *t, const Stage *s, const char *op, int dim)
+{
+    Lines ln;
+    if (lines_of(s, dim, &ln) != 0)
+        return;
+    const char *T = tc_type(t), *k = tc_name(t, op);
+    int cummax = strcmp(op, "cummax") == 0, reverse = strcmp(op, "cumsum_reverse") == 0;
+    const char *init = "0.0f", *step = "acc += v;";
+    if (strcmp(op, "cumprod") == 0)
+        init = "1.0f", step = "acc *= v;";
+    else if (strcmp(op, "logcumsumexp") == 0)
+        init = "-INFINITY",
+        step = "{\n            /* log(exp(acc) + exp(v)), stable */\n"
+               "            const float m = fmaxf(acc, v);\n"
+               "            acc = m == -INFINITY ? m : m + log1pf(expf(-fabsf(acc - v)));\n        }";
+    tc_cuda(t,
+            "/* %s along dimension %d: one thread per line%s */\n"
+            "extern \"C\" __global__ void %s(const %s *__restrict__ x, %s *__restrict__ out%s, %s)\n"
+            "{\n"
+            "%s"
+            "    const long long line = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+            "    if (line >= outer * inner)\n"
+            "        return;\n"
+            "    const long long base = line / inner * len * inner + line %% inner;\n",
+            op, dim, cummax ? "; a later equal maximum takes the index, as in torch" : "", k, T, T,
+            cummax ? ", long long *__restrict__ idx" : "", ln.params, ln.shape);
+    if (cummax)
+        tc_cuda(t,
+                "    float best = -INFINITY;\n"
+                "    long long at = 0;\n"
+                "    for (long long r = 0; r < len; r++) {\n"
+                "        const float v = tc_ld(x, base + r * inner);\n"
+                "        if (v >= best) {\n"
+                "            best = v;\n"
+                "            at = r;\n"
+                "        }\n"
+                "        tc_st(out, base + r * inner, best);\n"
+                "        idx[base + r * inner] = at;\n"
+                "    }\n"
+                "}\n");
+    else
+        tc_cuda(t,
+                "    float acc = %s;\n"
+                "    for (long long q = 0; q < len; q++) {\n"
+                "        const long long r = %s;\n"
+                "        const float v = tc_ld(x, base + r * inner);\n"
+                "        %s\n"
+                "        tc_st(out, base + r * inner, acc);\n"
+                "    }\n"
+                "}\n",
+                init, reverse ? "len - 1 - q" : "q", step);
+    char *a = xasprintf("x,%s,%s", cummax ? "out0,out1" : "out", ln.args);
+    char *n = xasprintf("%s", ln.count);
+    launch_flat(t, k, n, a);
+    free(a);
+    free(n);
+    knobs(t, "thread-per-line");
+}
+
+/* argmax, argmin, max with indices, topk: one thread per line, the first
+ * index among equal values (torch's rule); sort: one block per line, a
+ * bitonic sort of the line's indices in shared memory ordered by (value,
+ * index), which is torch's stable order. */
+static void cuda_arg(TorchProg *t, const Stage *s, const char *op, int dim, int k_top, int descending)
+{
+    Lines ln;
+    if (lines_of(s, dim, &ln) != 0)
+        return;
+    const char *T = tc_type(t), *k = tc_name(t, op);
+    if (strcmp(op, "sort") == 0) {
+        tc_cuda(t,
+                "#define SORT_MAX 8192 /* the longest line (a power of two) */\n\n"
+                "/* Whether element a of the line comes before element b: %s value,\n"
+                " * then smaller index; indices past the line (padding) come last. */\n"
+                "static __device__ bool before(const %s *x, long long inner, int len, int a, int b)\n"
+                "{\n"
+                "    if (a >= len || b >= len)\n"
+                "        return a < b;\n"
+                "    const float va = tc_ld(x, a * inner), vb = tc_ld(x, b * inner);\n"
+                "    return va %c vb || (va == vb && a < b);\n"
+                "}\n\n"
+                "extern \"C\" __global__ void %s(const %s *__restrict__ x, %s *__restrict__ values,\n"
+                "    long long *__restrict__ indices, %s)\n"
+                "{\n"
+                "    __shared__ int order[SORT_MAX];\n"
+                "%s"
+                "    const long long line = blockIdx.x;\n"
+                "    const long long base = line / inner * len * inner + line %% inner;\n"
+                "    int n = 1; /* len padded to a power of two */\n"
+                "    while (n < len)\n"
+                "        n <<= 1;\n"
+                "    for (int i = threadIdx.x; i < n; i += blockDim.x)\n"
+                "        order[i] = i;\n"
+                "    __syncthreads();\n"
+                "    for (int size = 2; size <= n; size <<= 1) {\n"
+                "        for (int half = size >> 1; half > 0; half >>= 1) {\n"
+                "            for (int i = threadIdx.x; i < n; i += blockDim.x) {\n"
+                "                const int j = i ^ half;\n"
+                "                if (j > i) {\n"
+                "                    const int a = order[i], b = order[j];\n"
+                "                    /* blocks with (i & size) == 0 ascend, the others descend */\n"
+                "                    const bool swap = (i & size) == 0 ? before(x + base, inner, (int)len, b, a)\n"
+                "                                                      : before(x + base, inner, (int)len, a, b);\n"
+                "                    if (swap) {\n"
+                "                        order[i] = b;\n"
+                "                        order[j] = a;\n"
+                "                    }\n"
+                "                }\n"
+                "            }\n"
+                "            __syncthreads();\n"
+                "        }\n"
+                "    }\n"
+                "    for (int r = threadIdx.x; r < len; r += blockDim.x) {\n"
+                "        tc_st(values, base + r * inner, tc_ld(x, base + order[r] * inner));\n"
+                "        indices[base + r * inner] = order[r];\n"
+                "    }\n"
+                "}\n",
+                descending ? "larger" : "smaller", T, descending ? '>' : '<', k, T, T, ln.params, ln.shape);
+        char *a = xasprintf("x,out0,out1,%s", ln.args);
+        gen_launch(tp_gen(t), k, ln.count, "256", NULL, a);
+        free(a);
+        knobs(t, "block-per-line-bitonic");
+        return;
+    }
+    int values = strcmp(op, "max_dim") == 0 || strcmp(op, "topk") == 0;
+    int least = strcmp(op, "argmin") == 0;
+    tc_cuda(t,
+            "/* %s along dimension %d: one thread per line; the first index among\n"
+            " * equal values */\n"
+            "extern \"C\" __global__ void %s(const %s *__restrict__ x, %s%s%s *__restrict__ idx, %s)\n"
+            "{\n"
+            "%s"
+            "    const long long line = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+            "    if (line >= outer * inner)\n"
+            "        return;\n"
+            "    const long long o = line / inner, n = line %% inner;\n"
+            "    const long long base = o * len * inner + n;\n",
+            op, dim, k, T, values ? T : "", values ? " *__restrict__ out, " : "", "long long", ln.params, ln.shape);
+    if (strcmp(op, "topk") == 0) {
+        tc_cuda(t,
+                "    /* pass p takes the largest element after pass p-1's in the order\n"
+                "     * (larger value, then smaller index) */\n"
+                "    float prev = INFINITY;\n"
+                "    long long prev_at = -1;\n"
+                "    for (int p = 0; p < %d; p++) {\n"
+                "        float best = -INFINITY;\n"
+                "        long long at = -1;\n"
+                "        for (long long r = 0; r < len; r++) {\n"
+                "            const float v = tc_ld(x, base + r * inner);\n"
+                "            const bool after_prev = v < prev || (v == prev && r > prev_at);\n"
+                "            if (after_prev && (at < 0 || v > best)) {\n"
+                "                best = v;\n"
+                "                at = r;\n"
+                "            }\n"
+                "        }\n"
+                "        const long long dst = (o * %d + p) * inner + n;\n"
+                "        tc_st(out, dst, best);\n"
+                "        idx[dst] = at;\n"
+                "        prev = best;\n"
+                "        prev_at = at;\n"
+                "    }\n"
+                "}\n",
+                k_top, k_top);
+    } else {
+        tc_cuda(t,
+                "    float best = tc_ld(x, base);\n"
+                "    long long at = 0;\n"
+                "    for (long long r = 1; r < len; r++) {\n"
+                "        const float v = tc_ld(x, base + r * inner);\n"
+                "        if (v %c best) {\n"
+                "            best = v;\n"
+                "            at = r;\n"
+                "        }\n"
+                "    }\n"
+                "%s"
+                "    idx[line] = at;\n"
+                "}\n",
+                least ? '<' : '>', values ? "    tc_st(out, line, best);\n" : "");
+    }
+    char *a = xasprintf("x,%s,%s", values ? "out0,out1" : "out", ln.args);
+    launch_flat(t, k, ln.count, a);
+    free(a);
+    knobs(t, "thread-per-line");
+}
+
+/* ---- CUDA: norms and pooling written directly in level 1 ---- */
+
+/* torch.linalg.vector_norm over dim: one block per row when dim is the
+ * last (contiguous), else one thread per output. */
+static void cuda_vector_norm(TorchProg *t, const Stage *s, int dim)
+{
+    Lines ln;
+    if (lines_of(s, dim, &ln) != 0)
+        return;
+    const char *T = tc_type(t), *k = tc_name(t, "vector_norm");
+    char *a = xasprintf("x,out,%s", ln.args);
+    if (dim == s->rank - 1) {
+        tc_cuda(t, "%s", BLOCK_REDUCE);
+        tc_cuda(t,
+                "/* out[row] = sqrt(sum over the row of x^2): one block per row */\n"
+                "extern \"C\" __global__ void %s(const %s *__restrict__ x, %s *__restrict__ out, %s)\n"
+                "{\n"
+                "%s"
+                "    const long long row = blockIdx.x;\n"
+                "    float s = 0.0f;\n"
+                "    for (long long j = threadIdx.x; j < len; j += blockDim.x) {\n"
+                "        const float v = tc_ld(x, row * len + j);\n"
+                "        s += v * v;\n"
+                "    }\n"
+                "    s = block_sum(s);\n"
+                "    if (threadIdx.x == 0)\n"
+                "        tc_st(out, row, sqrtf(s));\n"
+                "}\n",
+                k, T, T, ln.params, ln.shape);
+        gen_launch(tp_gen(t), k, ln.count, "256", NULL, a);
+        knobs(t, "block-per-row");
+    } else {
+        tc_cuda(t,
+                "/* out[o][n] = sqrt(sum over r of x[o][r][n]^2): one thread per output */\n"
+                "extern \"C\" __global__ void %s(const %s *__restrict__ x, %s *__restrict__ out, %s)\n"
+                "{\n"
+                "%s"
+                "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+                "    if (i >= outer * inner)\n"
+                "        return;\n"
+                "    const long long base = i / inner * len * inner + i %% inner;\n"
+                "    float s = 0.0f;\n"
+                "    for (long long r = 0; r < len; r++) {\n"
+                "        const float v = tc_ld(x, base + r * inner);\n"
+                "        s += v * v;\n"
+                "    }\n"
+                "    tc_st(out, i, sqrtf(s));\n"
+                "}\n",
+                k, T, T, ln.params, ln.shape);
+        launch_flat(t, k, ln.count, a);
+        knobs(t, "thread-per-output");
+    }
+    free(a);
+}
+
+/* F.normalize(x, p=2, dim=-1): one block per row. */
+static void cuda_l2_normalize(TorchProg *t, const Stage *s)
+{
+    Lines ln;
+    if (lines_of(s, s->rank - 1, &ln) != 0)
+        return;
+    const char *T = tc_type(t), *k = tc_name(t, "l2_normalize");
+    tc_cuda(t, "%s", BLOCK_REDUCE);
+    emit_round(t);
+    tc_cuda(t,
+            "/* out = x / max(|x|, 1e-12) over each row (the norm rounded to the\n"
+            " * dtype, as torch divides by a tensor of it): one block per row */\n"
+            "extern \"C\" __global__ void %s(const %s *__restrict__ x, %s *__restrict__ out, %s)\n"
+            "{\n"
+            "%s"
+            "    const long long row = blockIdx.x;\n"
+            "    float s = 0.0f;\n"
+            "    for (long long j = threadIdx.x; j < len; j += blockDim.x) {\n"
+            "        const float v = tc_ld(x, row * len + j);\n"
+            "        s += v * v;\n"
+            "    }\n"
+            "    const float norm = round_to_dtype(fmaxf(sqrtf(block_sum(s)), 1e-12f));\n"
+            "    for (long long j = threadIdx.x; j < len; j += blockDim.x)\n"
+            "        tc_st(out, row * len + j, tc_ld(x, row * len + j) / norm);\n"
+            "}\n",
+            k, T, T, ln.params, ln.shape);
+    char *a = xasprintf("x,out,%s", ln.args);
+    gen_launch(tp_gen(t), k, ln.count, "256", NULL, a);
+    free(a);
+    knobs(t, "block-per-row");
+}
+
+/* F.adaptive_avg_pool2d(x, o) on [B, C, H, W]: output cell (i, j) averages
+ * rows [floor(i*H/o), ceil((i+1)*H/o)) and the same for columns; one
+ * thread per output. */
+static void cuda_adaptive_avg_pool2d(TorchProg *t, int o)
+{
+    const char *T = tc_type(t), *k = tc_name(t, "adaptive_avg_pool2d");
+    tc_cuda(t,
+            "#define OUT_SIZE %d\n\n"
+            "extern \"C\" __global__ void %s(const %s *__restrict__ x, %s *__restrict__ out, long long B,\n"
+            "    long long C, long long H, long long W)\n"
+            "{\n"
+            "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+            "    if (i >= B * C * OUT_SIZE * OUT_SIZE)\n"
+            "        return;\n"
+            "    const long long ox = i %% OUT_SIZE, oy = i / OUT_SIZE %% OUT_SIZE, plane = i / (OUT_SIZE * OUT_SIZE);\n"
+            "    const long long y0 = oy * H / OUT_SIZE, y1 = ((oy + 1) * H + OUT_SIZE - 1) / OUT_SIZE;\n"
+            "    const long long x0 = ox * W / OUT_SIZE, x1 = ((ox + 1) * W + OUT_SIZE - 1) / OUT_SIZE;\n"
+            "    float s = 0.0f;\n"
+            "    for (long long y = y0; y < y1; y++)\n"
+            "        for (long long xx = x0; xx < x1; xx++)\n"
+            "            s += tc_ld(x, (plane * H + y) * W + xx);\n"
+            "    tc_st(out, i, s / (float)((y1 - y0) * (x1 - x0)));\n"
+            "}\n",
+            o, k, T, T);
+    char *n = xasprintf("B*C*%d", o * o);
+    launch_flat(t, k, n, "x,out,B,C,H,W");
+    free(n);
+    knobs(t, "thread-per-output");
+}
+
+/* ---- CUDA: matrix products ---- */
+
+/* One tiled kernel for every product: C[z] = A[z] B[z] with TILE x TILE
+ * tiles of A and B staged in shared memory, one thread per output element,
+ * float accumulation.  a_at/b_at: the offsets of A(m, k) and B(k, n) in
+ * terms of z, row/ka and kb/col; epilogue: the stored value from acc. */
+static void cuda_mm(TorchProg *t, const char *op, const char *params, const char *args, const char *batch,
+                    const char *a_at, const char *b_at, const char *epilogue)
+{
+    const char *k = tc_name(t, op);
+    tc_cuda(t,
+            "#define TILE 16\n\n"
+            "/* %s: one thread per output element, TILE x TILE tiles of the\n"
+            " * operands staged in shared memory, float accumulation */\n"
+            "extern \"C\" __global__ void %s(%s)\n"
+            "{\n"
+            "    __shared__ float as[TILE][TILE];\n"
+            "    __shared__ float bs[TILE][TILE];\n"
+            "    const long long z = blockIdx.z;\n"
+            "    const long long row = (long long)blockIdx.y * TILE + threadIdx.y;\n"
+            "    const long long col = (long long)blockIdx.x * TILE + threadIdx.x;\n"
+            "    float acc = 0.0f;\n"
+            "    for (long long k0 = 0; k0 < K; k0 += TILE) {\n"
+            "        const long long ka = k0 + threadIdx.x, kb = k0 + threadIdx.y;\n"
+            "        as[threadIdx.y][threadIdx.x] = row < M && ka < K ? tc_ld(a, %s) : 0.0f;\n"
+            "        bs[threadIdx.y][threadIdx.x] = kb < K && col < N ? tc_ld(b, %s) : 0.0f;\n"
+            "        __syncthreads();\n"
+            "        for (int kk = 0; kk < TILE; kk++)\n"
+            "            acc += as[threadIdx.y][kk] * bs[kk][threadIdx.x];\n"
+            "        __syncthreads();\n"
+            "    }\n"
+            "    if (row < M && col < N)\n"
+            "        tc_st(out, (z * M + row) * N + col, %s);\n"
+            "}\n",
+            op, k, params, a_at, b_at, epilogue);
+    char *grid = xasprintf("(N+15)/16,(M+15)/16,%s", batch);
+    gen_launch(tp_gen(t), k, grid, "16,16", NULL, args);
+    free(grid);
+    gen_knob(tp_gen(t), "block", "16x16");
+    gen_knob(tp_gen(t), "mapping", "tiled-shared-16");
+}
+
+static void cuda_matvec(TorchProg *t)
+{
+    const char *T = tc_type(t), *k = tc_name(t, "matvec");
+    tc_cuda(t, "%s", BLOCK_REDUCE);
+    tc_cuda(t,
+            "/* out[m] = sum over k of a[m][k] v[k]: one block per row */\n"
+            "extern \"C\" __global__ void %s(const %s *__restrict__ a, const %s *__restrict__ v,\n"
+            "    %s *__restrict__ out, long long M, long long K)\n"
+            "{\n"
+            "    const long long row = blockIdx.x;\n"
+            "    float s = 0.0f;\n"
+            "    for (long long j = threadIdx.x; j < K; j += blockDim.x)\n"
+            "        s += tc_ld(a, row * K + j) * tc_ld(v, j);\n"
+            "    s = block_sum(s);\n"
+            "    if (threadIdx.x == 0)\n"
+            "        tc_st(out, row, s);\n"
+            "}\n",
+            k, T, T, T);
+    gen_launch(tp_gen(t), k, "M", "256", NULL, "a,v,out,M,K");
+    knobs(t, "block-per-row");
 }
 
 /* ---- kinds ---- */
@@ -111,6 +975,7 @@ static void gen_red(Stage *s, const L1Spec *sp, int i)
         tp_forward(s->t, "%s", line);
         free(line);
         st_add_flops(s, "2*%s", st_numel(s));
+        cuda_vector_norm(s->t, s, dim);
         if (keep)
             snprintf(s->dim[dim], sizeof s->dim[dim], "1");
         else {
@@ -163,6 +1028,7 @@ static void gen_norm(Stage *s, const L1Spec *sp, int i)
         st_groupnorm(s, 1);
     } else {
         tp_forward(s->t, "h = F.normalize(x, p=2.0, dim=-1)");
+        cuda_l2_normalize(s->t, s);
         st_add_flops(s, "3*%s", st_numel(s));
         s->loose *= 4;
         snprintf(s->var, sizeof s->var, "h");
@@ -252,6 +1118,26 @@ static void gen_mm(Stage *s, const L1Spec *sp, int i)
         tp_describe(t, "matrix product%s", strcmp(op, "mm") ? " (tall and skinny)" : "");
     }
     tp_default_tolerance(t, 100);
+    if (strcmp(op, "matvec") == 0) {
+        cuda_matvec(t);
+        return;
+    }
+    const char *T = tc_type(t);
+    int addmm = strcmp(op, "addmm") == 0;
+    char *params = xasprintf("%s%s%sconst %s *__restrict__ a, const %s *__restrict__ b, %s *__restrict__ out,\n"
+                             "    long long M, long long N, long long K",
+                             addmm ? "const " : "", addmm ? T : "", addmm ? " *__restrict__ c, " : "", T, T, T);
+    const char *args = addmm ? "c,a,b,out,M,N,K" : "a,b,out,M,N,K";
+    const char *epilogue = addmm ? "0.5f * tc_ld(c, col) + 2.0f * acc" : "acc";
+    if (strcmp(op, "bmm") == 0)
+        cuda_mm(t, "bmm", params, args, "BATCH", "(z * M + row) * K + ka", "(z * K + kb) * N + col", epilogue);
+    else if (strcmp(op, "matmul_broadcast") == 0)
+        cuda_mm(t, "matmul_broadcast", params, args, "BATCH", "(z * M + row) * K + ka", "kb * N + col", epilogue);
+    else if (strcmp(op, "mm_transposed") == 0)
+        cuda_mm(t, "mm_transposed", params, args, "1", "ka * M + row", "col * K + kb", epilogue);
+    else
+        cuda_mm(t, addmm ? "addmm" : "mm", params, args, "1", "row * K + ka", "kb * N + col", epilogue);
+    free(params);
 }
 
 static void gen_conv(Stage *s, const L1Spec *sp, int i)
@@ -328,6 +1214,7 @@ static void gen_pool(Stage *s, const L1Spec *sp, int i)
         snprintf(s->var, sizeof s->var, "h");
         s->loose = 10;
         tp_describe(s->t, "adaptive average pooling to %dx%d", o, o);
+        cuda_adaptive_avg_pool2d(s->t, o);
         st_finish(s);
         return;
     }
@@ -409,6 +1296,7 @@ static void gen_loss(Stage *s, const L1Spec *sp, int i)
     }
     tp_output(t, NULL, outshape);
     tp_describe(t, "%s, reduction %s", op, red);
+    cuda_loss(t, op, red);
     tp_default_tolerance(t, scalar ? 100 : 4);
 }
 
@@ -425,6 +1313,7 @@ static void gen_cum(Stage *s, const L1Spec *sp, int i)
         tp_output(s->t, NULL, st_shape(s));
         tp_output(s->t, "i64", st_shape(s));
         tp_cost(s->t, st_numel(s), NULL);
+        cuda_cum(s->t, s, op, dim < 0 ? s->rank - 1 : dim);
         return;
     }
     if (strcmp(op, "cumsum_reverse") == 0)
@@ -434,6 +1323,7 @@ static void gen_cum(Stage *s, const L1Spec *sp, int i)
     snprintf(s->var, sizeof s->var, "h");
     st_add_flops(s, "%s", st_numel(s));
     s->loose = 100;
+    cuda_cum(s->t, s, op, dim < 0 ? s->rank - 1 : dim);
     st_finish(s);
 }
 
@@ -452,14 +1342,22 @@ static void gen_argred(Stage *s, const L1Spec *sp, int i)
     if (strcmp(op, "argmax") == 0 || strcmp(op, "argmin") == 0) {
         tp_forward(t, "return torch.%s(x, dim=%d)", op, dim);
         tp_output(t, "i64", rest);
+        cuda_arg(t, s, op, dim, 0, 0);
     } else if (strcmp(op, "max_dim") == 0) {
         tp_forward(t, "return torch.max(x, dim=%d)", dim);
         tp_output(t, NULL, rest);
         tp_output(t, "i64", rest);
+        cuda_arg(t, s, op, dim, 0, 0);
     } else if (strcmp(op, "sort") == 0) {
-        tp_forward(t, "return torch.sort(x, dim=%d, descending=%s)", dim, i % 3 ? "True" : "False");
+        /* stable: the order of equal values (frequent in bf16 and f16) is
+         * then defined, so the indices have one right answer */
+        for (int c = 0; c < TP_NCFG; c++)
+            if (tp_eval(t, s->dim[dim], c) > 8192)
+                tp_fail(t, "sort: dim %d longer than 8192 (the CUDA sort's shared-memory line)", dim);
+        tp_forward(t, "return torch.sort(x, dim=%d, descending=%s, stable=True)", dim, i % 3 ? "True" : "False");
         tp_output(t, NULL, st_shape(s));
         tp_output(t, "i64", st_shape(s));
+        cuda_arg(t, s, op, dim, 0, i % 3 != 0);
     } else {
         int k = 1 + i % 4;
         char sh[1024] = "";
@@ -475,6 +1373,7 @@ static void gen_argred(Stage *s, const L1Spec *sp, int i)
         tp_forward(t, "return torch.topk(x, %d, dim=%d)", k, dim);
         tp_output(t, NULL, sh);
         tp_output(t, "i64", sh);
+        cuda_arg(t, s, op, dim, k, 1);
     }
 }
 
@@ -536,6 +1435,7 @@ static void gen_index(Stage *s, const L1Spec *sp, int i)
         tp_output(t, NULL, "B,N");
     }
     tp_default_tolerance(t, strstr(op, "add") ? 10 : 1);
+    cuda_index(t, op, i % 2);
 }
 
 static int l1_generate(GenCtx *g)
