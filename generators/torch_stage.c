@@ -1,7 +1,10 @@
 #include "torch_stage.h"
 
+#include "torch_cuda.h"
+
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- sizes ---- */
@@ -89,6 +92,7 @@ void st_begin(Stage *s, TorchProg *t, GenCtx *g, TLayout layout, int big, double
         snprintf(s->dim[d], sizeof s->dim[d], "%s", names[layout][d]);
     s->channel_dim = layout == TL_VEC || layout == TL_SEQ ? s->rank - 1 : 1;
     tp_input(t, "x", st_shape(s), lo, hi);
+    s->buf = "x";
 }
 
 const char *st_shape(const Stage *s)
@@ -128,12 +132,47 @@ const char *st_numel(const Stage *s)
 
 void st_add_flops(Stage *s, const char *fmt, ...)
 {
+    s->ops++;
     if (s->flops.len)
         sb_append(&s->flops, "+");
     va_list ap;
     va_start(ap, fmt);
     sb_vprintf(&s->flops, fmt, ap);
     va_end(ap);
+}
+
+const char *st_cuda_in(const Stage *s)
+{
+    return s->buf;
+}
+
+const char *st_cuda_out(Stage *s)
+{
+    /* every operator before this one wrote its CUDA, and this one has
+     * counted itself (st_add_flops) */
+    if (!s->buf || s->cuda_ops != s->ops - 1) {
+        s->buf = NULL;
+        return NULL;
+    }
+    s->cuda_ops++;
+    s->buf = tc_scratch(s->t, st_numel(s));
+    return s->buf;
+}
+
+/* The product of dims [from, to) as an expression ("1" when empty); kept
+ * until tp_end. */
+static const char *dims_product(Stage *s, int from, int to)
+{
+    StrBuf b = STRBUF_INIT;
+    for (int d = from; d < to; d++)
+        sb_printf(&b, "%s(%s)", d > from ? "*" : "", s->dim[d]);
+    return b.len ? tp_keep(s->t, sb_steal(&b)) : "1";
+}
+
+/* A dim's expression, kept until tp_end (s->dim changes under it). */
+static const char *keep_dim(Stage *s, int d)
+{
+    return tp_keep(s->t, xstrdup(s->dim[d]));
 }
 
 /* Checks every dim is >= 1 in every config. */
@@ -156,6 +195,10 @@ void st_finish(Stage *s)
 {
     tp_forward(s->t, "return %s", s->var);
     tp_output(s->t, NULL, st_shape(s));
+    if (s->cuda_ops && (!s->buf || s->cuda_ops != s->ops))
+        tp_fail(s->t, "an operator after the first wrote no CUDA (st_cuda_out)");
+    else if (s->cuda_ops)
+        gen_retarget(tp_gen(s->t), s->buf, "out");
     tp_cost(s->t, s->flops.len ? s->flops.data : "0", NULL);
     tp_default_tolerance(s->t, s->loose);
     sb_release(&s->flops);
@@ -237,17 +280,25 @@ void st_act(Stage *s, const char *name)
         tp_fail(s->t, "unknown activation '%s'", name);
         return;
     }
+    const char *in = st_cuda_in(s);
     char expr[256];
     snprintf(expr, sizeof expr, a->expr, s->var, s->var);
     tp_forward(s->t, "h = %s", expr);
     st_add_flops(s, "%d*%s", a->flops, st_numel(s));
+    const char *out = st_cuda_out(s);
+    if (out)
+        tc_act(s->t, name, in, out, st_numel(s));
     set_h(s);
 }
 
 void st_scale(Stage *s, double k)
 {
+    const char *in = st_cuda_in(s);
     tp_forward(s->t, "h = %s * %g", s->var, k);
     st_add_flops(s, "%s", st_numel(s));
+    const char *out = st_cuda_out(s);
+    if (out)
+        tc_scale(s->t, in, k, out, st_numel(s));
     set_h(s);
 }
 
@@ -282,15 +333,26 @@ void st_bias(Stage *s)
     char key[32];
     snprintf(key, sizeof key, "bias%d", n);
     tp_weight(s->t, key, NULL, wshape);
+    const char *in = st_cuda_in(s);
     tp_forward(s->t, "h = %s + self.bias%d", s->var, n);
     st_add_flops(s, "%s", st_numel(s));
+    const char *out = st_cuda_out(s);
+    if (out) {
+        char *w = xasprintf("w.%s", key);
+        tc_bias_channel(s->t, in, w, out, st_numel(s), C, dims_product(s, s->channel_dim + 1, s->rank));
+        free(w);
+    }
     set_h(s);
 }
 
 void st_residual(Stage *s)
 {
+    const char *in = st_cuda_in(s);
     tp_forward(s->t, "h = %s + x", s->var);
     st_add_flops(s, "%s", st_numel(s));
+    const char *out = st_cuda_out(s);
+    if (out)
+        tc_add(s->t, in, "x", out, st_numel(s));
     set_h(s);
 }
 
@@ -303,6 +365,7 @@ static void new_size(Stage *s, const char *param, int64_t small, int64_t large, 
 
 void st_linear(Stage *s, const char *out_param, int64_t small, int64_t large, int64_t edge, int bias)
 {
+    const char *in_buf = st_cuda_in(s);
     int n = s->layers++;
     int last = s->rank - 1;
     char in[192];
@@ -327,6 +390,13 @@ void st_linear(Stage *s, const char *out_param, int64_t small, int64_t large, in
     st_add_flops(s, "2*%s*%s", st_numel(s), out_param);
     tp_forward(s->t, "h = self.fc%d(%s)", n, s->var);
     snprintf(s->dim[last], sizeof s->dim[last], "%s", out_param);
+    const char *out = st_cuda_out(s);
+    if (out) {
+        char *w = xasprintf("w.fc%d.weight", n), *b = bias ? xasprintf("w.fc%d.bias", n) : NULL;
+        tc_linear(s->t, in_buf, w, b, out, dims_product(s, 0, last), in, out_param);
+        free(w);
+        free(b);
+    }
     s->loose *= 10;
     set_h(s);
     check_dims(s, "linear");
@@ -361,8 +431,16 @@ void st_layernorm(Stage *s)
     tp_init(s->t, "self.%s = nn.LayerNorm(%s)", name, arg);
     perturb_affine(s, name);
     affine_weights(s, name, Fd);
+    const char *in = st_cuda_in(s);
     tp_forward(s->t, "h = self.%s(%s)", name, s->var);
     st_add_flops(s, "8*%s", st_numel(s));
+    const char *out = st_cuda_out(s);
+    if (out) {
+        char *w = xasprintf("w.%s.weight", name), *b = xasprintf("w.%s.bias", name);
+        tc_layernorm(s->t, in, w, b, out, dims_product(s, 0, s->rank - 1), Fd, 1e-5);
+        free(w);
+        free(b);
+    }
     s->loose *= 4;
     set_h(s);
 }
@@ -378,9 +456,16 @@ void st_rmsnorm(Stage *s)
     char key[24];
     snprintf(key, sizeof key, "rms%d", n);
     tp_weight(s->t, key, NULL, Fd);
+    const char *in = st_cuda_in(s);
     tp_forward(s->t, "h = %s * torch.rsqrt(%s.pow(2).mean(dim=-1, keepdim=True) + 1e-6) * self.rms%d", s->var,
                s->var, n);
     st_add_flops(s, "5*%s", st_numel(s));
+    const char *out = st_cuda_out(s);
+    if (out) {
+        char *w = xasprintf("w.%s", key);
+        tc_rmsnorm(s->t, in, w, out, dims_product(s, 0, s->rank - 1), Fd, 1e-6);
+        free(w);
+    }
     s->loose *= 4;
     set_h(s);
 }
@@ -407,11 +492,24 @@ void st_batchnorm(Stage *s)
     tp_weight(s->t, key, NULL, C);
     snprintf(key, sizeof key, "%s.num_batches_tracked", name);
     tp_weight(s->t, key, "i64", "");
+    const char *in = st_cuda_in(s);
     if (s->layout == TL_SEQ)
         tp_forward(s->t, "h = self.%s(%s.transpose(1, 2)).transpose(1, 2)", name, s->var);
     else
         tp_forward(s->t, "h = self.%s(%s)", name, s->var);
     st_add_flops(s, "2*%s", st_numel(s));
+    const char *out = st_cuda_out(s);
+    if (out) {
+        /* channel c of element i: (i / inner) % C, the transposes of a
+         * sequence's channel-last layout included */
+        char *w = xasprintf("w.%s.weight", name), *b = xasprintf("w.%s.bias", name);
+        char *m = xasprintf("w.%s.running_mean", name), *v = xasprintf("w.%s.running_var", name);
+        tc_batchnorm(s->t, in, w, b, m, v, out, st_numel(s), C, dims_product(s, s->channel_dim + 1, s->rank), 1e-5);
+        free(w);
+        free(b);
+        free(m);
+        free(v);
+    }
     set_h(s);
 }
 
@@ -429,8 +527,18 @@ void st_groupnorm(Stage *s, int groups)
     for (int c = 0; c < TP_NCFG; c++)
         if (tp_eval(s->t, C, c) % groups != 0)
             tp_fail(s->t, "groupnorm: %d groups do not divide channels '%s'", groups, C);
+    const char *in = st_cuda_in(s);
     tp_forward(s->t, "h = self.%s(%s)", name, s->var);
     st_add_flops(s, "8*%s", st_numel(s));
+    const char *out = st_cuda_out(s);
+    if (out) {
+        /* nn.GroupNorm's channels are dim 1 */
+        char *w = xasprintf("w.%s.weight", name), *b = xasprintf("w.%s.bias", name), g[16];
+        snprintf(g, sizeof g, "%d", groups);
+        tc_groupnorm(s->t, in, w, b, out, s->dim[0], s->dim[1], dims_product(s, 2, s->rank), g, 1e-5);
+        free(w);
+        free(b);
+    }
     s->loose *= 4;
     set_h(s);
 }
@@ -447,16 +555,30 @@ void st_instancenorm(Stage *s)
     tp_init(s->t, "self.%s = nn.%s(%s, affine=True)", name, cls, arg);
     perturb_affine(s, name);
     affine_weights(s, name, C);
+    const char *in = st_cuda_in(s);
     tp_forward(s->t, "h = self.%s(%s)", name, s->var);
     st_add_flops(s, "8*%s", st_numel(s));
+    const char *out = st_cuda_out(s);
+    if (out) {
+        /* a group per channel */
+        char *w = xasprintf("w.%s.weight", name), *b = xasprintf("w.%s.bias", name);
+        tc_groupnorm(s->t, in, w, b, out, s->dim[0], s->dim[1], dims_product(s, 2, s->rank), s->dim[1], 1e-5);
+        free(w);
+        free(b);
+    }
     s->loose *= 4;
     set_h(s);
 }
 
 void st_softmax(Stage *s, int dim, int log)
 {
+    const char *in = st_cuda_in(s);
     tp_forward(s->t, "h = torch.%s(%s, dim=%d)", log ? "log_softmax" : "softmax", s->var, dim);
     st_add_flops(s, "5*%s", st_numel(s));
+    int d = dim < 0 ? dim + s->rank : dim;
+    const char *out = st_cuda_out(s);
+    if (out)
+        tc_softmax(s->t, in, out, dims_product(s, 0, d), s->dim[d], dims_product(s, d + 1, s->rank), log);
     s->loose *= 2;
     set_h(s);
 }
@@ -465,6 +587,8 @@ void st_reduce(Stage *s, const char *how, int dim, int keepdim)
 {
     if (dim < 0)
         dim += s->rank;
+    const char *in = st_cuda_in(s);
+    const char *outer = dims_product(s, 0, dim), *n = keep_dim(s, dim), *inner = dims_product(s, dim + 1, s->rank);
     if (strcmp(how, "logsumexp") == 0)
         tp_forward(s->t, "h = torch.logsumexp(%s, dim=%d%s)", s->var, dim, keepdim ? ", keepdim=True" : "");
     else
@@ -479,6 +603,9 @@ void st_reduce(Stage *s, const char *how, int dim, int keepdim)
         if (s->channel_dim >= s->rank)
             s->channel_dim = s->rank - 1;
     }
+    const char *out = st_cuda_out(s);
+    if (out)
+        tc_reduce(s->t, how, in, out, outer, n, inner);
     s->loose *= 10;
     set_h(s);
 }
@@ -509,6 +636,34 @@ static int spatial_dims(const Stage *s)
     return s->layout == TL_SIG ? 1 : s->layout == TL_IMG ? 2 : s->layout == TL_VOL ? 3 : 0;
 }
 
+/* The window of a convolution or pooling on the current tensor (its input):
+ * batch, input channels and sizes now, the output's filled in by
+ * window_out() once the dims are updated. */
+static TcConv window_in(Stage *s, int k, int stride, int pad, int dil)
+{
+    TcConv c;
+    memset(&c, 0, sizeof c);
+    c.dims = spatial_dims(s);
+    c.batch = keep_dim(s, 0);
+    c.cin = keep_dim(s, 1);
+    c.groups = "1";
+    for (int d = 0; d < c.dims; d++) {
+        c.in_size[d] = keep_dim(s, 2 + d);
+        c.k[d] = k;
+        c.stride[d] = stride;
+        c.pad[d] = pad;
+        c.dil[d] = dil;
+    }
+    return c;
+}
+
+static void window_out(Stage *s, TcConv *c)
+{
+    c->cout = keep_dim(s, 1);
+    for (int d = 0; d < c->dims; d++)
+        c->out_size[d] = keep_dim(s, 2 + d);
+}
+
 void st_conv(Stage *s, const char *out_param, int64_t small, int64_t large, int64_t edge, int k, int stride,
              int pad, int dil, int groups, int bias)
 {
@@ -518,6 +673,8 @@ void st_conv(Stage *s, const char *out_param, int64_t small, int64_t large, int6
         return;
     }
     int n = s->layers++;
+    const char *in_buf = st_cuda_in(s);
+    TcConv win = window_in(s, k, stride, pad, dil);
     char cin[192];
     snprintf(cin, sizeof cin, "%s", s->dim[1]);
     if (out_param)
@@ -581,6 +738,15 @@ void st_conv(Stage *s, const char *out_param, int64_t small, int64_t large, int6
     for (int d = 0; d < sd; d++)
         kvol *= k;
     st_add_flops(s, "2*%s*%s*%d", st_numel(s), p, kvol);
+    const char *out = st_cuda_out(s);
+    if (out) {
+        window_out(s, &win);
+        win.groups = groups == -1 ? win.cin : groups == 1 ? "1" : tp_keep(s->t, xasprintf("%d", groups));
+        char *w = xasprintf("w.%s.weight", name), *b = bias ? xasprintf("w.%s.bias", name) : NULL;
+        tc_conv(s->t, &win, in_buf, w, b, out);
+        free(w);
+        free(b);
+    }
     s->loose *= 20;
     set_h(s);
     check_dims(s, "conv");
@@ -595,6 +761,8 @@ void st_convT(Stage *s, const char *out_param, int64_t small, int64_t large, int
         return;
     }
     int n = s->layers++;
+    const char *in_buf = st_cuda_in(s);
+    TcConv win = window_in(s, k, stride, pad, 1);
     char cin[192];
     snprintf(cin, sizeof cin, "%s", s->dim[1]);
     new_size(s, out_param, small, large, edge);
@@ -655,6 +823,15 @@ void st_convT(Stage *s, const char *out_param, int64_t small, int64_t large, int
             snprintf(o, sizeof o, "%s*%d%+d", q, stride, c);
         snprintf(s->dim[2 + d], sizeof s->dim[2 + d], "%s", o);
     }
+    const char *out = st_cuda_out(s);
+    if (out) {
+        window_out(s, &win);
+        win.groups = groups == 1 ? "1" : tp_keep(s->t, xasprintf("%d", groups));
+        char *w = xasprintf("w.%s.weight", name), *b = bias ? xasprintf("w.%s.bias", name) : NULL;
+        tc_conv_transpose(s->t, &win, in_buf, w, b, out);
+        free(w);
+        free(b);
+    }
     s->loose *= 20;
     set_h(s);
     check_dims(s, "conv_transpose");
@@ -667,6 +844,8 @@ void st_pool(Stage *s, int max, int k, int stride, int pad)
         tp_fail(s->t, "pooling on a tensor without spatial dims");
         return;
     }
+    const char *in_buf = st_cuda_in(s);
+    TcConv win = window_in(s, k, stride, pad, 1);
     StrBuf extra = STRBUF_INIT;
     if (stride != k)
         sb_printf(&extra, ", stride=%d", stride);
@@ -684,6 +863,11 @@ void st_pool(Stage *s, int max, int k, int stride, int pad)
     for (int d = 0; d < sd; d++)
         kvol *= k;
     st_add_flops(s, "%d*%s", kvol, st_numel(s));
+    const char *out = st_cuda_out(s);
+    if (out) {
+        window_out(s, &win);
+        tc_pool(s->t, &win, max, in_buf, out);
+    }
     if (!max)
         s->loose *= 2;
     set_h(s);
@@ -697,9 +881,14 @@ void st_adaptive_avg(Stage *s)
         tp_fail(s->t, "adaptive pooling on a tensor without spatial dims");
         return;
     }
+    const char *in = st_cuda_in(s);
+    const char *rows = dims_product(s, 0, 2), *n = dims_product(s, 2, s->rank);
     st_add_flops(s, "%s", st_numel(s));
     tp_forward(s->t, "h = torch.flatten(F.adaptive_avg_pool%dd(%s, 1), 1)", sd, s->var);
     s->rank = 2;
+    const char *out = st_cuda_out(s);
+    if (out)
+        tc_reduce(s->t, "mean", in, out, rows, n, "1");
     s->layout = TL_VEC;
     s->channel_dim = 1;
     s->loose *= 10;

@@ -38,6 +38,12 @@ typedef struct Stage {
     int channel_dim;    /* the channel/feature dimension (1, or rank-1 for VEC/SEQ) */
     int variant;        /* the program's index in its family, set before st_begin:
                          * it picks the large batch, so a family's programs differ */
+    const char *buf;    /* the CUDA buffer holding the current tensor: the input
+                         * "x" after st_begin, then each operator's scratch;
+                         * NULL: the program carries no CUDA (a Stage filled by
+                         * hand sets it to its input's name to get one) */
+    int ops, cuda_ops;  /* operators applied (st_add_flops calls) and those
+                         * that wrote their CUDA (st_cuda_out calls) */
 } Stage;
 
 /* Starts a program with input x of the layout: declares its size params
@@ -53,7 +59,33 @@ void st_finish(Stage *s);
 const char *st_shape(const Stage *s);
 /* The number of elements of the current tensor, as an expression. */
 const char *st_numel(const Stage *s);
+/* Adds an operator's flops: every operator calls it exactly once. */
 void st_add_flops(Stage *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- the program's CUDA side (torch_cuda.h) ----
+ * Every operator, the st_* ones below and any a family writes itself
+ * between them, takes the current tensor's buffer, updates the shape and
+ * adds its flops, then takes its output buffer and emits its kernel(s)
+ * from the one to the other with the torch_cuda emitters:
+ *
+ *     const char *in = st_cuda_in(s);
+ *     ... s->dim / s->rank updated; st_add_flops(s, ...) ...
+ *     const char *out = st_cuda_out(s);
+ *     if (out)
+ *         tc_reduce(s->t, "norm", in, out, outer, n, inner);
+ *
+ * st_finish then makes the last operator write "out" directly
+ * (gen_retarget).  An operator that writes no CUDA (not translated yet)
+ * leaves the program without any when nothing before it wrote CUDA: every
+ * later st_cuda_out returns NULL.  After operators that did, it is a bug
+ * that fails the generation with the program's name. */
+/* The buffer holding the current tensor (NULL: the program has no CUDA). */
+const char *st_cuda_in(const Stage *s);
+/* A fresh scratch buffer of the current shape (call it after updating
+ * s->dim and after st_add_flops), now the current tensor's buffer; NULL
+ * when the program carries no CUDA (emit nothing then).  Counts the
+ * operator as translated: call it once per operator. */
+const char *st_cuda_out(Stage *s);
 
 /* ---- operators; each applies to the current tensor ---- */
 /* Elementwise activations by name (see the table in torch_stage.c). */
