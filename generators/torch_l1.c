@@ -167,9 +167,12 @@ static void knobs(TorchProg *t, const char *mapping)
 /* The current tensor of a stage around dimension `dim`, seen as [outer,
  * len, inner]: `params` is the kernel's parameter list for its dims
  * ("long long B, long long L, long long N"), `args` the launch args
- * ("B,L,N"), `shape` the C declarations of outer, len and inner. */
+ * ("B,L,N"), `shape` the C declarations of outer, len and inner, `count`
+ * the number of lines (outer*inner); outer, len and inner also as
+ * expressions of the params.  -1 when a dim is not a plain param name. */
 typedef struct Lines {
     char params[256], args[128], shape[256], count[128];
+    char outer[96], len[64], inner[96];
 } Lines;
 
 static int lines_of(const Stage *s, int dim, Lines *ln)
@@ -193,6 +196,9 @@ static int lines_of(const Stage *s, int dim, Lines *ln)
     snprintf(ln->shape, sizeof ln->shape, "    const long long outer = %s, len = %s, inner = %s;\n",
              outer[0] ? outer : "1", s->dim[dim], inner[0] ? inner : "1");
     snprintf(ln->count, sizeof ln->count, "%s", count[0] ? count : "1");
+    snprintf(ln->outer, sizeof ln->outer, "%s", outer[0] ? outer : "1");
+    snprintf(ln->len, sizeof ln->len, "%s", s->dim[dim]);
+    snprintf(ln->inner, sizeof ln->inner, "%s", inner[0] ? inner : "1");
     return 0;
 }
 
@@ -580,7 +586,8 @@ static void cuda_loss(TorchProg *t, const char *op, const char *red)
  * The tensor is [outer, len, inner] around the dimension; element r of
  * line (o, n) is at (o * len + r) * inner + n. */
 
-static void cuda_cum(TorchProg *t, const Stage *s, const char *op, int dim)
+/* `in` to `out` (cummax: to out0 and its indices out1); s has the shape. */
+static void cuda_cum(TorchProg *t, const Stage *s, const char *op, int dim, const char *in, const char *out)
 {
     Lines ln;
     if (lines_of(s, dim, &ln) != 0)
@@ -631,7 +638,7 @@ static void cuda_cum(TorchProg *t, const Stage *s, const char *op, int dim)
                 "    }\n"
                 "}\n",
                 init, reverse ? "len - 1 - q" : "q", step);
-    char *a = xasprintf("x,%s,%s", cummax ? "out0,out1" : "out", ln.args);
+    char *a = xasprintf("%s,%s,%s", in, cummax ? "out0,out1" : out, ln.args);
     char *n = xasprintf("%s", ln.count);
     launch_flat(t, k, n, a);
     free(a);
@@ -767,61 +774,8 @@ static void cuda_arg(TorchProg *t, const Stage *s, const char *op, int dim, int 
 
 /* ---- CUDA: norms and pooling written directly in level 1 ---- */
 
-/* torch.linalg.vector_norm over dim: one block per row when dim is the
- * last (contiguous), else one thread per output. */
-static void cuda_vector_norm(TorchProg *t, const Stage *s, int dim)
-{
-    Lines ln;
-    if (lines_of(s, dim, &ln) != 0)
-        return;
-    const char *T = tc_type(t), *k = tc_name(t, "vector_norm");
-    char *a = xasprintf("x,out,%s", ln.args);
-    if (dim == s->rank - 1) {
-        tc_cuda(t, "%s", BLOCK_REDUCE);
-        tc_cuda(t,
-                "/* out[row] = sqrt(sum over the row of x^2): one block per row */\n"
-                "extern \"C\" __global__ void %s(const %s *__restrict__ x, %s *__restrict__ out, %s)\n"
-                "{\n"
-                "%s"
-                "    const long long row = blockIdx.x;\n"
-                "    float s = 0.0f;\n"
-                "    for (long long j = threadIdx.x; j < len; j += blockDim.x) {\n"
-                "        const float v = tc_ld(x, row * len + j);\n"
-                "        s += v * v;\n"
-                "    }\n"
-                "    s = block_sum(s);\n"
-                "    if (threadIdx.x == 0)\n"
-                "        tc_st(out, row, sqrtf(s));\n"
-                "}\n",
-                k, T, T, ln.params, ln.shape);
-        gen_launch(tp_gen(t), k, ln.count, "256", NULL, a);
-        knobs(t, "block-per-row");
-    } else {
-        tc_cuda(t,
-                "/* out[o][n] = sqrt(sum over r of x[o][r][n]^2): one thread per output */\n"
-                "extern \"C\" __global__ void %s(const %s *__restrict__ x, %s *__restrict__ out, %s)\n"
-                "{\n"
-                "%s"
-                "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
-                "    if (i >= outer * inner)\n"
-                "        return;\n"
-                "    const long long base = i / inner * len * inner + i %% inner;\n"
-                "    float s = 0.0f;\n"
-                "    for (long long r = 0; r < len; r++) {\n"
-                "        const float v = tc_ld(x, base + r * inner);\n"
-                "        s += v * v;\n"
-                "    }\n"
-                "    tc_st(out, i, sqrtf(s));\n"
-                "}\n",
-                k, T, T, ln.params, ln.shape);
-        launch_flat(t, k, ln.count, a);
-        knobs(t, "thread-per-output");
-    }
-    free(a);
-}
-
 /* F.normalize(x, p=2, dim=-1): one block per row. */
-static void cuda_l2_normalize(TorchProg *t, const Stage *s)
+static void cuda_l2_normalize(TorchProg *t, const Stage *s, const char *in, const char *out)
 {
     Lines ln;
     if (lines_of(s, s->rank - 1, &ln) != 0)
@@ -846,7 +800,7 @@ static void cuda_l2_normalize(TorchProg *t, const Stage *s)
             "        tc_st(out, row * len + j, tc_ld(x, row * len + j) / norm);\n"
             "}\n",
             k, T, T, ln.params, ln.shape);
-    char *a = xasprintf("x,out,%s", ln.args);
+    char *a = xasprintf("%s,%s,%s", in, out, ln.args);
     gen_launch(tp_gen(t), k, ln.count, "256", NULL, a);
     free(a);
     knobs(t, "block-per-row");
@@ -855,7 +809,7 @@ static void cuda_l2_normalize(TorchProg *t, const Stage *s)
 /* F.adaptive_avg_pool2d(x, o) on [B, C, H, W]: output cell (i, j) averages
  * rows [floor(i*H/o), ceil((i+1)*H/o)) and the same for columns; one
  * thread per output. */
-static void cuda_adaptive_avg_pool2d(TorchProg *t, int o)
+static void cuda_adaptive_avg_pool2d(TorchProg *t, int o, const char *in, const char *out)
 {
     const char *T = tc_type(t), *k = tc_name(t, "adaptive_avg_pool2d");
     tc_cuda(t,
@@ -877,7 +831,9 @@ static void cuda_adaptive_avg_pool2d(TorchProg *t, int o)
             "}\n",
             o, k, T, T);
     char *n = xasprintf("B*C*%d", o * o);
-    launch_flat(t, k, n, "x,out,B,C,H,W");
+    char *a = xasprintf("%s,%s,B,C,H,W", in, out);
+    launch_flat(t, k, n, a);
+    free(a);
     free(n);
     knobs(t, "thread-per-output");
 }
@@ -975,7 +931,9 @@ static void gen_red(Stage *s, const L1Spec *sp, int i)
         tp_forward(s->t, "%s", line);
         free(line);
         st_add_flops(s, "2*%s", st_numel(s));
-        cuda_vector_norm(s->t, s, dim);
+        Lines ln;
+        const char *in = st_cuda_in(s);
+        int plain = lines_of(s, dim, &ln) == 0;
         if (keep)
             snprintf(s->dim[dim], sizeof s->dim[dim], "1");
         else {
@@ -985,6 +943,9 @@ static void gen_red(Stage *s, const L1Spec *sp, int i)
         }
         s->loose *= 10;
         snprintf(s->var, sizeof s->var, "h");
+        const char *out = plain ? st_cuda_out(s) : NULL;
+        if (out)
+            tc_reduce(s->t, "norm", in, out, ln.outer, ln.len, ln.inner);
     } else {
         st_reduce(s, sp->op, dim, keep);
     }
@@ -1028,8 +989,11 @@ static void gen_norm(Stage *s, const L1Spec *sp, int i)
         st_groupnorm(s, 1);
     } else {
         tp_forward(s->t, "h = F.normalize(x, p=2.0, dim=-1)");
-        cuda_l2_normalize(s->t, s);
+        const char *in = st_cuda_in(s);
         st_add_flops(s, "3*%s", st_numel(s));
+        const char *out = st_cuda_out(s);
+        if (out)
+            cuda_l2_normalize(s->t, s, in, out);
         s->loose *= 4;
         snprintf(s->var, sizeof s->var, "h");
     }
@@ -1124,8 +1088,8 @@ static void gen_mm(Stage *s, const L1Spec *sp, int i)
     }
     const char *T = tc_type(t);
     int addmm = strcmp(op, "addmm") == 0;
-    char *params = xasprintf("%s%s%sconst %s *__restrict__ a, const %s *__restrict__ b, %s *__restrict__ out,\n"
-                             "    long long M, long long N, long long K",
+    char *params = xasprintf("%s%s%sconst %s *__restrict__ a, const %s *__restrict__ b,\n"
+                             "    %s *__restrict__ out, long long M, long long N, long long K",
                              addmm ? "const " : "", addmm ? T : "", addmm ? " *__restrict__ c, " : "", T, T, T);
     const char *args = addmm ? "c,a,b,out,M,N,K" : "a,b,out,M,N,K";
     const char *epilogue = addmm ? "0.5f * tc_ld(c, col) + 2.0f * acc" : "acc";
@@ -1209,12 +1173,15 @@ static void gen_pool(Stage *s, const L1Spec *sp, int i)
         int o = 1 + i % 4;
         tp_forward(s->t, "h = F.adaptive_avg_pool2d(x, %d)", o);
         st_add_flops(s, "%s", st_numel(s));
+        const char *in = st_cuda_in(s);
         snprintf(s->dim[2], sizeof s->dim[2], "%d", o);
         snprintf(s->dim[3], sizeof s->dim[3], "%d", o);
+        const char *out = st_cuda_out(s);
+        if (out)
+            cuda_adaptive_avg_pool2d(s->t, o, in, out);
         snprintf(s->var, sizeof s->var, "h");
         s->loose = 10;
         tp_describe(s->t, "adaptive average pooling to %dx%d", o, o);
-        cuda_adaptive_avg_pool2d(s->t, o);
         st_finish(s);
         return;
     }
@@ -1313,7 +1280,7 @@ static void gen_cum(Stage *s, const L1Spec *sp, int i)
         tp_output(s->t, NULL, st_shape(s));
         tp_output(s->t, "i64", st_shape(s));
         tp_cost(s->t, st_numel(s), NULL);
-        cuda_cum(s->t, s, op, dim < 0 ? s->rank - 1 : dim);
+        cuda_cum(s->t, s, op, dim < 0 ? s->rank - 1 : dim, "x", NULL);
         return;
     }
     if (strcmp(op, "cumsum_reverse") == 0)
@@ -1321,9 +1288,12 @@ static void gen_cum(Stage *s, const L1Spec *sp, int i)
     else
         tp_forward(s->t, "h = torch.%s(x, dim=%d)", op, dim);
     snprintf(s->var, sizeof s->var, "h");
+    const char *in = st_cuda_in(s);
     st_add_flops(s, "%s", st_numel(s));
+    const char *out = st_cuda_out(s);
+    if (out)
+        cuda_cum(s->t, s, op, dim < 0 ? s->rank - 1 : dim, in, out);
     s->loose = 100;
-    cuda_cum(s->t, s, op, dim < 0 ? s->rank - 1 : dim);
     st_finish(s);
 }
 
