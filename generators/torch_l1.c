@@ -1152,6 +1152,7 @@ static void gen_conv_grouped(Stage *s, int i)
     s->loose = 1;
     s->channel_dim = 1;
     snprintf(s->var, sizeof s->var, "x");
+    s->buf = "x";  /* the input's buffer: the stage operators then write CUDA */
     tp_param(t, "B", gen_randint(g, 2, 3), 8 + 4 * i, 1);
     tp_param(t, "C", groups * gen_randint(g, 1, 3), 64, groups);
     tp_param(t, "H", gen_randint(g, 14, 24), 128, 31);
