@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "torch_cuda.h"
 #include "torch_families.h"
 #include "torch_stage.h"
 
@@ -97,6 +98,10 @@ static void head(Stage *s, const char *op, int i)
         snprintf(s->dim[1], sizeof s->dim[1], "N");
         snprintf(s->var, sizeof s->var, "h");
         st_add_flops(s, "2*M*N*K");
+        s->buf = "a";  /* the stage's CUDA starts here */
+        const char *out = st_cuda_out(s);
+        if (out)
+            tc_matmul(t, "a", "b", out, "1", "M", "K", "N", 0, 0);
     } else if (strncmp(op, "convT", 5) == 0) {
         TLayout lay = op[5] == '2' ? TL_IMG : TL_VOL;
         st_begin(s, t, g, lay, 0, -1, 1);
@@ -125,9 +130,13 @@ static void tail(Stage *s, const char *op, int i, int n_op)
     else if (strcmp(op, "residual") == 0) {
         char name[16];
         snprintf(name, sizeof name, "res%d", n_op);
+        const char *in = st_cuda_in(s);
         tp_input(t, name, st_shape(s), -1, 1);
         tp_forward(t, "h = %s + %s", s->var, name);
         st_add_flops(s, "%s", st_numel(s));
+        const char *out = st_cuda_out(s);
+        if (out)
+            tc_add(t, in, tp_keep(t, xstrdup(name)), out, st_numel(s));
     } else if (strcmp(op, "layernorm") == 0)
         st_layernorm(s);
     else if (strcmp(op, "rmsnorm") == 0)
@@ -153,8 +162,12 @@ static void tail(Stage *s, const char *op, int i, int n_op)
         st_conv(s, pname, 8 * gen_randint(g, 1, 2), 64, 5, 3, 1, 1, 1, 1, 1);
     else if (strcmp(op, "swish_gate") == 0) {
         /* x * sigmoid(x): the gate of the previous layer's output */
+        const char *in = st_cuda_in(s);
         tp_forward(t, "h = %s * torch.sigmoid(%s)", s->var, s->var);
         st_add_flops(s, "5*%s", st_numel(s));
+        const char *out = st_cuda_out(s);
+        if (out)
+            tc_act(t, "silu", in, out, st_numel(s));
     } else
         tp_fail(t, "unknown chain operator '%s'", op);
     snprintf(s->var, sizeof s->var, "h");
