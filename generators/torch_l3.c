@@ -111,18 +111,17 @@ static double tol_loose(int deep)
 /* ---- the reference CUDA implementation ----
  *
  * Each architecture's forward() as a sequence of kernels over scratch
- * buffers, one kernel per operator (an nn.Linear with its bias, a
- * LayerNorm, a softmax, an activation, a residual add, ...).  A kernel's
- * text is written once per program and launched as often as the operator
- * occurs.  Every launch uses 256-thread blocks: elementwise kernels take
- * one thread per output element, row reductions (norms, softmax, means)
- * one block per row with a block-wide reduction that works for any block
- * size that is a multiple of 32. */
-
-#define CU_BLOCK "256"
+ * buffers, one kernel per operator.  The common operators (nn.Linear,
+ * LayerNorm, RMSNorm, BatchNorm, Conv2d, softmax, means, activations,
+ * residual adds) come from torch_cuda.h's emitters; what is specific to
+ * these architectures (attention's scores and weighted sum over the packed
+ * qkv rows, the LSTM/GRU gate updates, the MoE router and gated experts,
+ * the SE channel scaling, the patch embedding) is written here, once per
+ * program, with one thread per output element in 256-thread blocks. */
 
 /* Appends `tmpl` to kernel.cu, "$T" replaced by the element type, unless the
- * text holding `key` (a kernel's or helper's signature) is already there. */
+ * text holding `key` (a kernel's or helper's signature) is already there:
+ * a kernel written here serves every launch of its operator. */
 static void cu_text(TorchProg *t, const char *key, const char *tmpl)
 {
     const StrBuf *src = gen_cuda_src(tp_gen(t));
@@ -141,43 +140,12 @@ static void cu_text(TorchProg *t, const char *key, const char *tmpl)
     sb_release(&out);
 }
 
-/* A kernel `name` (a template as for cu_text) written once per program. */
+/* Kernel `name` (a template as for cu_text), written once per program. */
 static void cu_kernel(TorchProg *t, const char *name, const char *tmpl)
 {
     char key[96];
     snprintf(key, sizeof key, "__global__ void %s(", name);
     cu_text(t, key, tmpl);
-}
-
-/* One launch of 256-thread blocks; args as printf. */
-static void cu_launch(TorchProg *t, const char *kernel, const char *grid, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static void cu_launch(TorchProg *t, const char *kernel, const char *grid, const char *fmt, ...)
-{
-    char args[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(args, sizeof args, fmt, ap);
-    va_end(ap);
-    gen_launch(tp_gen(t), kernel, grid, CU_BLOCK, NULL, args);
-}
-
-/* The grid of one thread per element of `count` (an expression). */
-static const char *cu_grid(TorchProg *t, const char *count)
-{
-    return tp_keep(t, xasprintf("((%s)+255)/256", count));
-}
-
-/* A scratch buffer for `count` elements, printf-style. */
-static const char *cu_scratch(TorchProg *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static const char *cu_scratch(TorchProg *t, const char *fmt, ...)
-{
-    char count[256];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(count, sizeof count, fmt, ap);
-    va_end(ap);
-    return tc_scratch(t, count);
 }
 
 /* An expression, printf-style, kept until tp_end. */
@@ -192,38 +160,34 @@ static const char *cu_expr(TorchProg *t, const char *fmt, ...)
     return tp_keep(t, xstrdup(buf));
 }
 
-static const char BLOCK_REDUCE[] =
-    "// The sum (max) of v over the block, returned to every thread.  blockDim.x is\n"
-    "// a multiple of 32, at most 1024; every thread of the block must call it.\n"
-    "static __device__ float block_sum(float v)\n"
-    "{\n"
-    "    __shared__ float partial[32];\n"
-    "    for (int off = 16; off > 0; off /= 2)\n"
-    "        v += __shfl_xor_sync(0xffffffffu, v, off);\n"
-    "    __syncthreads(); // a previous call may still be reading partial\n"
-    "    if (threadIdx.x % 32 == 0)\n"
-    "        partial[threadIdx.x / 32] = v;\n"
-    "    __syncthreads();\n"
-    "    float total = 0.0f;\n"
-    "    for (int w = 0; w < blockDim.x / 32; w++)\n"
-    "        total += partial[w];\n"
-    "    return total;\n"
-    "}\n"
-    "\n"
-    "static __device__ float block_max(float v)\n"
-    "{\n"
-    "    __shared__ float partial[32];\n"
-    "    for (int off = 16; off > 0; off /= 2)\n"
-    "        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, off));\n"
-    "    __syncthreads();\n"
-    "    if (threadIdx.x % 32 == 0)\n"
-    "        partial[threadIdx.x / 32] = v;\n"
-    "    __syncthreads();\n"
-    "    float m = partial[0];\n"
-    "    for (int w = 1; w < blockDim.x / 32; w++)\n"
-    "        m = fmaxf(m, partial[w]);\n"
-    "    return m;\n"
-    "}\n";
+/* A scratch buffer of `count` elements, printf-style. */
+static const char *cu_scratch(TorchProg *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static const char *cu_scratch(TorchProg *t, const char *fmt, ...)
+{
+    char count[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(count, sizeof count, fmt, ap);
+    va_end(ap);
+    return tc_scratch(t, count);
+}
+
+/* One launch over `count` elements (one thread each, 256-thread blocks);
+ * args as printf, sizes parenthesised (as torch_cuda.h passes them: the
+ * kernels take 32-bit ints). */
+static void cu_launch(TorchProg *t, const char *kernel, const char *count, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void cu_launch(TorchProg *t, const char *kernel, const char *count, const char *fmt, ...)
+{
+    char args[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    char *grid = xasprintf("((%s)+255)/256", count);
+    gen_launch(tp_gen(t), kernel, grid, "256", NULL, args);
+    free(grid);
+}
 
 static const char ROUND_T[] =
     "// v as the program's dtype holds it: torch rounds every operator's result.\n"
@@ -234,11 +198,6 @@ static const char ROUND_T[] =
     "    return tc_ld(&r, 0);\n"
     "}\n";
 
-static void cu_reduce_helpers(TorchProg *t)
-{
-    cu_text(t, "float block_sum(", BLOCK_REDUCE);
-}
-
 static void cu_round_helper(TorchProg *t)
 {
     cu_text(t, "float round_t(", ROUND_T);
@@ -246,254 +205,76 @@ static void cu_round_helper(TorchProg *t)
 
 /* ---- operators ---- */
 
-/* y[rows, out] = x[rows, in] @ w[out, in]^T (+ b): nn.Linear. */
-static void cu_linear(TorchProg *t, const char *x, const char *w, const char *b, const char *y, const char *rows,
-                      const char *in, const char *out)
-{
-    if (b) {
-        cu_kernel(t, "linear",
-                  "// y[r][o] = b[o] + sum_k x[r][k] * w[o][k] (nn.Linear): one thread per output.\n"
-                  "extern \"C\" __global__ void linear(const $T *__restrict__ x, const $T *__restrict__ w,\n"
-                  "                                  const $T *__restrict__ b, $T *__restrict__ y, int rows, int in,\n"
-                  "                                  int out)\n"
-                  "{\n"
-                  "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
-                  "    if (i >= (long long)rows * out)\n"
-                  "        return;\n"
-                  "    const long long r = i / out;\n"
-                  "    const int o = (int)(i % out);\n"
-                  "    float acc = 0.0f;\n"
-                  "    for (int k = 0; k < in; k++)\n"
-                  "        acc += tc_ld(x, r * in + k) * tc_ld(w, (long long)o * in + k);\n"
-                  "    tc_st(y, i, acc + tc_ld(b, o));\n"
-                  "}\n");
-        cu_launch(t, "linear", cu_grid(t, cu_expr(t, "(%s)*(%s)", rows, out)), "%s,%s,%s,%s,%s,%s,%s", x, w, b, y,
-                  rows, in, out);
-    } else {
-        cu_kernel(t, "linear_nobias",
-                  "// y[r][o] = sum_k x[r][k] * w[o][k] (nn.Linear, bias=False): one thread per output.\n"
-                  "extern \"C\" __global__ void linear_nobias(const $T *__restrict__ x, const $T *__restrict__ w,\n"
-                  "                                         $T *__restrict__ y, int rows, int in, int out)\n"
-                  "{\n"
-                  "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
-                  "    if (i >= (long long)rows * out)\n"
-                  "        return;\n"
-                  "    const long long r = i / out;\n"
-                  "    const int o = (int)(i % out);\n"
-                  "    float acc = 0.0f;\n"
-                  "    for (int k = 0; k < in; k++)\n"
-                  "        acc += tc_ld(x, r * in + k) * tc_ld(w, (long long)o * in + k);\n"
-                  "    tc_st(y, i, acc);\n"
-                  "}\n");
-        cu_launch(t, "linear_nobias", cu_grid(t, cu_expr(t, "(%s)*(%s)", rows, out)), "%s,%s,%s,%s,%s,%s", x, w, y,
-                  rows, in, out);
-    }
-}
-
-/* nn.LayerNorm over the last `n` elements of each of `rows` rows (eps 1e-5). */
-static void cu_layernorm(TorchProg *t, const char *x, const char *prefix, const char *y, const char *rows,
-                         const char *n)
-{
-    cu_reduce_helpers(t);
-    cu_kernel(t, "layernorm",
-              "// nn.LayerNorm over rows of n: (x - mean) / sqrt(var + 1e-5) * w + b, the biased\n"
-              "// variance, as torch.  One block per row.\n"
-              "extern \"C\" __global__ void layernorm(const $T *__restrict__ x, const $T *__restrict__ w,\n"
-              "                                     const $T *__restrict__ b, $T *__restrict__ y, int n)\n"
-              "{\n"
-              "    const long long base = (long long)blockIdx.x * n;\n"
-              "    float s = 0.0f;\n"
-              "    for (int j = threadIdx.x; j < n; j += blockDim.x)\n"
-              "        s += tc_ld(x, base + j);\n"
-              "    const float mean = block_sum(s) / n;\n"
-              "    float q = 0.0f;\n"
-              "    for (int j = threadIdx.x; j < n; j += blockDim.x) {\n"
-              "        const float d = tc_ld(x, base + j) - mean;\n"
-              "        q += d * d;\n"
-              "    }\n"
-              "    const float rstd = rsqrtf(block_sum(q) / n + 1e-5f);\n"
-              "    for (int j = threadIdx.x; j < n; j += blockDim.x)\n"
-              "        tc_st(y, base + j, (tc_ld(x, base + j) - mean) * rstd * tc_ld(w, j) + tc_ld(b, j));\n"
-              "}\n");
-    cu_launch(t, "layernorm", rows, "%s,w.%s.weight,w.%s.bias,%s,%s", x, prefix, prefix, y, n);
-}
-
-/* x * rsqrt(mean(x^2) + 1e-6) * w over rows of n (the SwiGLU block's RMSNorm). */
-static void cu_rmsnorm(TorchProg *t, const char *x, const char *w, const char *y, const char *rows, const char *n)
-{
-    cu_reduce_helpers(t);
-    cu_kernel(t, "rmsnorm",
-              "// RMSNorm over rows of n: x * rsqrt(mean(x^2) + 1e-6) * w.  One block per row.\n"
-              "extern \"C\" __global__ void rmsnorm(const $T *__restrict__ x, const $T *__restrict__ w,\n"
-              "                                   $T *__restrict__ y, int n)\n"
-              "{\n"
-              "    const long long base = (long long)blockIdx.x * n;\n"
-              "    float s = 0.0f;\n"
-              "    for (int j = threadIdx.x; j < n; j += blockDim.x) {\n"
-              "        const float v = tc_ld(x, base + j);\n"
-              "        s += v * v;\n"
-              "    }\n"
-              "    const float r = rsqrtf(block_sum(s) / n + 1e-6f);\n"
-              "    for (int j = threadIdx.x; j < n; j += blockDim.x)\n"
-              "        tc_st(y, base + j, tc_ld(x, base + j) * r * tc_ld(w, j));\n"
-              "}\n");
-    cu_launch(t, "rmsnorm", rows, "%s,%s,%s,%s", x, w, y, n);
-}
-
-/* The activations, by their Python spelling. */
-static const struct {
-    const char *py, *kernel, *expr;
-} ACTS[] = {
-    {"F.gelu", "gelu", "0.5f * v * (1.0f + erff(v * 0.70710678118654752f))"},
-    {"torch.relu", "relu", "v > 0.0f ? v : 0.0f"},
-    {"F.silu", "silu", "v / (1.0f + expf(-v))"},
-    {"F.relu6", "relu6", "fminf(fmaxf(v, 0.0f), 6.0f)"},
-    {"torch.sigmoid", "sigmoid", "1.0f / (1.0f + expf(-v))"},
-    {"torch.tanh", "tanh_act", "tanhf(v)"},
-};
-
-/* y = act(x) over n elements. */
+/* y = act(x) over n elements, the activation by its Python spelling.  F.relu6
+ * is plain relu6 here (torch_cuda's "relu6" is level 1's relu6(8x)). */
 static void cu_act(TorchProg *t, const char *act, const char *x, const char *y, const char *n)
 {
-    int a = 0;
-    while (a < (int)(sizeof ACTS / sizeof *ACTS) && strcmp(ACTS[a].py, act) != 0)
-        a++;
-    if (a == (int)(sizeof ACTS / sizeof *ACTS)) {
+    static const char *const MAP[][2] = {
+        {"F.gelu", "gelu"}, {"torch.relu", "relu"}, {"F.silu", "silu"}, {"torch.sigmoid", "sigmoid"}};
+    for (size_t a = 0; a < sizeof MAP / sizeof *MAP; a++)
+        if (strcmp(MAP[a][0], act) == 0) {
+            tc_act(t, MAP[a][1], x, y, n);
+            return;
+        }
+    if (strcmp(act, "F.relu6") != 0) {
         tp_fail(t, "no CUDA for activation %s", act);
         return;
     }
-    char *tmpl = xasprintf("// y = %s(x), elementwise.\n"
-                           "extern \"C\" __global__ void %s(const $T *__restrict__ x, $T *__restrict__ y, long long n)\n"
-                           "{\n"
-                           "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
-                           "    if (i >= n)\n"
-                           "        return;\n"
-                           "    const float v = tc_ld(x, i);\n"
-                           "    tc_st(y, i, %s);\n"
-                           "}\n",
-                           act, ACTS[a].kernel, ACTS[a].expr);
-    cu_kernel(t, ACTS[a].kernel, tmpl);
-    free(tmpl);
-    cu_launch(t, ACTS[a].kernel, cu_grid(t, n), "%s,%s,%s", x, y, n);
-}
-
-/* y = a + b (op "add") or a * b ("mul") over n elements. */
-static void cu_binary(TorchProg *t, const char *op, const char *a, const char *b, const char *y, const char *n)
-{
-    int add = strcmp(op, "add") == 0;
-    char *tmpl = xasprintf("// y = a %c b, elementwise.\n"
-                           "extern \"C\" __global__ void %s(const $T *__restrict__ a, const $T *__restrict__ b,\n"
-                           "                              $T *__restrict__ y, long long n)\n"
-                           "{\n"
-                           "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
-                           "    if (i >= n)\n"
-                           "        return;\n"
-                           "    tc_st(y, i, tc_ld(a, i) %c tc_ld(b, i));\n"
-                           "}\n",
-                           add ? '+' : '*', op, add ? '+' : '*');
-    cu_kernel(t, op, tmpl);
-    free(tmpl);
-    cu_launch(t, op, cu_grid(t, n), "%s,%s,%s,%s", a, b, y, n);
-}
-
-/* y = a + b[i % period] over n elements (b broadcast over the leading dims). */
-static void cu_add_bcast(TorchProg *t, const char *a, const char *b, const char *y, const char *n,
-                         const char *period)
-{
-    cu_kernel(t, "add_bcast",
-              "// y = a + b with b broadcast over a's leading dims: y[i] = a[i] + b[i % period].\n"
-              "extern \"C\" __global__ void add_bcast(const $T *__restrict__ a, const $T *__restrict__ b,\n"
-              "                                     $T *__restrict__ y, long long n, long long period)\n"
+    cu_kernel(t, "relu6",
+              "// y = F.relu6(x) = min(max(x, 0), 6), elementwise.\n"
+              "extern \"C\" __global__ void relu6(const $T *__restrict__ x, $T *__restrict__ y, int n)\n"
               "{\n"
               "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
               "    if (i >= n)\n"
               "        return;\n"
-              "    tc_st(y, i, tc_ld(a, i) + tc_ld(b, i % period));\n"
+              "    tc_st(y, i, fminf(fmaxf(tc_ld(x, i), 0.0f), 6.0f));\n"
               "}\n");
-    cu_launch(t, "add_bcast", cu_grid(t, n), "%s,%s,%s,%s,%s", a, b, y, n, period);
+    cu_launch(t, "relu6", n, "%s,%s,(%s)", x, y, n);
 }
 
-/* nn.Conv2d without bias over NCHW x [batch, cin, h, w] into y [batch, cout, ho, wo]. */
-static void cu_conv2d(TorchProg *t, const char *x, const char *w, const char *y, const char *batch, const char *cin,
-                      const char *h, const char *wd, const char *cout, const char *ho, const char *wo, int k,
-                      int stride, int pad, const char *groups)
+/* y = a * b over n elements (SwiGLU's gating product). */
+static void cu_mul(TorchProg *t, const char *a, const char *b, const char *y, const char *n)
 {
-    cu_kernel(t, "conv2d",
-              "// nn.Conv2d without bias over NCHW: square kernel k, stride, zero padding pad,\n"
-              "// `groups` groups (cin and cout multiples of it).  One thread per output element.\n"
-              "extern \"C\" __global__ void conv2d(const $T *__restrict__ x, const $T *__restrict__ w,\n"
-              "                                  $T *__restrict__ y, int batch, int cin, int h, int wd, int cout,\n"
-              "                                  int ho, int wo, int k, int stride, int pad, int groups)\n"
-              "{\n"
-              "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
-              "    if (i >= (long long)batch * cout * ho * wo)\n"
-              "        return;\n"
-              "    const int ox = (int)(i % wo);\n"
-              "    const int oy = (int)(i / wo % ho);\n"
-              "    const int co = (int)(i / ((long long)wo * ho) % cout);\n"
-              "    const long long b = i / ((long long)wo * ho * cout);\n"
-              "    const int cin_g = cin / groups, g = co / (cout / groups);\n"
-              "    float acc = 0.0f;\n"
-              "    for (int ci = 0; ci < cin_g; ci++) {\n"
-              "        const long long plane = (b * cin + (long long)g * cin_g + ci) * h;\n"
-              "        const long long wbase = ((long long)co * cin_g + ci) * k * k;\n"
-              "        for (int ky = 0; ky < k; ky++) {\n"
-              "            const int iy = oy * stride - pad + ky;\n"
-              "            if (iy < 0 || iy >= h)\n"
-              "                continue;\n"
-              "            for (int kx = 0; kx < k; kx++) {\n"
-              "                const int ix = ox * stride - pad + kx;\n"
-              "                if (ix < 0 || ix >= wd)\n"
-              "                    continue;\n"
-              "                acc += tc_ld(x, (plane + iy) * wd + ix) * tc_ld(w, wbase + ky * k + kx);\n"
-              "            }\n"
-              "        }\n"
-              "    }\n"
-              "    tc_st(y, i, acc);\n"
-              "}\n");
-    const char *n = cu_expr(t, "(%s)*(%s)*(%s)*(%s)", batch, cout, ho, wo);
-    cu_launch(t, "conv2d", cu_grid(t, n), "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%d,%d,%d,%s", x, w, y, batch, cin, h, wd,
-              cout, ho, wo, k, stride, pad, groups);
-}
-
-/* nn.BatchNorm2d in eval mode (running statistics, eps 1e-5) over NCHW. */
-static void cu_batchnorm(TorchProg *t, const char *x, const char *prefix, const char *y, const char *n,
-                         const char *c, const char *hw)
-{
-    cu_kernel(t, "batchnorm",
-              "// nn.BatchNorm2d in eval mode over NCHW: (x - mean[c]) / sqrt(var[c] + 1e-5) * w[c] + b[c].\n"
-              "extern \"C\" __global__ void batchnorm(const $T *__restrict__ x, const $T *__restrict__ w,\n"
-              "                                     const $T *__restrict__ b, const $T *__restrict__ mean,\n"
-              "                                     const $T *__restrict__ var, $T *__restrict__ y, long long n,\n"
-              "                                     int c, int hw)\n"
+    cu_kernel(t, "mul",
+              "// y = a * b, elementwise.\n"
+              "extern \"C\" __global__ void mul(const $T *__restrict__ a, const $T *__restrict__ b,\n"
+              "                               $T *__restrict__ y, int n)\n"
               "{\n"
               "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
               "    if (i >= n)\n"
               "        return;\n"
-              "    const int ch = (int)(i / hw % c);\n"
-              "    const float inv = rsqrtf(tc_ld(var, ch) + 1e-5f);\n"
-              "    tc_st(y, i, (tc_ld(x, i) - tc_ld(mean, ch)) * inv * tc_ld(w, ch) + tc_ld(b, ch));\n"
+              "    tc_st(y, i, tc_ld(a, i) * tc_ld(b, i));\n"
               "}\n");
-    cu_launch(t, "batchnorm", cu_grid(t, n), "%s,w.%s.weight,w.%s.bias,w.%s.running_mean,w.%s.running_var,%s,%s,%s,%s",
-              x, prefix, prefix, prefix, prefix, y, n, c, hw);
+    cu_launch(t, "mul", n, "%s,%s,%s,(%s)", a, b, y, n);
 }
 
-/* conv (k, stride, pad 1 or k/2) -> BatchNorm (eval) -> act (NULL: none): the
- * convolutional blocks' unit.  Returns the scratch buffer holding the result
- * [batch, cout, ho, wo]. */
+/* conv (square kernel k, stride, pad; no bias) -> BatchNorm2d in eval mode
+ * -> act (NULL: none), the convolutional blocks' unit, into a new scratch
+ * buffer [batch, cout, ho, wo] that it returns.  conv and bn are the
+ * modules' names. */
 static const char *cu_conv_bn(TorchProg *t, const char *x, const char *conv, const char *bn, const char *act,
                               const char *batch, const char *cin, const char *h, const char *wd, const char *cout,
                               const char *ho, const char *wo, int k, int stride, int pad, const char *groups)
 {
     const char *n = cu_expr(t, "(%s)*(%s)*(%s)*(%s)", batch, cout, ho, wo);
     const char *c = cu_scratch(t, "%s", n), *b = cu_scratch(t, "%s", n);
-    cu_conv2d(t, x, cu_expr(t, "w.%s.weight", conv), c, batch, cin, h, wd, cout, ho, wo, k, stride, pad, groups);
-    cu_batchnorm(t, c, bn, b, n, cout, cu_expr(t, "(%s)*(%s)", ho, wo));
+    TcConv cv = {.dims = 2, .batch = batch, .cin = cin, .cout = cout, .in_size = {h, wd}, .out_size = {ho, wo},
+                 .k = {k, k}, .stride = {stride, stride}, .pad = {pad, pad}, .dil = {1, 1}, .groups = groups};
+    tc_conv(t, &cv, x, cu_expr(t, "w.%s.weight", conv), NULL, c);
+    tc_batchnorm(t, c, cu_expr(t, "w.%s.weight", bn), cu_expr(t, "w.%s.bias", bn),
+                 cu_expr(t, "w.%s.running_mean", bn), cu_expr(t, "w.%s.running_var", bn), b, n, cout,
+                 cu_expr(t, "(%s)*(%s)", ho, wo), 1e-5);
     if (!act)
         return b;
     const char *a = cu_scratch(t, "%s", n);
     cu_act(t, act, b, a, n);
     return a;
+}
+
+/* nn.LayerNorm(E) module `name` over the B*L rows of [B, L, E]. */
+static void cu_layernorm(TorchProg *t, const char *in, const char *name, const char *out, const char *rows)
+{
+    tc_layernorm(t, in, cu_expr(t, "w.%s.weight", name), cu_expr(t, "w.%s.bias", name), out, rows, "E", 1e-5);
 }
 
 /* Multi-head self-attention of `in` [B*L, E] into y [B*L, E], as
@@ -502,14 +283,15 @@ static const char *cu_conv_bn(TorchProg *t, const char *x, const char *conv, con
  * the heads side by side, output projection. */
 static void cu_attention(TorchProg *t, const char *in, const char *y, int heads, int causal)
 {
-    const char *hd = cu_expr(t, "E/%d", heads);
-    const char *qkv = cu_scratch(t, "B*L*3*E"), *s = cu_scratch(t, "B*%d*L*L", heads);
-    const char *p = cu_scratch(t, "B*%d*L*L", heads), *o = cu_scratch(t, "B*L*E");
-    cu_linear(t, in, "w.qkv.weight", "w.qkv.bias", qkv, "B*L", "E", "3*E");
+    const char *hd = cu_expr(t, "E/%d", heads), *ns = cu_expr(t, "B*%d*L*L", heads);
+    const char *qkv = cu_scratch(t, "B*L*3*E"), *s = cu_scratch(t, "%s", ns), *p = cu_scratch(t, "%s", ns);
+    const char *o = cu_scratch(t, "B*L*E");
+    tc_linear(t, in, "w.qkv.weight", "w.qkv.bias", qkv, "B*L", "E", "3*E");
     const char *name = causal ? "attn_scores_causal" : "attn_scores";
     char *tmpl = xasprintf(
-        "// s[b][h][i][j] = (q_i . k_j) / sqrt(d) for head h, q, k and v read from the rows of\n"
-        "// qkv [B, L, 3, H, d] (the reshape/permute of the Python)%s.  One thread per score.\n"
+        "// s[b][h][i][j] = (q_i . k_j) / sqrt(d) for head h, with q, k and v read from the rows\n"
+        "// of qkv [B, L, 3, H, d] (the reshape/permute of the Python)%s.\n"
+        "// One thread per score.\n"
         "extern \"C\" __global__ void %s(const $T *__restrict__ qkv, $T *__restrict__ s, int batch, int len,\n"
         "                              int heads, int d)\n"
         "{\n"
@@ -529,7 +311,7 @@ static void cu_attention(TorchProg *t, const char *in, const char *y, int heads,
         "        dot += tc_ld(qkv, q + c) * tc_ld(qkv, k + c);\n"
         "    tc_st(s, i, round_t(dot) * rsqrtf((float)d));\n"
         "}\n",
-        causal ? "; keys after the query masked to -inf (causal)" : "", name,
+        causal ? "; keys after the query are masked to -inf (causal)" : "", name,
         causal ? "    if (kj > qi) {\n"
                  "        tc_st(s, i, -INFINITY);\n"
                  "        return;\n"
@@ -538,26 +320,8 @@ static void cu_attention(TorchProg *t, const char *in, const char *y, int heads,
     cu_round_helper(t);
     cu_kernel(t, name, tmpl);
     free(tmpl);
-    cu_launch(t, name, cu_grid(t, cu_expr(t, "B*%d*L*L", heads)), "%s,%s,B,L,%d,%s", qkv, s, heads, hd);
-    cu_reduce_helpers(t);
-    cu_kernel(t, "softmax_rows",
-              "// torch.softmax over rows of n: exp(x - max) / sum exp(x - max) (a row's -inf\n"
-              "// entries give 0).  One block per row.\n"
-              "extern \"C\" __global__ void softmax_rows(const $T *__restrict__ x, $T *__restrict__ y, int n)\n"
-              "{\n"
-              "    const long long base = (long long)blockIdx.x * n;\n"
-              "    float m = -INFINITY;\n"
-              "    for (int j = threadIdx.x; j < n; j += blockDim.x)\n"
-              "        m = fmaxf(m, tc_ld(x, base + j));\n"
-              "    m = block_max(m);\n"
-              "    float s = 0.0f;\n"
-              "    for (int j = threadIdx.x; j < n; j += blockDim.x)\n"
-              "        s += expf(tc_ld(x, base + j) - m);\n"
-              "    s = block_sum(s);\n"
-              "    for (int j = threadIdx.x; j < n; j += blockDim.x)\n"
-              "        tc_st(y, base + j, expf(tc_ld(x, base + j) - m) / s);\n"
-              "}\n");
-    cu_launch(t, "softmax_rows", cu_expr(t, "B*%d*L", heads), "%s,%s,L", s, p);
+    cu_launch(t, name, ns, "%s,%s,(B),(L),(%d),(%s)", qkv, s, heads, hd);
+    tc_softmax(t, s, p, cu_expr(t, "B*%d*L", heads), "L", "1", 0);
     cu_kernel(t, "attn_values",
               "// o[b][i][h*d + c] = sum_j p[b][h][i][j] * v_j[h][c]: the heads' outputs side by side\n"
               "// ((att @ v).transpose(1, 2).reshape(b, l, e)).  One thread per output.\n"
@@ -578,12 +342,13 @@ static void cu_attention(TorchProg *t, const char *in, const char *y, int heads,
               "        acc += tc_ld(p, row + j) * tc_ld(qkv, ((b * len + j) * 3 + 2) * e + (long long)h * d + c);\n"
               "    tc_st(o, i, acc);\n"
               "}\n");
-    cu_launch(t, "attn_values", cu_grid(t, "B*L*E"), "%s,%s,%s,B,L,%d,%s", p, qkv, o, heads, hd);
-    cu_linear(t, o, "w.proj.weight", "w.proj.bias", y, "B*L", "E", "E");
+    cu_launch(t, "attn_values", "B*L*E", "%s,%s,%s,(B),(L),(%d),(%s)", p, qkv, o, heads, hd);
+    tc_linear(t, o, "w.proj.weight", "w.proj.bias", y, "B*L", "E", "E");
 }
 
-/* Steps the launch plan must hold: the largest T of any config (a step past
- * a config's T returns at once). */
+/* Steps the launch plan holds: the largest T of any config.  A step past
+ * a config's own T still projects h (harmlessly, into scratch), but its
+ * cell update returns at once. */
 static int cu_max_steps(TorchProg *t)
 {
     int steps = 1;
@@ -595,31 +360,6 @@ static int cu_max_steps(TorchProg *t)
     return steps;
 }
 
-/* The recurrent projection of one step, g = h @ w^T + b for step < steps. */
-static void cu_linear_step(TorchProg *t, const char *h, const char *w, const char *b, const char *g, int gates,
-                           int step)
-{
-    cu_kernel(t, "linear_step",
-              "// g[r][o] = b[o] + sum_k h[r][k] * w[o][k] (the recurrent nn.Linear) of one step; the\n"
-              "// plan launches the most steps of any config, and a step >= steps does nothing.\n"
-              "extern \"C\" __global__ void linear_step(const $T *__restrict__ h, const $T *__restrict__ w,\n"
-              "                                       const $T *__restrict__ b, $T *__restrict__ g, int rows, int in,\n"
-              "                                       int out, int step, int steps)\n"
-              "{\n"
-              "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
-              "    if (i >= (long long)rows * out || step >= steps)\n"
-              "        return;\n"
-              "    const long long r = i / out;\n"
-              "    const int o = (int)(i % out);\n"
-              "    float acc = 0.0f;\n"
-              "    for (int k = 0; k < in; k++)\n"
-              "        acc += tc_ld(h, r * in + k) * tc_ld(w, (long long)o * in + k);\n"
-              "    tc_st(g, i, acc + tc_ld(b, o));\n"
-              "}\n");
-    cu_launch(t, "linear_step", cu_grid(t, cu_expr(t, "B*%d*HID", gates)), "%s,%s,%s,%s,B,HID,%d*HID,%d,T", h, w, b,
-              g, gates, step);
-}
-
 /* ---- each architecture's kernels ---- */
 
 static void cu_mlp_block(TorchProg *t, int prenorm, int three, int mult, const char *act)
@@ -627,76 +367,76 @@ static void cu_mlp_block(TorchProg *t, int prenorm, int three, int mult, const c
     const char *h = "x", *hid = cu_expr(t, "%d*E", mult), *nh = cu_expr(t, "B*L*%d*E", mult);
     if (prenorm) {
         h = cu_scratch(t, "B*L*E");
-        cu_layernorm(t, "x", "norm", h, "B*L", "E");
+        cu_layernorm(t, "x", "norm", h, "B*L");
     }
     const char *f1 = cu_scratch(t, "%s", nh), *a1 = cu_scratch(t, "%s", nh);
-    cu_linear(t, h, "w.fc1.weight", "w.fc1.bias", f1, "B*L", "E", hid);
+    tc_linear(t, h, "w.fc1.weight", "w.fc1.bias", f1, "B*L", "E", hid);
     cu_act(t, act, f1, a1, nh);
     if (three) {
         const char *fm = cu_scratch(t, "%s", nh), *am = cu_scratch(t, "%s", nh);
-        cu_linear(t, a1, "w.fc_mid.weight", "w.fc_mid.bias", fm, "B*L", hid, hid);
+        tc_linear(t, a1, "w.fc_mid.weight", "w.fc_mid.bias", fm, "B*L", hid, hid);
         cu_act(t, act, fm, am, nh);
         a1 = am;
     }
     const char *f2 = cu_scratch(t, "B*L*E");
-    cu_linear(t, a1, "w.fc2.weight", "w.fc2.bias", f2, "B*L", hid, "E");
-    cu_binary(t, "add", "x", f2, "out", "B*L*E");
+    tc_linear(t, a1, "w.fc2.weight", "w.fc2.bias", f2, "B*L", hid, "E");
+    tc_add(t, "x", f2, "out", "B*L*E");
 }
 
 static void cu_swiglu(TorchProg *t, int rms)
 {
-    const char *h = "x";
+    const char *h = "x", *n2 = "B*L*2*E";
     if (rms) {
         h = cu_scratch(t, "B*L*E");
-        cu_rmsnorm(t, "x", "w.norm_weight", h, "B*L", "E");
+        tc_rmsnorm(t, "x", "w.norm_weight", h, "B*L", "E", 1e-6);
     }
-    const char *g = cu_scratch(t, "B*L*2*E"), *u = cu_scratch(t, "B*L*2*E"), *sg = cu_scratch(t, "B*L*2*E");
-    const char *m = cu_scratch(t, "B*L*2*E"), *d = cu_scratch(t, "B*L*E");
-    cu_linear(t, h, "w.w1.weight", NULL, g, "B*L", "E", "2*E");
-    cu_act(t, "F.silu", g, sg, "B*L*2*E");
-    cu_linear(t, h, "w.w3.weight", NULL, u, "B*L", "E", "2*E");
-    cu_binary(t, "mul", sg, u, m, "B*L*2*E");
-    cu_linear(t, m, "w.w2.weight", NULL, d, "B*L", "2*E", "E");
-    cu_binary(t, "add", "x", d, "out", "B*L*E");
+    const char *g = cu_scratch(t, "%s", n2), *sg = cu_scratch(t, "%s", n2), *u = cu_scratch(t, "%s", n2);
+    const char *m = cu_scratch(t, "%s", n2), *d = cu_scratch(t, "B*L*E");
+    tc_linear(t, h, "w.w1.weight", NULL, g, "B*L", "E", "2*E");
+    tc_act(t, "silu", g, sg, n2);
+    tc_linear(t, h, "w.w3.weight", NULL, u, "B*L", "E", "2*E");
+    cu_mul(t, sg, u, m, n2);
+    tc_linear(t, m, "w.w2.weight", NULL, d, "B*L", "2*E", "E");
+    tc_add(t, "x", d, "out", "B*L*E");
 }
 
 static void cu_transformer(TorchProg *t, int heads, int prenorm, int causal, const char *act)
 {
-    const char *n = "B*L*E";
-    const char *f1 = cu_scratch(t, "B*L*4*E"), *a1 = cu_scratch(t, "B*L*4*E"), *f2 = cu_scratch(t, "%s", n);
+    const char *n = "B*L*E", *n4 = "B*L*4*E";
+    const char *y = cu_scratch(t, "%s", n), *x1 = cu_scratch(t, "%s", n), *f1 = cu_scratch(t, "%s", n4);
+    const char *a1 = cu_scratch(t, "%s", n4), *f2 = cu_scratch(t, "%s", n);
     if (prenorm) {
-        const char *h = cu_scratch(t, "%s", n), *x1 = cu_scratch(t, "%s", n), *h2 = cu_scratch(t, "%s", n);
-        cu_layernorm(t, "x", "ln1", h, "B*L", "E");
-        const char *y = cu_scratch(t, "%s", n);
+        const char *h = cu_scratch(t, "%s", n), *h2 = cu_scratch(t, "%s", n);
+        cu_layernorm(t, "x", "ln1", h, "B*L");
         cu_attention(t, h, y, heads, causal);
-        cu_binary(t, "add", "x", y, x1, n);
-        cu_layernorm(t, x1, "ln2", h2, "B*L", "E");
-        cu_linear(t, h2, "w.fc1.weight", "w.fc1.bias", f1, "B*L", "E", "4*E");
-        cu_act(t, act, f1, a1, "B*L*4*E");
-        cu_linear(t, a1, "w.fc2.weight", "w.fc2.bias", f2, "B*L", "4*E", "E");
-        cu_binary(t, "add", x1, f2, "out", n);
+        tc_add(t, "x", y, x1, n);
+        cu_layernorm(t, x1, "ln2", h2, "B*L");
+        tc_linear(t, h2, "w.fc1.weight", "w.fc1.bias", f1, "B*L", "E", "4*E");
+        cu_act(t, act, f1, a1, n4);
+        tc_linear(t, a1, "w.fc2.weight", "w.fc2.bias", f2, "B*L", "4*E", "E");
+        tc_add(t, x1, f2, "out", n);
     } else {
-        const char *y = cu_scratch(t, "%s", n);
+        const char *s1 = cu_scratch(t, "%s", n), *s2 = cu_scratch(t, "%s", n);
         cu_attention(t, "x", y, heads, causal);
-        const char *s1 = cu_scratch(t, "%s", n), *x1 = cu_scratch(t, "%s", n), *s2 = cu_scratch(t, "%s", n);
-        cu_binary(t, "add", "x", y, s1, n);
-        cu_layernorm(t, s1, "ln1", x1, "B*L", "E");
-        cu_linear(t, x1, "w.fc1.weight", "w.fc1.bias", f1, "B*L", "E", "4*E");
-        cu_act(t, act, f1, a1, "B*L*4*E");
-        cu_linear(t, a1, "w.fc2.weight", "w.fc2.bias", f2, "B*L", "4*E", "E");
-        cu_binary(t, "add", x1, f2, s2, n);
-        cu_layernorm(t, s2, "ln2", "out", "B*L", "E");
+        tc_add(t, "x", y, s1, n);
+        cu_layernorm(t, s1, "ln1", x1, "B*L");
+        tc_linear(t, x1, "w.fc1.weight", "w.fc1.bias", f1, "B*L", "E", "4*E");
+        cu_act(t, act, f1, a1, n4);
+        tc_linear(t, a1, "w.fc2.weight", "w.fc2.bias", f2, "B*L", "4*E", "E");
+        tc_add(t, x1, f2, s2, n);
+        cu_layernorm(t, s2, "ln2", "out", "B*L");
     }
 }
 
-/* relu(main + down_bn(down(x))): the residual blocks' shortcut and join. */
+/* out = relu(main + down_bn(down(x))): the residual blocks' projection
+ * shortcut and join. */
 static void cu_shortcut_join(TorchProg *t, const char *main, int stride, const char *ho, const char *wo)
 {
     const char *d = cu_conv_bn(t, "x", "down", "down_bn", NULL, "B", "C", "H", "W", "COUT", ho, wo, 1, stride, 0, "1");
     const char *n = cu_expr(t, "B*COUT*(%s)*(%s)", ho, wo);
     const char *s = cu_scratch(t, "%s", n);
-    cu_binary(t, "add", main, d, s, n);
-    cu_act(t, "torch.relu", s, "out", n);
+    tc_add(t, main, d, s, n);
+    tc_act(t, "relu", s, "out", n);
 }
 
 static void cu_resnet_basic(TorchProg *t, int stride, const char *ho, const char *wo)
@@ -719,22 +459,20 @@ static void cu_resnet_bottleneck(TorchProg *t, int stride, const char *ho, const
 static void cu_depthwise_separable(TorchProg *t, int k, int stride, const char *act, const char *ho, const char *wo)
 {
     const char *h = cu_conv_bn(t, "x", "dw", "bn1", act, "B", "C", "H", "W", "C", ho, wo, k, stride, k / 2, "C");
-    const char *n = cu_expr(t, "B*COUT*(%s)*(%s)", ho, wo);
-    const char *c = cu_scratch(t, "%s", n), *b = cu_scratch(t, "%s", n);
-    cu_conv2d(t, h, "w.pw.weight", c, "B", "C", ho, wo, "COUT", ho, wo, 1, 1, 0, "1");
-    cu_batchnorm(t, c, "bn2", b, n, "COUT", cu_expr(t, "(%s)*(%s)", ho, wo));
-    cu_act(t, act, b, "out", n);
+    const char *b = cu_conv_bn(t, h, "pw", "bn2", NULL, "B", "C", ho, wo, "COUT", ho, wo, 1, 1, 0, "1");
+    cu_act(t, act, b, "out", cu_expr(t, "B*COUT*(%s)*(%s)", ho, wo));
 }
 
 static void cu_lstm(TorchProg *t)
 {
     const char *gx = cu_scratch(t, "T*B*4*HID"), *gh = cu_scratch(t, "B*4*HID");
-    cu_linear(t, "x", "w.ih.weight", "w.ih.bias", gx, "T*B", "IN", "4*HID");
+    tc_linear(t, "x", "w.ih.weight", "w.ih.bias", gx, "T*B", "IN", "4*HID");
     cu_round_helper(t);
     cu_kernel(t, "lstm_cell",
               "// One LSTM step: gates = ih(x[step]) + hh(h) in torch's chunk order (i, f, g, o),\n"
-              "// c = sigmoid(f) * c + sigmoid(i) * tanh(g), h = sigmoid(o) * tanh(c).  c_in may be c_out\n"
-              "// (each thread reads and writes its own element); a step >= steps does nothing.\n"
+              "// c = sigmoid(f) * c + sigmoid(i) * tanh(g), h = sigmoid(o) * tanh(c).  c_in may be\n"
+              "// c_out (each thread reads and writes its own element); the plan holds the most steps\n"
+              "// of any config, and a step >= steps does nothing.\n"
               "extern \"C\" __global__ void lstm_cell(const $T *__restrict__ gx, const $T *__restrict__ gh,\n"
               "                                     const $T *c_in, $T *h_out, $T *c_out, int batch, int hid,\n"
               "                                     int step, int steps)\n"
@@ -758,20 +496,21 @@ static void cu_lstm(TorchProg *t)
               "}\n");
     int steps = cu_max_steps(t);
     for (int s = 0; s < steps; s++) {
-        cu_linear_step(t, s ? "out0" : "h0", "w.hh.weight", "w.hh.bias", gh, 4, s);
-        cu_launch(t, "lstm_cell", cu_grid(t, "B*HID"), "%s,%s,%s,out0,out1,B,HID,%d,T", gx, gh, s ? "out1" : "c0", s);
+        tc_linear(t, s ? "out0" : "h0", "w.hh.weight", "w.hh.bias", gh, "B", "HID", "4*HID");
+        cu_launch(t, "lstm_cell", "B*HID", "%s,%s,%s,out0,out1,(B),(HID),%d,(T)", gx, gh, s ? "out1" : "c0", s);
     }
 }
 
 static void cu_gru(TorchProg *t)
 {
     const char *gx = cu_scratch(t, "T*B*3*HID"), *gh = cu_scratch(t, "B*3*HID");
-    cu_linear(t, "x", "w.ih.weight", "w.ih.bias", gx, "T*B", "IN", "3*HID");
+    tc_linear(t, "x", "w.ih.weight", "w.ih.bias", gx, "T*B", "IN", "3*HID");
     cu_kernel(t, "gru_cell",
               "// One GRU step from xr, xz, xn = ih(x[step]) and hr, hz, hn = hh(h):\n"
               "// r = sigmoid(xr + hr), z = sigmoid(xz + hz), n = tanh(xn + r * hn),\n"
               "// h = (1 - z) * n + z * h.  h_in may be h_out (each thread reads and writes its own\n"
-              "// element); a step >= steps does nothing.\n"
+              "// element); the plan holds the most steps of any config, and a step >= steps does\n"
+              "// nothing.\n"
               "extern \"C\" __global__ void gru_cell(const $T *__restrict__ gx, const $T *__restrict__ gh,\n"
               "                                    const $T *h_in, $T *h_out, int batch, int hid, int step, int steps)\n"
               "{\n"
@@ -789,8 +528,8 @@ static void cu_gru(TorchProg *t)
               "}\n");
     int steps = cu_max_steps(t);
     for (int s = 0; s < steps; s++) {
-        cu_linear_step(t, s ? "out" : "h0", "w.hh.weight", "w.hh.bias", gh, 3, s);
-        cu_launch(t, "gru_cell", cu_grid(t, "B*HID"), "%s,%s,%s,out,B,HID,%d,T", gx, gh, s ? "out" : "h0", s);
+        tc_linear(t, s ? "out" : "h0", "w.hh.weight", "w.hh.bias", gh, "B", "HID", "3*HID");
+        cu_launch(t, "gru_cell", "B*HID", "%s,%s,%s,out,(B),(HID),%d,(T)", gx, gh, s ? "out" : "h0", s);
     }
 }
 
@@ -836,7 +575,7 @@ static void cu_moe(TorchProg *t, int experts, int k)
         experts, k, experts, experts, experts, experts, k, experts, experts, experts);
     cu_kernel(t, "moe_gates", tmpl);
     free(tmpl);
-    cu_launch(t, "moe_gates", cu_grid(t, "TOK"), "x,w.gate.weight,out1,TOK,E");
+    cu_launch(t, "moe_gates", "TOK", "x,w.gate.weight,out1,(TOK),(E)");
     cu_round_helper(t);
     cu_kernel(t, "moe_expert",
               "// out += gates[:, e] * expert_e(x) for expert e (out starts at 0 for expert 0); a token\n"
@@ -862,7 +601,7 @@ static void cu_moe(TorchProg *t, int experts, int k)
               "    tc_st(out, i, acc);\n"
               "}\n");
     for (int e = 0; e < experts; e++)
-        cu_launch(t, "moe_expert", cu_grid(t, "TOK*E"), "x,w.experts.%d.weight,w.experts.%d.bias,out1,out0,TOK,E,%d,%d",
+        cu_launch(t, "moe_expert", "TOK*E", "x,w.experts.%d.weight,w.experts.%d.bias,out1,out0,(TOK),(E),%d,%d",
                   e, e, experts, e);
 }
 
@@ -871,62 +610,34 @@ static void cu_squeeze_excitation(TorchProg *t, int add_mean)
     const char *h = cu_conv_bn(t, "x", "conv", "bn", "torch.relu", "B", "C", "H", "W", "COUT", "H", "W", 3, 1, 1, "1");
     const char *s = cu_scratch(t, "B*COUT"), *f1 = cu_scratch(t, "B*(COUT/4)"), *a1 = cu_scratch(t, "B*(COUT/4)");
     const char *f2 = cu_scratch(t, "B*COUT"), *g = cu_scratch(t, "B*COUT");
-    cu_reduce_helpers(t);
-    cu_kernel(t, "mean_rows",
-              "// y[r] = the mean of row r's n elements (h.mean(dim=(2, 3)) over NCHW).  One block per row.\n"
-              "extern \"C\" __global__ void mean_rows(const $T *__restrict__ x, $T *__restrict__ y, int n)\n"
-              "{\n"
-              "    const long long base = (long long)blockIdx.x * n;\n"
-              "    float s = 0.0f;\n"
-              "    for (int j = threadIdx.x; j < n; j += blockDim.x)\n"
-              "        s += tc_ld(x, base + j);\n"
-              "    s = block_sum(s);\n"
-              "    if (threadIdx.x == 0)\n"
-              "        tc_st(y, blockIdx.x, s / n);\n"
-              "}\n");
-    cu_launch(t, "mean_rows", "B*COUT", "%s,%s,H*W", h, s);
-    cu_linear(t, s, "w.fc1.weight", "w.fc1.bias", f1, "B", "COUT", "COUT/4");
-    cu_act(t, "torch.relu", f1, a1, "B*(COUT/4)");
-    cu_linear(t, a1, "w.fc2.weight", "w.fc2.bias", f2, "B", "COUT/4", "COUT");
-    cu_act(t, "torch.sigmoid", f2, g, "B*COUT");
+    tc_reduce(t, "mean", h, s, "B*COUT", "H*W", "1");
+    tc_linear(t, s, "w.fc1.weight", "w.fc1.bias", f1, "B", "COUT", "COUT/4");
+    tc_act(t, "relu", f1, a1, "B*(COUT/4)");
+    tc_linear(t, a1, "w.fc2.weight", "w.fc2.bias", f2, "B", "COUT/4", "COUT");
+    tc_act(t, "sigmoid", f2, g, "B*COUT");
     if (!add_mean) {
         cu_kernel(t, "scale_channels",
                   "// y = h * g[:, :, None, None]: each (batch, channel) plane of hw scaled by its gate.\n"
                   "extern \"C\" __global__ void scale_channels(const $T *__restrict__ h, const $T *__restrict__ g,\n"
-                  "                                          $T *__restrict__ y, long long n, int hw)\n"
+                  "                                          $T *__restrict__ y, int n, int hw)\n"
                   "{\n"
                   "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
                   "    if (i >= n)\n"
                   "        return;\n"
                   "    tc_st(y, i, tc_ld(h, i) * tc_ld(g, i / hw));\n"
                   "}\n");
-        cu_launch(t, "scale_channels", cu_grid(t, "B*COUT*H*W"), "%s,%s,out,B*COUT*H*W,H*W", h, g);
+        cu_launch(t, "scale_channels", "B*COUT*H*W", "%s,%s,out,(B*COUT*H*W),(H*W)", h, g);
         return;
     }
     const char *m = cu_scratch(t, "B*H*W");
-    cu_kernel(t, "mean_channels",
-              "// m[b][p] = the mean over the c channels of x[b][:][p] (x.mean(dim=1) over NCHW).\n"
-              "extern \"C\" __global__ void mean_channels(const $T *__restrict__ x, $T *__restrict__ m, int batch,\n"
-              "                                         int c, int hw)\n"
-              "{\n"
-              "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
-              "    if (i >= (long long)batch * hw)\n"
-              "        return;\n"
-              "    const long long b = i / hw;\n"
-              "    const int p = (int)(i % hw);\n"
-              "    float s = 0.0f;\n"
-              "    for (int ch = 0; ch < c; ch++)\n"
-              "        s += tc_ld(x, (b * c + ch) * hw + p);\n"
-              "    tc_st(m, i, s / c);\n"
-              "}\n");
-    cu_launch(t, "mean_channels", cu_grid(t, "B*H*W"), "x,%s,B,C,H*W", m);
+    tc_reduce(t, "mean", "x", m, "B", "C", "H*W");
     cu_round_helper(t);
     cu_kernel(t, "scale_channels_add",
               "// y = h * g[:, :, None, None] + m[:, None]: each (batch, channel) plane of hw scaled by\n"
               "// its gate, plus the batch's per-pixel mean m [batch, hw].\n"
               "extern \"C\" __global__ void scale_channels_add(const $T *__restrict__ h, const $T *__restrict__ g,\n"
               "                                              const $T *__restrict__ m, $T *__restrict__ y,\n"
-              "                                              long long n, int c, int hw)\n"
+              "                                              int n, int c, int hw)\n"
               "{\n"
               "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
               "    if (i >= n)\n"
@@ -935,7 +646,7 @@ static void cu_squeeze_excitation(TorchProg *t, int add_mean)
               "    const float scaled = round_t(tc_ld(h, i) * tc_ld(g, plane));\n"
               "    tc_st(y, i, scaled + tc_ld(m, plane / c * hw + i % hw));\n"
               "}\n");
-    cu_launch(t, "scale_channels_add", cu_grid(t, "B*COUT*H*W"), "%s,%s,%s,out,B*COUT*H*W,COUT,H*W", h, g, m);
+    cu_launch(t, "scale_channels_add", "B*COUT*H*W", "%s,%s,%s,out,(B*COUT*H*W),(COUT),(H*W)", h, g, m);
 }
 
 static void cu_vit_patch_embed(TorchProg *t, int p, const char *np)
@@ -966,9 +677,9 @@ static void cu_vit_patch_embed(TorchProg *t, int p, const char *np)
               "                       tc_ld(w, (((long long)o * c + ci) * p + ky) * p + kx);\n"
               "    tc_st(y, i, acc + tc_ld(bias, o));\n"
               "}\n");
-    cu_launch(t, "patch_embed", cu_grid(t, n), "x,w.proj.weight,w.proj.bias,%s,B,C,H,W,E,%d", h, p);
-    cu_add_bcast(t, h, "w.pos", s, n, cu_expr(t, "%s*E", np));
-    cu_layernorm(t, s, "norm", "out", cu_expr(t, "B*%s", np), "E");
+    cu_launch(t, "patch_embed", n, "x,w.proj.weight,w.proj.bias,%s,(B),(C),(H),(W),(E),%d", h, p);
+    tc_bias_channel(t, h, "w.pos", s, n, cu_expr(t, "%s*E", np), "1");
+    cu_layernorm(t, s, "norm", "out", cu_expr(t, "B*%s", np));
 }
 
 /* ---- architectures ---- */
