@@ -33,6 +33,7 @@ static const char USAGE[] =
     "  --timeout S        deadline per execution of the launch plan (default 5; 60 with --backend cpu)\n"
     "  --timing-runs N    least number of timing samples (default 10; 0: no timing)\n"
     "  --precise          nvbench-grade timing: median known to 0.5%, at least 0.5 s of samples\n"
+    "  --time-all-configs time every passing config (default: only the config with the most bytes)\n"
     "  --profile          the measured pass on every passing config (CUPTI range profiler over the\n"
     "                     plan, after timing), printed beside the static report of the same config\n"
     "  --cache DIR        cache root (default: next to the catalog, cache/{nvrtc,cref,cpu})\n"
@@ -397,6 +398,8 @@ int cmd_eval(CliContext *cx, int argc, char **argv)
                 return cli_usage_error("eval", "--timeout must be between 0 and 3600 seconds");
         } else if (strcmp(a, "--precise") == 0) {
             eval_precise_timing(&o);
+        } else if (strcmp(a, "--time-all-configs") == 0) {
+            o.time_all_configs = 1;
         } else if (strcmp(a, "--profile") == 0) {
             o.profile = 1;
         } else if (strcmp(a, "--timing-runs") == 0 && more) {

@@ -43,6 +43,8 @@ static const char USAGE[] =
     "                      kernel, until the median is known to 1% or 0.5 s; the reference CUDA\n"
     "                      implementation timed interleaved as the baseline (speedup)\n"
     "  --precise           nvbench-grade timing: median known to 0.5%, at least 0.5 s of samples\n"
+    "  --time-all-configs  time every passing config (default: only the config with the most bytes\n"
+    "                      of the cost model, the others get a correctness verdict)\n"
     "  --profile           the measured pass on every passing config, after timing: CUPTI range\n"
     "                      profiler over the whole plan (DRAM bytes, sectors/request, occupancy,\n"
     "                      throughput, barrier stalls; docs/STRUCTURE.md), stored in results.profile\n"
@@ -178,6 +180,8 @@ int cmd_run(CliContext *cx, int argc, char **argv)
                 return cli_usage_error("run", "--timeout must be between 0 and 3600 seconds");
         } else if (strcmp(a, "--precise") == 0) {
             eval_precise_timing(&o.eval);
+        } else if (strcmp(a, "--time-all-configs") == 0) {
+            o.eval.time_all_configs = 1;
         } else if (strcmp(a, "--profile") == 0) {
             o.eval.profile = 1;
         } else if (OPT("--timing-runs")) {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/strbuf.h"
+#include "harness/cost_trace.h"
 #include "harness/cpu_compile.h"
 #include "harness/cref.h"
 #include "harness/ref_cache.h"
@@ -34,6 +35,20 @@ void eval_precise_timing(EvalOptions *o)
     o->timing.min_time_s = 0.5f;
     o->timing.budget_s = 5.0f;
     o->timing.max_samples = 20000;
+}
+
+int eval_timed_config(const Problem *p, const ProblemConfig *const *configs, int n)
+{
+    int best = 0;
+    int64_t most = -1;
+    for (int k = 0; k < n; k++) {
+        int64_t bytes = 0;
+        if (problem_eval(p, configs[k], p->cost_bytes, &bytes, NULL) == 0 && bytes > most) {
+            most = bytes;
+            best = k;
+        }
+    }
+    return best;
 }
 
 EvalOptions eval_default_options(void)
@@ -511,6 +526,7 @@ static int run_trial(Eval *ev, const ProblemConfig *c, uint64_t seed, int time_i
     RunOutcome out = {0};
     RefBuffers rb;
     memset(&rb, 0, sizeof rb);
+    double traced = wp_now();
     uint64_t *bytes = xcalloc((size_t)n + 1, sizeof *bytes);
     void **host = xcalloc((size_t)n + 1, sizeof *host);   /* inputs as uploaded */
     void **back = xcalloc((size_t)n + 1, sizeof *back);   /* what came back */
@@ -541,6 +557,7 @@ static int run_trial(Eval *ev, const ProblemConfig *c, uint64_t seed, int time_i
         if (arg_role_is_input(p->args[i].role))
             memcpy(host[b], rb.data[i], bytes[b]);
     }
+    traced = cost_trace("parent", "inputs", traced);
     SandboxLimits lim = sandbox_default_limits();
     /* the program's other candidates ran the reference on these very
      * inputs already when the session's cache holds them */
@@ -552,6 +569,7 @@ static int run_trial(Eval *ev, const ProblemConfig *c, uint64_t seed, int time_i
         }
         ref_cache_store(ev->s->refs, p, c, seed, &rb);
     }
+    traced = cost_trace("parent", "reference", traced);
     if (rb.run_seconds >= 0 && !(rb.run_seconds * 1e3 >= ec->reference_cpu_ms))
         ec->reference_cpu_ms = rb.run_seconds * 1e3;   /* fastest trial */
     for (int s = 0; s < lp->n_scratch; s++) {
@@ -641,6 +659,7 @@ static int run_trial(Eval *ev, const ProblemConfig *c, uint64_t seed, int time_i
             GPU(gpu_worker_download(&ev->s->w, (uint32_t)b, back[b], bytes[b], &st, &te));
     }
 
+    traced = cost_trace("parent", "candidate-run", traced);
     /* inputs unchanged, then outputs */
     for (int i = 0; i < p->n_args; i++) {
         const ProblemArg *a = &p->args[i];
@@ -673,6 +692,7 @@ static int run_trial(Eval *ev, const ProblemConfig *c, uint64_t seed, int time_i
                      cmp.got, cmp.want);
         }
     }
+    traced = cost_trace("parent", "compare", traced);
     if (ec->status != EVAL_PASS || (!time_it && !profile_it))
         goto done;
     if (!time_it)
@@ -685,6 +705,7 @@ static int run_trial(Eval *ev, const ProblemConfig *c, uint64_t seed, int time_i
         worker_failed(ev, ec, st, &te);
         goto done;
     }
+    traced = cost_trace("parent", "timing", traced);
     if (tr > 0 || ec->status != EVAL_PASS)
         goto done;
     GPU(upload_and_poison(ev, host, bytes, &st, &te));
@@ -709,6 +730,7 @@ static int run_trial(Eval *ev, const ProblemConfig *c, uint64_t seed, int time_i
             break;
         }
     }
+    traced = cost_trace("parent", "after-timing-check", traced);
 profile:
     /* the measured pass, apart from everything timed */
     if (profile_it && ec->status == EVAL_PASS) {
@@ -791,6 +813,7 @@ int eval_session_candidate(EvalSession *s, const Problem *p, const char *ref_sou
     snprintf(r->arch, sizeof r->arch, "%s", s->arch);
 
     Error ce;
+    double traced = wp_now();
     if (compile_for_backend(o, kernel_source, r->arch, &nr, &ce) != 0) {
         if (!nr.compile_error) {
             *e = ce;
@@ -808,12 +831,14 @@ int eval_session_candidate(EvalSession *s, const Problem *p, const char *ref_sou
     r->compile_cached = nr.cached;
     ev.cubin = nr.cubin;
     ev.cubin_len = nr.cubin_len;
+    traced = cost_trace("parent", "compile", traced);
     if (gpu_worker_load(&s->w, ev.cubin, ev.cubin_len, &st, &ce) != 0)
         /* the first config reports it; a fresh worker retries the load */
         worker_failed(&ev, &r->configs[0], st, &ce);
     else
         s->loaded = 1;
 
+    traced = cost_trace("parent", "load", traced);
     s->base_loaded = 0; /* a new candidate: the baseline is loaded with it */
     if (ev.base_lp) {
         NvrtcResult br;
@@ -841,7 +866,9 @@ int eval_session_candidate(EvalSession *s, const Problem *p, const char *ref_sou
         goto done_rc;
     }
 
+    cost_trace("parent", "reference-setup", traced);
     r->status = EVAL_PASS;
+    int timed_k = eval_timed_config(p, configs, n_configs);
     for (int k = 0; k < n_configs; k++) {
         EvalConfig *ec = &r->configs[k];
         if (ec->status != EVAL_NOT_RUN) /* a load failure recorded above */
@@ -849,12 +876,17 @@ int eval_session_candidate(EvalSession *s, const Problem *p, const char *ref_sou
         ec->status = EVAL_PASS;
         int trials = o->trials < 1 ? 1 : o->trials;
         for (int t = 0; t < trials && ec->status == EVAL_PASS; t++) {
-            int time_it = t == trials - 1 && o->timing_runs > 0 && o->backend != BACKEND_CPU;
+            int time_it = t == trials - 1 && o->timing_runs > 0 && o->backend != BACKEND_CPU &&
+                          (o->time_all_configs || k == timed_k);
             int profile_it = t == trials - 1 && o->profile && o->backend != BACKEND_CPU;
             if (run_trial(&ev, configs[k], o->seed + (uint64_t)t, time_it, profile_it, ec, no_gpu, e) != 0)
                 goto done_rc;
             ec->trials++;
         }
+        if (ec->status == EVAL_PASS && o->timing_runs > 0 && o->backend != BACKEND_CPU && !o->time_all_configs &&
+            k != timed_k && !ec->timing_note[0])
+            snprintf(ec->timing_note, sizeof ec->timing_note, "not timed: config %s is the timed one "
+                     "(--time-all-configs times every config)", configs[timed_k]->name);
     verdict:
         if (ec->status != EVAL_PASS && r->status == EVAL_PASS)
             r->status = ec->status;

@@ -55,6 +55,7 @@ typedef struct EvalOptions {
     double deadline_s;       /* per execution of the launch plan */
     int warmup_runs;         /* unused (the timing protocol's own warm-up: timing) */
     int timing_runs;         /* 0: no timing; else the least number of samples */
+    int time_all_configs;    /* 0: time only the timed config (eval_timed_config); 1: every config */
     const char *nvrtc_cache; /* cubin cache directory */
     const char *cref_cache;  /* compiled references */
     const char *worker_exe;  /* NULL: /proc/self/exe */
@@ -78,6 +79,12 @@ EvalOptions eval_default_options(void);
 /* nvbench-grade final numbers: median known to 0.5%, at least 0.5 s of
  * samples, at most 5 s. */
 void eval_precise_timing(EvalOptions *o);
+/* The config a candidate is timed on unless time_all_configs: the one of
+ * configs[0..n) with the most bytes in the program's cost model (the first
+ * of equals), where a speedup means most; the others get a correctness
+ * verdict only.  One timed config keeps the per-candidate cost down (the
+ * timing budget is per config). */
+int eval_timed_config(const Problem *p, const ProblemConfig *const *configs, int n);
 
 typedef struct EvalConfig {
     const ProblemConfig *config; /* borrowed from the Problem */

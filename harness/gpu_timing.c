@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "common/strbuf.h"
+#include "harness/cost_trace.h"
 #include "harness/cupti_kernels.h"
 #include "harness/stats.h"
 
@@ -303,6 +304,7 @@ int gpu_time(GpuTimer *t, const GpuPlan *plans, uint32_t n_plans, const GpuResto
 {
     int rc = 0;
     CuDriver *d = t->d;
+    double t_begin = wp_now();
     double deadline_s = tp->deadline_ms / 1000.0;
     uint32_t cap = tp->max_samples;
     memset(out, 0, sizeof *out);
@@ -327,6 +329,7 @@ int gpu_time(GpuTimer *t, const GpuPlan *plans, uint32_t n_plans, const GpuResto
         if (rs->bytes[i])
             CU_CHECK(d, e, d->memcpy_dtod_async(rs->src[i], rs->dst[i], rs->bytes[i], t->stream));
     CU_CHECK(d, e, d->ctx_synchronize());
+    double traced = cost_trace("worker", "time-setup", t_begin);
 
     /* warm-up: module load, instruction caches, clocks ramping up */
     for (uint32_t p = 0; p < n_plans; p++) {
@@ -345,8 +348,10 @@ int gpu_time(GpuTimer *t, const GpuPlan *plans, uint32_t n_plans, const GpuResto
         }
     }
 
+    traced = cost_trace("worker", "warm-up", traced);
     if (tp->cupti_runs)
         calibrate_window(t, rs, deadline_s);
+    traced = cost_trace("worker", "calibrate", traced);
     float window = isnan(t->window_ms) ? 0.0f : t->window_ms;
     out->window_ms = t->window_ms;
 
@@ -401,11 +406,15 @@ int gpu_time(GpuTimer *t, const GpuPlan *plans, uint32_t n_plans, const GpuResto
     }
     out->clock_min_mhz = min_seen;
     out->clock_max_mhz = max_mhz;
+    traced = cost_trace("worker", "samples", traced);
+    if (cost_trace_on())
+        fprintf(stderr, "cost: worker sample-count %u\n", out->plans[0].n + (n_plans > 1 ? out->plans[1].n : 0));
 
     char note[256] = "";
     if (tp->cupti_runs && !t->cupti_note[0])
         for (uint32_t p = 0; p < n_plans; p++)
             out->plans[p].cupti_ms = cupti_median(t, &plans[p], rs, tp->cupti_runs, deadline_s, note, sizeof note);
+    cost_trace("worker", "cupti", traced);
     if (!out->note[0])
         snprintf(out->note, sizeof out->note, "%s%s%s%s%s", t->nvml_note, t->nvml_note[0] && (t->cupti_note[0] || note[0]) ? "; " : "",
                  tp->cupti_runs ? t->cupti_note : "", t->cupti_note[0] && note[0] ? "; " : "", note);

@@ -881,6 +881,8 @@ int run_start(const char *catalog_path, const RunOptions *o, RunSummary *s, int 
     cJSON_AddNumberToObject(oj, "timing_runs", o->eval.timing_runs);
     if (o->eval.profile)
         cJSON_AddBoolToObject(oj, "profile", 1);
+    if (o->eval.time_all_configs)
+        cJSON_AddBoolToObject(oj, "time_all_configs", 1);
     cJSON_AddNumberToObject(oj, "gpus", o->workers);
     cJSON_AddNumberToObject(oj, "workers_per_gpu", o->per_gpu < 1 ? 1 : o->per_gpu);
     cJSON_AddStringToObject(oj, "arch", o->eval.arch ? o->eval.arch : "device");

@@ -111,3 +111,28 @@ TEST(problem_missing_file)
     CHECK(strstr(e.msg, "no-such.json") && strstr(e.msg, "No such file"));
     return 0;
 }
+
+/* A candidate is timed on one config: the one with the most bytes in the
+ * cost model, whatever order the configs come in. */
+#include "harness/eval.h"
+TEST(problem_timed_config_is_the_largest)
+{
+    Problem *p = NULL;
+    Error e;
+    if (problem_load("tests/data/meta/good.json", &p, &e) != 0) {
+        test_fail(t, __FILE__, __LINE__, "%s", e.msg);
+        return -1;
+    }
+    const ProblemConfig *order1[] = {problem_find_config(p, "small"), problem_find_config(p, "large"),
+                                     problem_find_config(p, "edge")};
+    const ProblemConfig *order2[] = {problem_find_config(p, "edge"), problem_find_config(p, "small")};
+    CHECK(order1[0] && order1[1] && order1[2]);
+    CHECK(eval_timed_config(p, order1, 3) == 1);
+    int k = eval_timed_config(p, order2, 2);
+    int64_t b0 = 0, b1 = 0;
+    CHECK(problem_eval(p, order2[0], p->cost_bytes, &b0, NULL) == 0 &&
+          problem_eval(p, order2[1], p->cost_bytes, &b1, NULL) == 0);
+    CHECK_MSG(k == (b1 > b0 ? 1 : 0), "picked %d with bytes %lld, %lld", k, (long long)b0, (long long)b1);
+    problem_free(p);
+    return 0;
+}
