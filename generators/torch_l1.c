@@ -169,7 +169,8 @@ static void knobs(TorchProg *t, const char *mapping)
  * ("long long B, long long L, long long N"), `args` the launch args
  * ("B,L,N"), `shape` the C declarations of outer, len and inner, `count`
  * the number of lines (outer*inner); outer, len and inner also as
- * expressions of the params.  -1 when a dim is not a plain param name. */
+ * expressions of the params.  A dim that is not a plain param name is a
+ * bug in the family: the program fails (tp_fail) and -1 is returned. */
 typedef struct Lines {
     char params[256], args[128], shape[256], count[128];
     char outer[96], len[64], inner[96];
@@ -182,8 +183,10 @@ static int lines_of(const Stage *s, int dim, Lines *ln)
     for (int d = 0; d < s->rank; d++) {
         const char *n = s->dim[d];
         for (const char *c = n; *c; c++)
-            if (!(*c == '_' || (*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9')))
-                return -1;  /* only plain param names reach a kernel */
+            if (!(*c == '_' || (*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9'))) {
+                tp_fail(s->t, "dimension %d ('%s') is not a param: its kernel takes the dims by name", d, n);
+                return -1;
+            }
         snprintf(ln->params + strlen(ln->params), sizeof ln->params - strlen(ln->params), "%slong long %s",
                  d ? ", " : "", n);
         snprintf(ln->args + strlen(ln->args), sizeof ln->args - strlen(ln->args), "%s%s", d ? "," : "", n);
