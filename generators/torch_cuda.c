@@ -444,7 +444,6 @@ void tc_groupnorm(TorchProg *t, const char *in, const char *w, const char *b, co
             "    const int per_group = channels / groups;\n"
             "    const long long m = (long long)per_group * inner;\n"
             "    const long long base = (long long)blockIdx.x * m;\n"
-            "    const int g = blockIdx.x %% groups;\n"
             "    float s = 0.0f;\n"
             "    for (long long j = threadIdx.x; j < m; j += blockDim.x)\n"
             "        s += tc_ld(in, base + j);\n"
@@ -462,7 +461,7 @@ void tc_groupnorm(TorchProg *t, const char *in, const char *w, const char *b, co
             "}\n\n",
             k, T, affine ? "const " : "", affine ? T : "", affine ? " *__restrict__ weight, " : "",
             affine ? "const " : "", affine ? T : "", affine ? " *__restrict__ bias, " : "", T, flit(t, eps),
-            affine ? "        const long long c = (long long)g * per_group + j / inner;\n" : "",
+            affine ? "        const long long c = (long long)(blockIdx.x % groups) * per_group + j / inner;\n" : "",
             affine ? " * tc_ld(weight, c) + tc_ld(bias, c)" : "");
     char *rows = xasprintf("(%s)*(%s)", batch, groups);
     char *args = affine ? xasprintf("%s,%s,%s,%s,%s,%s,%s", in, w, b, out, arg(t, channels), arg(t, inner),
