@@ -290,10 +290,9 @@ static void cu_attention(TorchProg *t, const char *in, const char *y, int heads,
     const char *name = causal ? "attn_scores_causal" : "attn_scores";
     char *tmpl = xasprintf(
         "// s[b][h][i][j] = (q_i . k_j) / sqrt(d) for head h, with q, k and v read from the rows\n"
-        "// of qkv [B, L, 3, H, d] (the reshape/permute of the Python)%s.\n"
-        "// One thread per score.\n"
-        "extern \"C\" __global__ void %s(const $T *__restrict__ qkv, $T *__restrict__ s, int batch, int len,\n"
-        "                              int heads, int d)\n"
+        "// of qkv [B, L, 3, H, d] (the reshape/permute of the Python).%s  One thread per score.\n"
+        "extern \"C\" __global__ void %s(const $T *__restrict__ qkv, $T *__restrict__ s, int batch,\n"
+        "%*sint len, int heads, int d)\n"
         "{\n"
         "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
         "    if (i >= (long long)batch * heads * len * len)\n"
@@ -311,7 +310,8 @@ static void cu_attention(TorchProg *t, const char *in, const char *y, int heads,
         "        dot += tc_ld(qkv, q + c) * tc_ld(qkv, k + c);\n"
         "    tc_st(s, i, round_t(dot) * rsqrtf((float)d));\n"
         "}\n",
-        causal ? "; keys after the query are masked to -inf (causal)" : "", name,
+        causal ? "\n// Causal: keys after the query are masked to -inf." : "", name,
+        (int)(strlen("extern \"C\" __global__ void (") + strlen(name)), "",
         causal ? "    if (kj > qi) {\n"
                  "        tc_st(s, i, -INFINITY);\n"
                  "        return;\n"
