@@ -6,7 +6,9 @@
  * steps, a mixture-of-experts router (top-k gating), a squeeze-and-
  * excitation block and a ViT patch embedding.  One family per architecture
  * ("torch_l3_<name>"); its programs vary the dtype, the sizes and the
- * architecture's options (activation, norm placement, stride, heads, k). */
+ * architecture's options (activation, norm placement, stride, heads, k).
+ * Every program is written with its reference CUDA implementation: forward()
+ * as a sequence of kernels over scratch buffers (the cu_* functions). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
