@@ -378,7 +378,7 @@ static const LossTerm LOSS_TERMS[] = {
      "    return fmaxf(0.0f, -y * (tc_ld(a, i) - tc_ld(b, i)) + 0.1f);\n"},
 };
 
-/* "const T *__restrict__ a, const T *__restrict__ b" and "a, b" for the
+/* "const T *__restrict__ a,\n    const T *__restrict__ b" and "a, b" for the
  * comma-separated buffer names. */
 static void buffer_params(const char *T, const char *names, char *params, size_t plen, char *call, size_t clen)
 {
@@ -387,7 +387,7 @@ static void buffer_params(const char *T, const char *names, char *params, size_t
     snprintf(copy, sizeof copy, "%s", names);
     int first = 1;
     for (char *save, *n = strtok_r(copy, ",", &save); n; n = strtok_r(NULL, ",", &save), first = 0) {
-        snprintf(params + strlen(params), plen - strlen(params), "%sconst %s *__restrict__ %s", first ? "" : ", ",
+        snprintf(params + strlen(params), plen - strlen(params), "%sconst %s *__restrict__ %s", first ? "" : ",\n    ",
                  T, n);
         snprintf(call + strlen(call), clen - strlen(call), "%s%s", first ? "" : ", ", n);
     }
@@ -432,7 +432,7 @@ static void cuda_loss(TorchProg *t, const char *op, const char *red)
         const char *k = tc_name(t, op);
         if (none) {
             tc_cuda(t,
-                    "extern \"C\" __global__ void %s(%s, %s *__restrict__ out, long long B, long long N)\n"
+                    "extern \"C\" __global__ void %s(%s,\n    %s *__restrict__ out, long long B, long long N)\n"
                     "{\n"
                     "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
                     "    if (i >= B * N)\n"
@@ -449,7 +449,7 @@ static void cuda_loss(TorchProg *t, const char *op, const char *red)
         const char *part = f32_scratch(t, "B");
         tc_cuda(t,
                 "/* part[b] = the sum of row b's terms (one block per row) */\n"
-                "extern \"C\" __global__ void %s(%s, float *__restrict__ part, long long N)\n"
+                "extern \"C\" __global__ void %s(%s,\n    float *__restrict__ part, long long N)\n"
                 "{\n"
                 "    const long long row = blockIdx.x;\n"
                 "    float s = 0.0f;\n"
@@ -477,8 +477,8 @@ static void cuda_loss(TorchProg *t, const char *op, const char *red)
     if (strcmp(op, "cross_entropy") == 0 || strcmp(op, "nll_loss") == 0) {
         tc_cuda(t,
                 "/* row b: -log_softmax(logits[b])[target[b]] */\n"
-                "extern \"C\" __global__ void %s(const %s *__restrict__ logits, const long long *__restrict__ target,\n"
-                "    %s *__restrict__ dst, long long N)\n"
+                "extern \"C\" __global__ void %s(const %s *__restrict__ logits,\n"
+                "    const long long *__restrict__ target, %s *__restrict__ dst, long long N)\n"
                 "{\n"
                 "    const long long row = blockIdx.x;\n"
                 "    const %s *x = logits + row * N;\n"
@@ -498,8 +498,9 @@ static void cuda_loss(TorchProg *t, const char *op, const char *red)
     } else if (strcmp(op, "triplet_margin_loss") == 0) {
         tc_cuda(t,
                 "/* row b: max(|a - p + eps| - |a - n + eps| + 1, 0), eps = 1e-6 */\n"
-                "extern \"C\" __global__ void %s(const %s *__restrict__ anchor, const %s *__restrict__ positive,\n"
-                "    const %s *__restrict__ negative, %s *__restrict__ dst, long long N)\n"
+                "extern \"C\" __global__ void %s(const %s *__restrict__ anchor,\n"
+                "    const %s *__restrict__ positive, const %s *__restrict__ negative, %s *__restrict__ dst,\n"
+                "    long long N)\n"
                 "{\n"
                 "    const long long row = blockIdx.x;\n"
                 "    float sp = 0.0f, sn = 0.0f;\n"
@@ -539,7 +540,8 @@ static void cuda_loss(TorchProg *t, const char *op, const char *red)
                 "    if (threadIdx.x == 0)\n"
                 "        tc_st(dst, row, %s);\n"
                 "}\n\n",
-                none ? "" : "; the loss is 1 - that", k, T, T, dst_t, none ? "cosine" : "round_to_dtype(1.0f - cosine)");
+                none ? "" : "; the loss is 1 - that", k, T, T, dst_t,
+                none ? "cosine" : "round_to_dtype(1.0f - cosine)");
         args = xasprintf("a,b,%s,N", part);
     } else { /* kl_div(log_softmax(p), softmax(q)) */
         tc_cuda(t,
@@ -573,7 +575,8 @@ static void cuda_loss(TorchProg *t, const char *op, const char *red)
                 "    }\n"
                 "%s"
                 "}\n\n",
-                none ? "out[b][j] = that" : "dst[b] = its sum over j", k, T, T, dst_t, T, none ? "" : "    float s = 0.0f;\n",
+                none ? "out[b][j] = that" : "dst[b] = its sum over j", k, T, T, dst_t, T,
+                none ? "" : "    float s = 0.0f;\n",
                 none ? "        tc_st(dst, row * N + j, v);\n" : "        s += round_to_dtype(v);\n",
                 none ? "" : "    s = block_sum(s);\n    if (threadIdx.x == 0)\n        dst[row] = s;\n");
         args = xasprintf("p,q,%s,N", part);
@@ -607,7 +610,8 @@ static void cuda_cum(TorchProg *t, const Stage *s, const char *op, int dim, cons
                "            acc = m == -INFINITY ? m : m + log1pf(expf(-fabsf(acc - v)));\n        }";
     tc_cuda(t,
             "/* %s along dimension %d: one thread per line%s */\n"
-            "extern \"C\" __global__ void %s(const %s *__restrict__ x, %s *__restrict__ out%s, %s)\n"
+            "extern \"C\" __global__ void %s(const %s *__restrict__ x, %s *__restrict__ out%s,\n"
+            "    %s)\n"
             "{\n"
             "%s"
             "    const long long line = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
@@ -615,7 +619,7 @@ static void cuda_cum(TorchProg *t, const Stage *s, const char *op, int dim, cons
             "        return;\n"
             "    const long long base = line / inner * len * inner + line %% inner;\n",
             op, dim, cummax ? "; a later equal maximum takes the index, as in torch" : "", k, T, T,
-            cummax ? ", long long *__restrict__ idx" : "", ln.params, ln.shape);
+            cummax ? ",\n    long long *__restrict__ idx" : "", ln.params, ln.shape);
     if (cummax)
         tc_cuda(t,
                 "    float best = -INFINITY;\n"
@@ -719,7 +723,8 @@ static void cuda_arg(TorchProg *t, const Stage *s, const char *op, int dim, int 
     tc_cuda(t,
             "/* %s along dimension %d: one thread per line; the first index among\n"
             " * equal values */\n"
-            "extern \"C\" __global__ void %s(const %s *__restrict__ x, %s%s%s *__restrict__ idx, %s)\n"
+            "extern \"C\" __global__ void %s(const %s *__restrict__ x, %s%s%s *__restrict__ idx,\n"
+            "    %s)\n"
             "{\n"
             "%s"
             "    const long long line = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
@@ -727,7 +732,8 @@ static void cuda_arg(TorchProg *t, const Stage *s, const char *op, int dim, int 
             "        return;\n"
             "    const long long o = line / inner, n = line %% inner;\n"
             "    const long long base = o * len * inner + n;\n",
-            op, dim, k, T, values ? T : "", values ? " *__restrict__ out, " : "", "long long", ln.params, ln.shape);
+            op, dim, k, T, values ? T : "", values ? " *__restrict__ out,\n    " : "", "long long", ln.params,
+            ln.shape);
     if (strcmp(op, "topk") == 0) {
         tc_cuda(t,
                 "    /* pass p takes the largest element after pass p-1's in the order\n"
@@ -789,7 +795,8 @@ static void cuda_l2_normalize(TorchProg *t, const Stage *s, const char *in, cons
     tc_cuda(t,
             "/* out = x / max(|x|, 1e-12) over each row (the norm rounded to the\n"
             " * dtype, as torch divides by a tensor of it): one block per row */\n"
-            "extern \"C\" __global__ void %s(const %s *__restrict__ x, %s *__restrict__ out, %s)\n"
+            "extern \"C\" __global__ void %s(const %s *__restrict__ x, %s *__restrict__ out,\n"
+            "    %s)\n"
             "{\n"
             "%s"
             "    const long long row = blockIdx.x;\n"
@@ -817,13 +824,14 @@ static void cuda_adaptive_avg_pool2d(TorchProg *t, int o, const char *in, const 
     const char *T = tc_type(t), *k = tc_name(t, "adaptive_avg_pool2d");
     tc_cuda(t,
             "#define OUT_SIZE %d\n\n"
-            "extern \"C\" __global__ void %s(const %s *__restrict__ x, %s *__restrict__ out, long long B,\n"
-            "    long long C, long long H, long long W)\n"
+            "extern \"C\" __global__ void %s(const %s *__restrict__ x, %s *__restrict__ out,\n"
+            "    long long B, long long C, long long H, long long W)\n"
             "{\n"
             "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
             "    if (i >= B * C * OUT_SIZE * OUT_SIZE)\n"
             "        return;\n"
-            "    const long long ox = i %% OUT_SIZE, oy = i / OUT_SIZE %% OUT_SIZE, plane = i / (OUT_SIZE * OUT_SIZE);\n"
+            "    const long long ox = i %% OUT_SIZE, oy = i / OUT_SIZE %% OUT_SIZE;\n"
+            "    const long long plane = i / (OUT_SIZE * OUT_SIZE);\n"
             "    const long long y0 = oy * H / OUT_SIZE, y1 = ((oy + 1) * H + OUT_SIZE - 1) / OUT_SIZE;\n"
             "    const long long x0 = ox * W / OUT_SIZE, x1 = ((ox + 1) * W + OUT_SIZE - 1) / OUT_SIZE;\n"
             "    float s = 0.0f;\n"
@@ -1093,7 +1101,7 @@ static void gen_mm(Stage *s, const L1Spec *sp, int i)
     int addmm = strcmp(op, "addmm") == 0;
     char *params = xasprintf("%s%s%sconst %s *__restrict__ a, const %s *__restrict__ b,\n"
                              "    %s *__restrict__ out, long long M, long long N, long long K",
-                             addmm ? "const " : "", addmm ? T : "", addmm ? " *__restrict__ c, " : "", T, T, T);
+                             addmm ? "const " : "", addmm ? T : "", addmm ? " *__restrict__ c,\n    " : "", T, T, T);
     const char *args = addmm ? "c,a,b,out,M,N,K" : "a,b,out,M,N,K";
     const char *epilogue = addmm ? "0.5f * tc_ld(c, col) + 2.0f * acc" : "acc";
     if (strcmp(op, "bmm") == 0)
