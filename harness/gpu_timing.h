@@ -11,7 +11,7 @@
  * and a spinning kernel is enqueued that holds the stream until the host has
  * enqueued the timed launches, so CUDA events measure GPU execution, not
  * launch overhead.  Warm-up first (at least warmup_runs executions and
- * warmup_ms); then samples until every plan has min_samples and the spread
+ * warmup_ms of wall time); then samples until every plan has min_samples and the spread
  * of its median (stats.h) is under target_spread, or the budget or
  * max_samples is reached.  After each sample the SM clock is read (NVML);
  * samples below min_clock_fraction of the maximum are dropped and counted.

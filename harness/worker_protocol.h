@@ -193,7 +193,7 @@ typedef struct WpTimingParams {
     float target_spread;       /* stop when the median's relative CI half-width is below this */
     float budget_s;            /* and at the latest after this much sampling */
     float min_time_s;          /* but not before this much (nvbench-grade numbers: 0.5 s) */
-    float warmup_ms;           /* warm-up: at least warmup_runs executions and warmup_ms */
+    float warmup_ms;           /* warm-up: at least warmup_runs executions and warmup_ms of wall time */
     uint32_t warmup_runs;
     uint32_t cupti_runs;       /* executions per plan in the CUPTI pass (0: none) */
     float min_clock_fraction;  /* drop samples taken below this fraction of the max SM clock */

@@ -124,3 +124,53 @@ TEST(inputs_philox_matches_curand)
     free(u);
     return 0;
 }
+
+/* A large uniform fill is made by several threads: every element is still
+ * word i of the argument's Philox stream, transformed as for one thread
+ * (f32 through the block-at-a-time path, f64 and i32 through the general
+ * one), whatever the split.  The count is odd so the last block is partial. */
+TEST(inputs_large_uniform_fill_is_the_stream)
+{
+    const char *meta =
+        "{\"name\": \"c/t/big\", \"lang\": \"c\", \"family\": \"t\", \"entry\": \"f\", \"params\": [\"n\"],"
+        " \"args\": [{\"name\": \"x\", \"dtype\": \"f32\", \"shape\": [\"n\"], \"role\": \"in\","
+        "             \"fill\": {\"dist\": \"uniform\", \"lo\": -3, \"hi\": 5}},"
+        "            {\"name\": \"d\", \"dtype\": \"f64\", \"shape\": [\"n\"], \"role\": \"in\"},"
+        "            {\"name\": \"k\", \"dtype\": \"i32\", \"shape\": [\"n\"], \"role\": \"in\","
+        "             \"fill\": {\"dist\": \"uniform\", \"lo\": -100, \"hi\": 100}},"
+        "            {\"name\": \"y\", \"dtype\": \"f32\", \"shape\": [\"n\"], \"role\": \"out\"},"
+        "            {\"name\": \"n\", \"dtype\": \"i32\", \"role\": \"param\"}],"
+        " \"configs\": [{\"name\": \"small\", \"n\": 3}, {\"name\": \"edge\", \"n\": 1},"
+        "              {\"name\": \"large\", \"n\": 3000001}],"
+        " \"tolerance\": {\"atol\": 0, \"rtol\": 0}, \"cost\": {\"flops\": \"n\", \"bytes\": \"n\"},"
+        " \"provenance\": {\"license\": \"CC-BY-4.0\"}}";
+    Problem *p = NULL;
+    Error e;
+    CHECK_MSG(problem_parse(meta, "big", &p, &e) == 0, "%s", e.msg);
+    if (!p)
+        return -1;
+    const int64_t n = 3000001;
+    const ProblemConfig *c = problem_find_config(p, "large");
+    float *x = xmalloc(sizeof(float) * n);
+    double *d = xmalloc(sizeof(double) * n);
+    int32_t *k = xmalloc(sizeof(int32_t) * n);
+    CHECK(inputs_fill(p, c, &p->args[0], 11, x, n, &e) == 0);
+    CHECK(inputs_fill(p, c, &p->args[1], 11, d, n, &e) == 0);
+    CHECK(inputs_fill(p, c, &p->args[2], 11, k, n, &e) == 0);
+    uint64_t sx = inputs_stream_seed(11, "x"), sd = inputs_stream_seed(11, "d"), sk = inputs_stream_seed(11, "k");
+    int bad = 0;
+    for (int64_t i = 0; i < n && bad < 5; i += (i < 4096 || i > n - 4096) ? 1 : 997) {
+        double ux = ((double)inputs_philox_word(sx, (uint64_t)i) + 0.5) / 4294967296.0;
+        double ud = ((double)inputs_philox_word(sd, (uint64_t)i) + 0.5) / 4294967296.0;
+        double uk = ((double)inputs_philox_word(sk, (uint64_t)i) + 0.5) / 4294967296.0;
+        if (x[i] != (float)(-3.0 + 8.0 * ux) || d[i] != -1.0 + 2.0 * ud || k[i] != (int32_t)floor(-100.0 + 200.0 * uk)) {
+            bad++;
+            CHECK_MSG(0, "element %lld: %.9g %.17g %d", (long long)i, x[i], d[i], k[i]);
+        }
+    }
+    free(x);
+    free(d);
+    free(k);
+    problem_free(p);
+    return 0;
+}
