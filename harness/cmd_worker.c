@@ -315,6 +315,18 @@ done:
     return rc;
 }
 
+/* The worker's timer (gpu_timing.h) on its context and stream, made on
+ * first use: timing and the profiler's L2 flush both need it. */
+static int worker_timer(Worker *w, Error *e)
+{
+    w->timer.d = &w->d;
+    w->timer.dev = w->dev;
+    w->timer.stream = w->stream;
+    w->timer.ev_start = w->ev_start;
+    w->timer.ev_end = w->ev_end;
+    return gpu_timer_init(&w->timer, e);
+}
+
 /* The timing protocol (gpu_timing.h) over the candidate and the baseline. */
 static int do_time(Worker *w, const WpFrame *f, WpBuf *out, Error *e)
 {
@@ -329,13 +341,8 @@ static int do_time(Worker *w, const WpFrame *f, WpBuf *out, Error *e)
     memset(plans, 0, sizeof plans);
     CUdeviceptr *addr = buffer_addresses(w);
     TRY(wp_decode_time(f->payload, (size_t)f->len, w->n_bufs, &req, e));
-    w->timer.d = d;
-    w->timer.dev = w->dev;
-    w->timer.stream = w->stream;
-    w->timer.ev_start = w->ev_start;
-    w->timer.ev_end = w->ev_end;
     Error te;
-    if (gpu_timer_init(&w->timer, &te) != 0) {
+    if (worker_timer(w, &te) != 0) {
         /* not the candidate's fault: answer with no samples and the reason */
         res.n_plans = req.n_plans;
         for (uint32_t p = 0; p < req.n_plans; p++)
@@ -405,8 +412,7 @@ static int profile_prepare(void *arg, Error *e)
         if (w->size[b])
             CU_CHECK(d, e, d->memcpy_dtod_async(buf_ptr(w, b), pp->shadow[i], w->size[b], w->stream));
     }
-    if (pp->flush)
-        CU_CHECK(d, e, d->memset_d32_async(pp->flush, 0, pp->flush_bytes / 4, w->stream));
+    TRY(gpu_flush_l2(&w->timer, pp->flush, pp->flush_bytes, w->stream, e));
     CU_CHECK(d, e, d->event_record(w->ev_end, w->stream));
     rc = wait_event(w, w->ev_end, wp_now() + 60.0, e);
 done:
@@ -483,8 +489,9 @@ static int do_profile(Worker *w, const WpFrame *f, WpBuf *out, Error *e)
             CU_CHECK(d, e, d->memcpy_dtod_async(pp.shadow[i], buf_ptr(w, b), w->size[b], w->stream));
         }
         if (req.flush_mib) {
+            TRY(worker_timer(w, e)); /* its flush kernel */
             pp.flush_bytes = (size_t)req.flush_mib << 20;
-            CU_CHECK(d, e, d->mem_alloc(&pp.flush, pp.flush_bytes));
+            TRY(gpu_flush_alloc(&w->timer, pp.flush_bytes, &pp.flush, e));
         }
         rc = cupti_profile_run(w->ctx, w->device, profile_prepare, profile_execute, &pp, (int)req.max_passes, &res, e);
         if (rc != 0)

@@ -106,9 +106,55 @@ static const char SPIN_PTX[] =
     ".visible .entry cudaperf_empty()\n"
     "{\n"
     "    ret;\n"
+    "}\n"
+    /* the L2 flush: reads n_vec 16-byte words of a zeroed buffer through
+     * L2 (ld.global.cg) and never writes (the XOR of zeros is never the
+     * constant), so L2 ends up holding clean lines only */
+    ".visible .entry cudaperf_flush(.param .u64 buf, .param .u64 n_vec)\n"
+    "{\n"
+    "    .reg .pred %p<3>;\n"
+    "    .reg .b32 %r<12>;\n"
+    "    .reg .b64 %rd<10>;\n"
+    "    ld.param.u64 %rd1, [buf];\n"
+    "    ld.param.u64 %rd2, [n_vec];\n"
+    "    mov.u32 %r1, %ctaid.x;\n"
+    "    mov.u32 %r2, %ntid.x;\n"
+    "    mov.u32 %r3, %tid.x;\n"
+    "    mov.u32 %r4, %nctaid.x;\n"
+    "    mul.wide.u32 %rd3, %r1, %r2;\n"
+    "    cvt.u64.u32 %rd4, %r3;\n"
+    "    add.u64 %rd3, %rd3, %rd4;\n"
+    "    mul.wide.u32 %rd5, %r4, %r2;\n"
+    "    mov.u32 %r5, 0;\n"
+    "$loop:\n"
+    "    setp.ge.u64 %p1, %rd3, %rd2;\n"
+    "    @%p1 bra $end;\n"
+    "    shl.b64 %rd6, %rd3, 4;\n"
+    "    add.u64 %rd7, %rd1, %rd6;\n"
+    "    ld.global.cg.v4.u32 {%r6, %r7, %r8, %r9}, [%rd7];\n"
+    "    xor.b32 %r5, %r5, %r6;\n"
+    "    xor.b32 %r5, %r5, %r7;\n"
+    "    xor.b32 %r5, %r5, %r8;\n"
+    "    xor.b32 %r5, %r5, %r9;\n"
+    "    add.u64 %rd3, %rd3, %rd5;\n"
+    "    bra $loop;\n"
+    "$end:\n"
+    "    setp.ne.u32 %p2, %r5, 0x9E3779B9;\n"
+    "    @%p2 bra $done;\n"
+    "    st.global.u32 [%rd1], %r5;\n"
+    "$done:\n"
+    "    ret;\n"
     "}\n";
 
+const char *gpu_timing_ptx(void)
+{
+    return SPIN_PTX;
+}
+
 #define SPIN_TIMEOUT_NS 2000000000ULL
+/* the flush kernel's launch: enough blocks to fill the H200's 132 SMs */
+#define FLUSH_BLOCKS 1056
+#define FLUSH_THREADS 256
 
 int gpu_timer_init(GpuTimer *t, Error *e)
 {
@@ -125,6 +171,8 @@ int gpu_timer_init(GpuTimer *t, Error *e)
     CU_CHECK(d, e, d->module_load_data(&t->spin_mod, SPIN_PTX));
     CU_CHECK(d, e, d->module_get_function(&t->spin_fn, t->spin_mod, "cudaperf_spin"));
     CU_CHECK(d, e, d->module_get_function(&t->empty_fn, t->spin_mod, "cudaperf_empty"));
+    if (d->module_get_function(&t->flush_fn, t->spin_mod, "cudaperf_flush") != CUDA_SUCCESS)
+        t->flush_fn = NULL; /* gpu_flush_l2 falls back to a memset */
     t->window_ms = NAN;
     /* no persisting L2 carve-out: every sample starts from a cold L2 */
     if (d->ctx_set_limit)
@@ -184,16 +232,44 @@ static int wait_until(CuDriver *d, CUevent ev, double deadline, Error *e)
     }
 }
 
-/* Restore and flush, outside any timed window. */
-static int prepare_sample(GpuTimer *t, const GpuRestore *rs, uint32_t salt, Error *e)
+int gpu_flush_alloc(GpuTimer *t, size_t bytes, CUdeviceptr *buf, Error *e)
+{
+    int rc = 0;
+    CuDriver *d = t->d;
+    *buf = 0;
+    CU_CHECK(d, e, d->mem_alloc(buf, bytes));
+    CU_CHECK(d, e, d->memset_d32_async(*buf, 0, bytes / 4, t->stream));
+done:
+    return rc;
+}
+
+int gpu_flush_l2(GpuTimer *t, CUdeviceptr buf, size_t bytes, CUstream s, Error *e)
+{
+    int rc = 0;
+    CuDriver *d = t->d;
+    if (!bytes)
+        return 0;
+    if (t->flush_fn) {
+        unsigned long long n_vec = bytes / 16;
+        void *args[] = {&buf, &n_vec};
+        CU_CHECK(d, e, d->launch_kernel(t->flush_fn, FLUSH_BLOCKS, 1, 1, FLUSH_THREADS, 1, 1, 0, s, args, NULL));
+    } else {
+        CU_CHECK(d, e, d->memset_d32_async(buf, 0, bytes / 4, s));
+    }
+done:
+    return rc;
+}
+
+/* Restore, then flush, outside any timed window: the flush comes last so
+ * the restore's dirty lines are written back before the window opens. */
+static int prepare_sample(GpuTimer *t, const GpuRestore *rs, Error *e)
 {
     int rc = 0;
     CuDriver *d = t->d;
     for (uint32_t i = 0; i < rs->n; i++)
         if (rs->bytes[i])
             CU_CHECK(d, e, d->memcpy_dtod_async(rs->dst[i], rs->src[i], rs->bytes[i], t->stream));
-    if (t->flush_bytes)
-        CU_CHECK(d, e, d->memset_d32_async(t->flush, salt, t->flush_bytes / 4, t->stream));
+    TRY(gpu_flush_l2(t, t->flush, t->flush_bytes, t->stream, e));
 done:
     return rc;
 }
@@ -245,7 +321,7 @@ static float cupti_median(GpuTimer *t, const GpuPlan *p, const GpuRestore *rs, u
     int ok = 1;
     for (uint32_t r = 0; r < runs && ok; r++) {
         float ms;
-        ok = prepare_sample(t, rs, 0x5A5A0000u + r, &e) == 0 && execute(t, p, 0, deadline_s, &ms, &e) == 0;
+        ok = prepare_sample(t, rs, &e) == 0 && execute(t, p, 0, deadline_s, &ms, &e) == 0;
     }
     t->d->ctx_synchronize();
     if (cupti_kernels_stop(&spans, &n, &e) != 0 || !ok) {
@@ -289,7 +365,7 @@ static void calibrate_window(GpuTimer *t, const GpuRestore *rs, double deadline_
     float ev[CALIBRATION_RUNS];
     Error e;
     for (int r = 0; r < CALIBRATION_RUNS; r++)
-        if (prepare_sample(t, rs, 0x20000u + (uint32_t)r, &e) != 0 || execute(t, &empty, 1, deadline_s, &ev[r], &e) != 0)
+        if (prepare_sample(t, rs, &e) != 0 || execute(t, &empty, 1, deadline_s, &ev[r], &e) != 0)
             return;
     char note[256] = "";
     float kernel_ms = cupti_median(t, &empty, rs, CALIBRATION_RUNS / 2, deadline_s, note, sizeof note);
@@ -320,7 +396,7 @@ int gpu_time(GpuTimer *t, const GpuPlan *plans, uint32_t n_plans, const GpuResto
         t->flush = 0;
         t->flush_bytes = 0;
         if (want) {
-            CU_CHECK(d, e, d->mem_alloc(&t->flush, want));
+            TRY(gpu_flush_alloc(t, want, &t->flush, e));
             t->flush_bytes = want;
         }
     }
@@ -339,7 +415,7 @@ int gpu_time(GpuTimer *t, const GpuPlan *plans, uint32_t n_plans, const GpuResto
         double t0 = wp_now();
         for (uint32_t r = 0; r < tp->warmup_runs || (wp_now() - t0) * 1e3 < tp->warmup_ms; r++) {
             float ms;
-            TRY(prepare_sample(t, rs, r, e));
+            TRY(prepare_sample(t, rs, e));
             int x = execute(t, &plans[p], 0, deadline_s, &ms, e);
             if (x != 0) {
                 rc = x;
@@ -367,7 +443,7 @@ int gpu_time(GpuTimer *t, const GpuPlan *plans, uint32_t n_plans, const GpuResto
             if (pt->n >= cap)
                 continue;
             float ms;
-            TRY(prepare_sample(t, rs, 0x10000u + round, e));
+            TRY(prepare_sample(t, rs, e));
             int x = execute(t, &plans[p], 1, deadline_s, &ms, e);
             if (x != 0) {
                 rc = x;

@@ -7,7 +7,7 @@
  * alternating order, on the worker's non-default stream.  Before every
  * sample, outside the timed window: the buffers to restore are copied back
  * from shadows taken at the start (so inout data is the same every time),
- * the L2 is flushed by a memset over flush_mib MiB (at least twice the L2),
+ * the L2 is flushed by reading flush_mib MiB (over twice the L2; gpu_flush_l2),
  * and a spinning kernel is enqueued that holds the stream until the host has
  * enqueued the timed launches, so CUDA events measure GPU execution, not
  * launch overhead.  Warm-up first (at least warmup_runs executions and
@@ -55,6 +55,7 @@ typedef struct GpuTimer {
     CUmodule spin_mod;
     CUfunction spin_fn;
     CUfunction empty_fn;       /* an empty kernel: the event window's cost is measured on it */
+    CUfunction flush_fn;       /* the read-only L2 flush kernel; NULL: memset instead */
     int window_tried;          /* calibration attempted (once per timer) */
     float window_ms;           /* that cost, subtracted from samples; NaN: not measured */
     volatile uint32_t *flag;   /* host-mapped release flag of the spinning kernel */
@@ -70,6 +71,19 @@ typedef struct GpuTimer {
  * filled by the caller); -1 with e when the driver lacks what timing needs. */
 int gpu_timer_init(GpuTimer *t, Error *e);
 void gpu_timer_release(GpuTimer *t);
+
+/* The L2 flush (timing and the profiler's passes): a kernel reads the
+ * whole buffer (at least twice the L2) through L2 and writes nothing, so
+ * the L2 holds only clean lines when the measured window opens.  A memset
+ * flush (nvbench's way) leaves the L2 full of dirty lines whose write-back
+ * lands inside the next window: measured on the H200, 27.5 MB of DRAM
+ * writes charged to a kernel that writes 4 bytes.  gpu_flush_alloc makes
+ * the zeroed buffer (the caller frees it with mem_free); gpu_flush_l2
+ * enqueues the flush on stream s (a memset when the kernel is missing). */
+/* The PTX of the timer's own kernels (spin, empty, flush), for tests. */
+const char *gpu_timing_ptx(void);
+int gpu_flush_alloc(GpuTimer *t, size_t bytes, CUdeviceptr *buf, Error *e);
+int gpu_flush_l2(GpuTimer *t, CUdeviceptr buf, size_t bytes, CUstream s, Error *e);
 
 /* The restore list: dst[i] gets src[i] (bytes[i]) before every sample. */
 typedef struct GpuRestore {

@@ -16,6 +16,7 @@
 #include "common/launch.h"
 #include "common/strbuf.h"
 #include "harness/eval.h"
+#include "harness/gpu_timing.h"
 #include "tests/test.h"
 
 typedef struct Case {
@@ -269,5 +270,25 @@ TEST(gpu_device_eval)
     fixture_release(&f);
     free(cs);
     free(exe);
+    return 0;
+}
+
+/* The timer's hand-written PTX (spin, empty, read-only flush) assembles
+ * for sm_90 with ptxas, so the device loads it without surprises. */
+TEST(gpu_timer_ptx_assembles)
+{
+    const char *ptxas = "/usr/local/cuda/bin/ptxas";
+    if (access(ptxas, X_OK) != 0)
+        SKIP("no %s", ptxas);
+    char *path = xasprintf("%s/timer.ptx", t->tmpdir);
+    Error e;
+    int changed;
+    CHECK_MSG(file_write_if_changed(path, gpu_timing_ptx(), strlen(gpu_timing_ptx()), &changed, &e) == 0, "%s", e.msg);
+    char *out = NULL;
+    int st = test_sh(&out, "%s -arch=sm_90 %s -o %s/timer.cubin 2>&1", ptxas, path, t->tmpdir);
+    CHECK_MSG(st == 0, "ptxas: %s", out ? out : "");
+    CHECK(strstr(gpu_timing_ptx(), ".entry cudaperf_flush") && strstr(gpu_timing_ptx(), "ld.global.cg"));
+    free(out);
+    free(path);
     return 0;
 }

@@ -59,8 +59,9 @@ CUresult cuModuleLoadData(void **m, const void *img)
 CUresult cuModuleUnload(void *m) { (void)m; return OK; }
 CUresult cuModuleGetFunction(void **f, void *m, const char *name)
 {
-    if (m == (void *)2 && (strcmp(name, "cudaperf_spin") == 0 || strcmp(name, "cudaperf_empty") == 0)) {
-        *f = (void *)2; /* the spinning and the empty kernel: no-ops here */
+    if (m == (void *)2 && (strcmp(name, "cudaperf_spin") == 0 || strcmp(name, "cudaperf_empty") == 0 ||
+                           strcmp(name, "cudaperf_flush") == 0)) {
+        *f = (void *)2; /* the spinning, empty and flush kernels: no-ops here */
         return OK;
     }
     if (strcmp(name, "axpy") != 0)
