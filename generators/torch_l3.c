@@ -315,7 +315,7 @@ static void cu_attention(TorchProg *t, const char *in, const char *y, int heads,
         causal ? "\n// Causal: keys after the query are masked to -inf." : "", name,
         (int)(strlen("extern \"C\" __global__ void (") + strlen(name)), "",
         causal ? "    if (kj > qi) {\n"
-                 "        tc_st(s, i, -INFINITY);\n"
+                 "        tc_st(s, i, __int_as_float(0xff800000)); // -inf\n"
                  "        return;\n"
                  "    }\n"
                : "");
@@ -549,7 +549,7 @@ static void cu_moe(TorchProg *t, int experts, int k)
         "        return;\n"
         "    float p[%d];\n"
         "    bool kept[%d];\n"
-        "    float m = -INFINITY, s = 0.0f;\n"
+        "    float m = __int_as_float(0xff800000), s = 0.0f; // -inf\n"
         "    for (int e = 0; e < %d; e++) {\n"
         "        float dot = 0.0f;\n"
         "        for (int c = 0; c < dim; c++)\n"
