@@ -301,9 +301,12 @@ done_rc:
 
 /* Why config c is not run by default, or NULL when the CPU can afford it:
  * the C reference always runs there, and with the CPU backend the candidate
- * too. */
+ * too.  A torch reference runs on the GPU beside a GPU candidate, so every
+ * config of a torch program is affordable there. */
 static const char *too_expensive(const Problem *p, const ProblemConfig *c, int cpu_backend, char *buf, size_t len)
 {
+    if (!cpu_backend && strcmp(p->lang, "torch") == 0)
+        return NULL;
     int64_t flops = 0, bytes = 0;
     if (problem_eval(p, c, p->cost_flops, &flops, NULL) != 0 || problem_eval(p, c, p->cost_bytes, &bytes, NULL) != 0)
         return NULL;
