@@ -87,7 +87,7 @@ static void head(Stage *s, const char *op, int i)
         s->layout = TL_VEC;
         s->rank = 2;
         s->channel_dim = 1;
-        s->loose = 10;
+        s->loose = 100; /* K up to 4096: f32 sums of that many terms differ by ~1e-4 near zero (measured on the H200) */
         tp_param(t, "M", 16 * gen_randint(g, 2, 6), (int64_t[]){1024, 2048, 4096, 3072, 1536, 512}[i % 6], 13);
         tp_param(t, "K", 16 * gen_randint(g, 2, 6), outs[gen_randint(g, 0, 2)], 17);
         tp_param(t, "N", 16 * gen_randint(g, 2, 6), outs[gen_randint(g, 0, 2)], 12);

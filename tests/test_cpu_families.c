@@ -63,3 +63,58 @@ TEST(run_cpu_backend_every_family)
     free(bin);
     return 0;
 }
+
+/* The torch side of the same pipeline: the middle program of a spread of
+ * torch families (every operator kind of level 1, chains of level 2, every
+ * level-3 architecture kind that is cheap on a CPU) is generated with its
+ * reference CUDA implementation, ingested (references run on CPU torch) and
+ * run with `harness run --backend cpu`; every reference must pass. */
+#include "harness/torch_ref.h"
+TEST(run_cpu_backend_torch_families)
+{
+    static const char *const families[] = {
+        "torch_l1_gelu", "torch_l1_logsumexp", "torch_l1_log_softmax", "torch_l1_groupnorm", "torch_l1_bmm",
+        "torch_l1_conv2d_grouped", "torch_l1_conv_transpose1d", "torch_l1_avg_pool2d", "torch_l1_cross_entropy",
+        "torch_l1_cummax", "torch_l1_sort", "torch_l1_scatter_add", "torch_l2_linear_gelu_linear_layernorm",
+        "torch_l2_matmul_scale_clamp", "torch_l2_conv2d_batchnorm_relu_maxpool", "torch_l2_convT2d_groupnorm_relu",
+        "torch_l3_self_attention", "torch_l3_lstm_cell", "torch_l3_moe_router", "torch_l3_resnet_basic_block"};
+    const int n = (int)(sizeof families / sizeof *families);
+    char py[4096];
+    Error e;
+    if (torch_ref_find_python(py, sizeof py, &e) != 0)
+        SKIP("%s", e.msg);
+    char *bin = bin_dir();
+    if (!bin)
+        SKIP("cannot find the binaries' folder");
+    StrBuf args = STRBUF_INIT;
+    for (int i = 0; i < n; i++)
+        sb_printf(&args, " --family %s", families[i]);
+    char *out = NULL;
+    int st = test_sh(&out,
+                     "set -e; cd %s; %s/cudaperf-gen --out all%s >/dev/null; "
+                     "for f in all/torch/*/; do n=$(ls -d $f*/ | wc -l); d=$(ls -d $f*/ | sed -n \"$(( (n + 1) / 2 ))p\"); "
+                     "test -f $d/kernel.cu; mkdir -p sample/torch/$(basename $f); cp -r $d sample/torch/$(basename $f)/; "
+                     "done; ls -d sample/torch/*/* | wc -l",
+                     t->tmpdir, bin, sb_str(&args));
+    int got = st == 0 && out ? atoi(out) : 0;
+    CHECK_MSG(got == n, "sampling %d torch families (each with kernel.cu): %s", n, out ? out : "");
+    free(out);
+    if (got == n) {
+        st = test_sh(&out, "cd %s && %s/harness --catalog cat.db ingest --quiet sample", t->tmpdir, bin);
+        CHECK_MSG(st == 0 && out && strstr(out, "0 failed"), "ingest: %s", out ? out : "");
+        free(out);
+        st = test_sh(&out, "cd %s && %s/harness --catalog cat.db run --backend cpu --trials 1 --quiet", t->tmpdir,
+                     bin);
+        CHECK_MSG(st == 0 && out && strstr(out, " 0 fail"), "run: %s", out ? out : "");
+        free(out);
+        if (t->failures) {
+            test_sh(&out, "cd %s && %s/harness --catalog cat.db results 1 | grep -v ' pass ' | head -40", t->tmpdir,
+                    bin);
+            printf("%s\n", out ? out : "");
+            free(out);
+        }
+    }
+    sb_release(&args);
+    free(bin);
+    return 0;
+}
