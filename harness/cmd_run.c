@@ -29,7 +29,8 @@ static const char USAGE[] =
     "  --shard I/N         only shard I of N (whole programs, dealt round-robin): run each shard on its\n"
     "                      own copy of the catalog, then `harness merge` the copies into one run\n"
     "options:\n"
-    "  --resume RUN        continue run RUN (its own selection) without redoing finished kernels\n"
+    "  --resume RUN        continue run RUN (its own selection, trials, timeout, timing and profile\n"
+    "                      options) without redoing finished kernels\n"
     "  --backend gpu|cpu   where candidates run (default gpu; cpu: correctness only)\n"
     "  --gpus N|all        one worker per GPU, devices 0..N-1 (default 1)\n"
     "  --jobs N            processes compiling ahead of the GPUs (default: CPU cores - GPUs)\n"
@@ -201,6 +202,12 @@ int cmd_run(CliContext *cx, int argc, char **argv)
 #undef OPT
     }
     Error e;
+    /* a resumed run keeps the options it was started with */
+    if (resume && run_stored_options(cx->catalog_path, resume, &o.eval, &e) != 0) {
+        free(ids);
+        fprintf(stderr, "harness run: %s\n", e.msg);
+        return 1;
+    }
     if (o.per_gpu > 1 && o.eval.timing_runs > 0 && strcmp(o.backend, "gpu") == 0) {
         free(ids);
         return cli_usage_error("run", "--per-gpu > 1 shares a GPU between workers: only with --timing-runs 0");

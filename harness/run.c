@@ -908,6 +908,35 @@ done:
     return rc;
 }
 
+int run_stored_options(const char *catalog_path, int64_t run_id, EvalOptions *o, Error *e)
+{
+    int rc = 0;
+    Catalog *c = NULL;
+    RunRow row;
+    cJSON *oj = NULL;
+    memset(&row, 0, sizeof row);
+    TRY(catalog_open(catalog_path, 0, &c, e));
+    TRY(results_get_run(c, run_id, &row, e));
+    oj = row.options ? cJSON_Parse(row.options) : NULL;
+    if (!cJSON_IsObject(oj))
+        FAIL(e, "run %lld: its stored options are not a JSON object", (long long)run_id);
+    const cJSON *v;
+    if (cJSON_IsNumber(v = cJSON_GetObjectItemCaseSensitive(oj, "trials")))
+        o->trials = v->valueint;
+    if (cJSON_IsNumber(v = cJSON_GetObjectItemCaseSensitive(oj, "timeout_s")))
+        o->deadline_s = v->valuedouble;
+    if (cJSON_IsNumber(v = cJSON_GetObjectItemCaseSensitive(oj, "timing_runs")))
+        o->timing_runs = v->valueint;
+    o->profile = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(oj, "profile"));
+    o->time_all_configs = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(oj, "time_all_configs"));
+    o->seed = row.seed;
+done:
+    cJSON_Delete(oj);
+    run_row_release(&row);
+    catalog_close(c);
+    return rc;
+}
+
 int run_resume(const char *catalog_path, int64_t run_id, const RunOptions *o, RunSummary *s, int *no_gpu,
                Error *e)
 {

@@ -122,9 +122,10 @@ TEST(run_fake_gpu_end_to_end)
     }
 
     /* forget two kernels' results, as if the run had been killed: resume
-     * evaluates exactly those again */
+     * evaluates exactly those again, with the run's own options (2 trials,
+     * no timing) whatever the resuming command line says */
     CHECK(sql_exec(db, "DELETE FROM results WHERE kernel_id IN (1, 4); UPDATE runs SET status = 'interrupted'") == 0);
-    st = test_sh(&out, "%s --catalog %s run --resume 1 --cache %s/cache --timing-runs 0 --jobs 0", harness, db,
+    st = test_sh(&out, "%s --catalog %s run --resume 1 --cache %s/cache --trials 5 --jobs 0", harness, db,
                  t->tmpdir);
     CHECK_MSG(st == 0 && out && strstr(out, "4 kernels (2 done before), 2 evaluated"), "resume: %s", out ? out : "");
     free(out);
@@ -132,6 +133,16 @@ TEST(run_fake_gpu_end_to_end)
     if (j) {
         CHECK(strcmp(cJSON_GetObjectItemCaseSensitive(j, "status")->valuestring, "finished") == 0);
         CHECK(count_status(j, "pass") >= 4);
+        const cJSON *r;
+        cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(j, "results"))
+        {
+            const cJSON *tr = cJSON_GetObjectItemCaseSensitive(r, "trials");
+            const cJSON *tm = cJSON_GetObjectItemCaseSensitive(r, "time_median_ms");
+            if (strcmp(cJSON_GetObjectItemCaseSensitive(r, "status")->valuestring, "pass") == 0)
+                CHECK_MSG(cJSON_IsNumber(tr) && tr->valueint == 2 && (!tm || cJSON_IsNull(tm)),
+                          "a resumed result has %d trials and a time: the run's options were not kept",
+                          cJSON_IsNumber(tr) ? tr->valueint : -1);
+        }
         cJSON_Delete(j);
     }
 
