@@ -236,11 +236,13 @@ static void print_human(const char *program, const char *kernel_path, const Eval
         printf("(timing: CUDA events around the whole launch plan on a non-default stream, L2 flushed (%u MiB) and "
                "inout buffers restored before each sample, launches queued behind a spinning kernel; at least %u "
                "samples, until the median is known to %.1f%% or %.2f s; samples under %.0f%% of the max SM clock "
-               "dropped; speedup = baseline median / candidate median, the baseline (%s) timed interleaved)\n",
+               "dropped; speedup = baseline median / candidate median, the baseline (%s))\n",
                o->timing.flush_mib, o->timing.min_samples > (uint32_t)o->timing_runs ? o->timing.min_samples
                                                                                      : (uint32_t)o->timing_runs,
                100.0 * o->timing.target_spread, o->timing.budget_s, 100.0 * o->timing.min_clock_fraction,
-               o->baseline_source ? "the program's reference CUDA implementation" : "none");
+               strncmp(program, "torch/", 6) == 0 ? "torch eager on the same GPU and inputs, timed by the torch runner"
+               : o->baseline_source          ? "the program's reference CUDA implementation, timed interleaved"
+                                             : "none");
 }
 
 static void add_num(cJSON *obj, const char *key, double v)
@@ -349,6 +351,8 @@ static void print_json(const char *program, const char *kernel_path, const EvalR
             add_num(c, "event_window_ms", ec->window_ms);
             add_num(c, "reference_cpu_ms", ec->reference_cpu_ms);
             add_num(c, "baseline_ms", ec->baseline_ms);
+            if (ec->baseline_kind)
+                cJSON_AddStringToObject(c, "baseline_kind", ec->baseline_kind);
             add_num(c, "baseline_cupti_ms", ec->baseline_cupti_ms);
             add_num(c, "speedup", ec->speedup);
             cJSON_AddBoolToObject(c, "flagged", ec->flagged);

@@ -367,8 +367,73 @@ static int upload_and_poison(Eval *ev, void **host, const uint64_t *bytes, WpSta
  * ec's timing fields.  0: timed (or timing not possible, said in
  * ec->timing_note); 1: the candidate failed while timed (ec says how);
  * -1 with *st and e: the worker failed. */
-static int time_config(Eval *ev, const ProblemConfig *c, EvalConfig *ec, void **host, const uint64_t *bytes,
-                       WpStatus *st, Error *e)
+/* A torch program's baseline is torch eager on the same GPU, timed by the
+ * runner under the same protocol (flush, spin-gated events, warm-up, stop
+ * rule) on the very inputs and weights the candidate got; it cannot share
+ * the worker, so it is timed once per (program, config, seed) in the
+ * session, right after the first candidate, not interleaved. */
+static void torch_eager_baseline(Eval *ev, const ProblemConfig *c, uint64_t seed, void **host, const uint64_t *bytes,
+                                 EvalConfig *ec)
+{
+    const Problem *p = ev->p;
+    EvalSession *s = ev->s;
+    if (!s->torch || !torch_runner_has_cuda(s->torch)) {
+        if (!ec->timing_note[0])
+            snprintf(ec->timing_note, sizeof ec->timing_note,
+                     "torch eager not timed: the torch runner's torch sees no GPU (no speedup)");
+        return;
+    }
+    char key[sizeof s->eager_key];
+    snprintf(key, sizeof key, "%s\n%s\n%llu", p->name, c->name, (unsigned long long)seed);
+    if (strcmp(key, s->eager_key) != 0) {
+        void **bufs = xcalloc((size_t)p->n_args + 1, sizeof *bufs);
+        int64_t *count = xcalloc((size_t)p->n_args + 1, sizeof *count);
+        for (int i = 0; i < p->n_args; i++) {
+            int b = ev->buf_of_arg[i];
+            if (b < 0)
+                continue;
+            bufs[i] = host[b];
+            count[i] = (int64_t)(bytes[b] / dtype_size(p->args[i].dtype));
+        }
+        const WpTimingParams *w = &ev->o->timing;
+        TorchTimingParams tp = torch_timing_default_params();
+        tp.flush_mib = (int)w->flush_mib;
+        tp.min_samples = (int)w->min_samples > ev->o->timing_runs ? (int)w->min_samples : ev->o->timing_runs;
+        tp.max_samples = (int)w->max_samples;
+        tp.warmup_runs = (int)w->warmup_runs;
+        tp.target_spread = w->target_spread;
+        tp.budget_s = w->budget_s;
+        tp.min_time_s = w->min_time_s;
+        tp.warmup_ms = w->warmup_ms;
+        tp.compile = 0;
+        TorchTimeResult tr;
+        Error te;
+        memset(&tr, 0, sizeof tr);
+        snprintf(s->eager_key, sizeof s->eager_key, "%s", key);
+        s->eager_ms = NAN;
+        s->eager_note[0] = '\0';
+        int rc = torch_ref_problem_time(s->torch, p, ev->ref_source, p->name, c, seed, bufs, count, &tp, &tr, NULL,
+                                        &te);
+        if (rc == 0 && tr.eager.count > 0)
+            s->eager_ms = tr.eager.median_ms;
+        else
+            snprintf(s->eager_note, sizeof s->eager_note, "torch eager not timed: %s",
+                     rc != 0 ? te.msg : tr.note[0] ? tr.note : "no samples");
+        free(bufs);
+        free(count);
+    }
+    if (!isnan(s->eager_ms)) {
+        ec->baseline_ms = s->eager_ms;
+        ec->speedup = ec->median_ms > 0 ? s->eager_ms / ec->median_ms : NAN;
+        ec->flagged = ec->speedup > EVAL_SPEEDUP_FLAG;
+        ec->baseline_kind = "torch-eager";
+    } else if (!ec->timing_note[0]) {
+        snprintf(ec->timing_note, sizeof ec->timing_note, "%s", s->eager_note);
+    }
+}
+
+static int time_config(Eval *ev, const ProblemConfig *c, uint64_t seed, EvalConfig *ec, void **host,
+                       const uint64_t *bytes, WpStatus *st, Error *e)
 {
     const Problem *p = ev->p;
     int rc = 0;
@@ -439,6 +504,9 @@ static int time_config(Eval *ev, const ProblemConfig *c, EvalConfig *ec, void **
         ec->baseline_cupti_ms = res.plans[1].cupti_ms;
         ec->speedup = cand.median > 0 ? base.median / cand.median : NAN;
         ec->flagged = ec->speedup > EVAL_SPEEDUP_FLAG;
+        ec->baseline_kind = "reference-cuda";
+    } else if (is_torch(p) && !ev->base_lp) {
+        torch_eager_baseline(ev, c, seed, host, bytes, ec);
     }
     if (res.note[0] && !ec->timing_note[0])
         snprintf(ec->timing_note, sizeof ec->timing_note, "%s", res.note);
@@ -700,7 +768,7 @@ static int run_trial(Eval *ev, const ProblemConfig *c, uint64_t seed, int time_i
 
     /* timing (gpu_timing.h), then the candidate once more on fresh
      * buffers: what it computes after being timed must still be right */
-    int tr = time_config(ev, c, ec, host, bytes, &st, &te);
+    int tr = time_config(ev, c, seed, ec, host, bytes, &st, &te);
     if (tr < 0) {
         worker_failed(ev, ec, st, &te);
         goto done;
@@ -799,7 +867,10 @@ int eval_session_candidate(EvalSession *s, const Problem *p, const char *ref_sou
         ev.buf_of_arg[i] = arg_role_is_buffer(p->args[i].role) ? ev.n_bufs++ : -1;
     ev.n_problem_bufs = ev.n_bufs;
     ev.n_bufs += lp->n_scratch;
-    if (o->baseline_plan && o->backend != BACKEND_CPU && o->timing_runs > 0) {
+    /* the baseline: the reference CUDA implementation for C programs;
+     * torch programs are measured against torch eager instead
+     * (torch_eager_baseline) */
+    if (o->baseline_plan && o->backend != BACKEND_CPU && o->timing_runs > 0 && !is_torch(p)) {
         ev.base_lp = o->baseline_plan;
         ev.n_bufs += ev.base_lp->n_scratch;
     }

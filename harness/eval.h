@@ -101,6 +101,7 @@ typedef struct EvalConfig {
     double window_ms;            /* event-window cost subtracted from the samples; NaN: none */
     double reference_cpu_ms;     /* the C reference's run time on one core, fastest trial; NaN: none */
     double baseline_ms, baseline_cupti_ms, speedup;
+    const char *baseline_kind;   /* "reference-cuda", "torch-eager", or NULL when there is no baseline */
     int flagged;                 /* speedup over EVAL_SPEEDUP_FLAG: for review */
     int clock_min_mhz, clock_max_mhz;
     char timing_note[512];       /* what timing could not check, and why */
@@ -138,6 +139,11 @@ typedef struct EvalSession {
     char profile_note[512];        /* its reason, said once on o->progress */
     struct TorchRunner *torch;     /* lang "torch" references (torch_ref.h), started on first use */
     struct RefCache *refs;         /* the current program's C reference outputs (ref_cache.h); owned */
+    /* torch eager's median on the last (program, config, seed) it was timed
+     * for: a program's candidates share it (it does not depend on them) */
+    char eager_key[512];
+    double eager_ms;
+    char eager_note[256];
 } EvalSession;
 
 /* Starts the worker for o->device (and fixes the target arch).  -1 with e

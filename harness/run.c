@@ -422,7 +422,7 @@ static int store_kernel(Catalog *c, const WorkerCtx *w, const KernelRow *k, cons
                 row.speedup = ec->speedup;
                 row.flagged = ec->flagged;
                 if (!isnan(ec->baseline_ms))
-                    row.baseline_kind = "reference-cuda";
+                    row.baseline_kind = ec->baseline_kind;
             }
             if (ec->timing_note[0] && ec->status == EVAL_PASS)
                 row.log = ec->timing_note;

@@ -863,6 +863,53 @@ static int copy_into(const Problem *p, const ProblemArg *a, const ProblemConfig 
     return 0;
 }
 
+/* The forward inputs of p under c as tensors over the caller's buffers
+ * (borrowed: the caller clears .data before tensors_free).  *n_in and
+ * *n_out count forward's inputs and outputs. */
+static int forward_inputs(const Problem *p, const char *label, const ProblemConfig *c, void *const *bufs,
+                          const int64_t *count, TorchTensor *in, int *n_in, int *n_out, Error *e)
+{
+    int rc = 0;
+    *n_in = *n_out = 0;
+    for (int i = 0; i < p->n_args; i++) {
+        const ProblemArg *a = &p->args[i];
+        if (a->role == ROLE_OUT || a->role == ROLE_INOUT)
+            (*n_out)++;
+        if (a->role != ROLE_IN || a->fill.kind == FILL_MODEL)
+            continue;
+        TorchTensor *t = &in[(*n_in)++];
+        if (problem_tensor(p, a, c, t, e) != 0) {
+            error_prefix(e, "%s: config %s", label, c->name);
+            return -1;
+        }
+        if (t->count != count[i])
+            FAIL(e, "%s: config %s: '%s' has %lld elements here, %lld in the buffer", label, c->name, a->name,
+                 (long long)t->count, (long long)count[i]);
+        t->data = bufs[i];
+    }
+done:
+    return rc;
+}
+
+int torch_ref_problem_time(TorchRunner *r, const Problem *p, const char *source, const char *label,
+                           const ProblemConfig *c, uint64_t seed, void *const *bufs, const int64_t *count,
+                           const TorchTimingParams *tp, TorchTimeResult *out, int *fault, Error *e)
+{
+    int rc = 0, n_in = 0, n_out = 0, dummy;
+    if (!fault)
+        fault = &dummy;
+    *fault = 0;
+    TorchTensor *in = xcalloc((size_t)p->n_args + 1, sizeof *in);
+    TRY(forward_inputs(p, label, c, bufs, count, in, &n_in, &n_out, e));
+    TorchProgram prog = {label, source, p->entry, (const char *const *)p->params, c->params, p->n_params};
+    rc = torch_ref_time(r, &prog, seed, in, n_in, tp, out, fault, e);
+done:
+    for (int i = 0; i < n_in; i++)
+        in[i].data = NULL;
+    tensors_free(in, n_in);
+    return rc;
+}
+
 int torch_ref_problem_run(TorchRunner *r, const Problem *p, const char *source, const char *label,
                           const ProblemConfig *c, uint64_t seed, const char *device, void *const *bufs,
                           const int64_t *count, int *fault, Error *e)
@@ -874,22 +921,8 @@ int torch_ref_problem_run(TorchRunner *r, const Problem *p, const char *source, 
     TorchTensor *in = xcalloc((size_t)p->n_args + 1, sizeof *in);
     TorchRunResult res;
     memset(&res, 0, sizeof res);
-    for (int i = 0; i < p->n_args; i++) {
-        const ProblemArg *a = &p->args[i];
-        if (a->role == ROLE_OUT || a->role == ROLE_INOUT)
-            n_out++;
-        if (a->role != ROLE_IN || a->fill.kind == FILL_MODEL)
-            continue;
-        TorchTensor *t = &in[n_in++];
-        if (problem_tensor(p, a, c, t, e) != 0) {
-            error_prefix(e, "%s: config %s", label, c->name);
-            goto done_rc;
-        }
-        if (t->count != count[i])
-            FAIL(e, "%s: config %s: '%s' has %lld elements here, %lld in the buffer", label, c->name, a->name,
-                 (long long)t->count, (long long)count[i]);
-        t->data = bufs[i]; /* borrowed: not freed below */
-    }
+    if (forward_inputs(p, label, c, bufs, count, in, &n_in, &n_out, e) != 0)
+        goto done_rc;
     TorchProgram prog = {label, source, p->entry, (const char *const *)p->params, c->params, p->n_params};
     if (torch_ref_run(r, &prog, seed, device, in, n_in, n_out, &res, fault, e) != 0) {
         /* "label: what" -> "label: config c: what" */

@@ -169,6 +169,13 @@ int torch_ref_problem_run(TorchRunner *r, const Problem *p, const char *source, 
                           const ProblemConfig *c, uint64_t seed, const char *device, void *const *bufs,
                           const int64_t *count, int *fault, Error *e);
 
+/* time for a problem (GPU only): torch eager (and torch.compile when
+ * tp->compile) on the forward inputs held in bufs (meta.json order, as for
+ * torch_ref_problem_run), the model built under `seed`. */
+int torch_ref_problem_time(TorchRunner *r, const Problem *p, const char *source, const char *label,
+                           const ProblemConfig *c, uint64_t seed, void *const *bufs, const int64_t *count,
+                           const TorchTimingParams *tp, TorchTimeResult *out, int *fault, Error *e);
+
 /* ---- the frame (docs/TORCH_RUNNER.md), exposed for tests ---- */
 
 /* One decoded frame: the JSON header (malloc) and views of the buffers
