@@ -58,6 +58,33 @@ const char *tc_name(TorchProg *t, const char *stem)
     return tp_keep(t, xasprintf("%s_%d", stem, tp_serial(t)));
 }
 
+/* The memo key is the stem and the text, so two operators that happen to
+ * share a body (clamp and hardtanh) still get kernels named after them. */
+const char *tc_kernel(TorchProg *t, const char *stem, const char *text)
+{
+    char *key = xasprintf("kernel %s\n%s", stem, text);
+    const char *name = tp_memo_get(t, key);
+    if (!name) {
+        name = tc_name(t, stem);
+        StrBuf src = STRBUF_INIT;
+        size_t nl = strlen(TC_NAME);
+        for (const char *p = text, *q; *p; p = q + nl) {
+            q = strstr(p, TC_NAME);
+            if (!q) {
+                sb_append(&src, p);
+                break;
+            }
+            sb_append_n(&src, p, (size_t)(q - p));
+            sb_append(&src, name);
+        }
+        tc_cuda(t, "%s", sb_str(&src));
+        sb_release(&src);
+        tp_memo_put(t, key, name);
+    }
+    free(key);
+    return name;
+}
+
 /* ---- helpers for the emitters ---- */
 
 /* A size expression as a launch argument: parenthesised, so a bare param
@@ -160,7 +187,7 @@ static const ActDef ACT_DEFS[] = {
     {"hardsigmoid", "const float y = fminf(fmaxf(x + 3.0f, 0.0f), 6.0f) / 6.0f;"},
     {"mish", "const float y = x * tanhf(log1pf(expf(x)));"},
     {"softsign", "const float y = x / (1.0f + fabsf(x));"},
-    /* the program computes relu6(x * 8.0) */
+    /* torch_stage's relu6 is F.relu6(x * 8.0); tc_relu6 is the plain one */
     {"relu6", "const float y = fminf(fmaxf(x * 8.0f, 0.0f), 6.0f);"},
     {"logsigmoid", "const float y = fminf(x, 0.0f) - log1pf(expf(-fabsf(x)));"},
     {"tanhshrink", "const float y = x - tanhf(x);"},
@@ -196,32 +223,34 @@ int tc_act_known(const char *name)
 static void elementwise(TorchProg *t, const char *stem, const char *in, const char *in2, const char *out,
                         const char *n, const char *body)
 {
-    const char *T = tc_type(t), *k = tc_name(t, stem);
+    const char *T = tc_type(t);
+    char *text;
     if (in2)
-        tc_cuda(t,
-                "extern \"C\" __global__ void %s(const %s *__restrict__ in, const %s *__restrict__ in2, "
-                "%s *__restrict__ out, int n)\n"
-                "{\n"
-                "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
-                "    if (i >= n)\n"
-                "        return;\n"
-                "    const float a = tc_ld(in, i), b = tc_ld(in2, i);\n"
-                "    %s\n"
-                "    tc_st(out, i, y);\n"
-                "}\n\n",
-                k, T, T, T, body);
+        text = xasprintf("extern \"C\" __global__ void " TC_NAME "(const %s *__restrict__ in, "
+                         "const %s *__restrict__ in2, %s *__restrict__ out, int n)\n"
+                         "{\n"
+                         "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+                         "    if (i >= n)\n"
+                         "        return;\n"
+                         "    const float a = tc_ld(in, i), b = tc_ld(in2, i);\n"
+                         "    %s\n"
+                         "    tc_st(out, i, y);\n"
+                         "}\n\n",
+                         T, T, T, body);
     else
-        tc_cuda(t,
-                "extern \"C\" __global__ void %s(const %s *__restrict__ in, %s *__restrict__ out, int n)\n"
-                "{\n"
-                "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
-                "    if (i >= n)\n"
-                "        return;\n"
-                "    const float x = tc_ld(in, i);\n"
-                "    %s\n"
-                "    tc_st(out, i, y);\n"
-                "}\n\n",
-                k, T, T, body);
+        text = xasprintf("extern \"C\" __global__ void " TC_NAME "(const %s *__restrict__ in, "
+                         "%s *__restrict__ out, int n)\n"
+                         "{\n"
+                         "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+                         "    if (i >= n)\n"
+                         "        return;\n"
+                         "    const float x = tc_ld(in, i);\n"
+                         "    %s\n"
+                         "    tc_st(out, i, y);\n"
+                         "}\n\n",
+                         T, T, body);
+    const char *k = tc_kernel(t, stem, text);
+    free(text);
     char *args = in2 ? xasprintf("%s,%s,%s,%s", in, in2, out, arg(t, n)) : xasprintf("%s,%s,%s", in, out, arg(t, n));
     launch_1d(t, k, n, args);
     free(args);
@@ -254,21 +283,32 @@ void tc_copy(TorchProg *t, const char *in, const char *out, const char *n)
     elementwise(t, "copy", in, NULL, out, n, "const float y = x;");
 }
 
+void tc_relu6(TorchProg *t, const char *in, const char *out, const char *n)
+{
+    elementwise(t, "relu6", in, NULL, out, n, "const float y = fminf(fmaxf(x, 0.0f), 6.0f);");
+}
+
+void tc_mul(TorchProg *t, const char *a, const char *b, const char *out, const char *n)
+{
+    elementwise(t, "mul", a, b, out, n, "const float y = a * b;");
+}
+
 void tc_bias_channel(TorchProg *t, const char *in, const char *bias, const char *out, const char *n,
                      const char *channels, const char *inner)
 {
-    const char *T = tc_type(t), *k = tc_name(t, "bias");
-    tc_cuda(t,
-            "extern \"C\" __global__ void %s(const %s *__restrict__ in, const %s *__restrict__ bias, "
-            "%s *__restrict__ out, int n, int channels, int inner)\n"
-            "{\n"
-            "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
-            "    if (i >= n)\n"
-            "        return;\n"
-            "    const long long c = (i / inner) %% channels;\n"
-            "    tc_st(out, i, tc_ld(in, i) + tc_ld(bias, c));\n"
-            "}\n\n",
-            k, T, T, T);
+    const char *T = tc_type(t);
+    char *text = xasprintf("extern \"C\" __global__ void " TC_NAME "(const %s *__restrict__ in, "
+                           "const %s *__restrict__ bias, %s *__restrict__ out, int n, int channels, int inner)\n"
+                           "{\n"
+                           "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+                           "    if (i >= n)\n"
+                           "        return;\n"
+                           "    const long long c = (i / inner) %% channels;\n"
+                           "    tc_st(out, i, tc_ld(in, i) + tc_ld(bias, c));\n"
+                           "}\n\n",
+                           T, T, T);
+    const char *k = tc_kernel(t, "bias", text);
+    free(text);
     char *args = xasprintf("%s,%s,%s,%s,%s,%s", in, bias, out, arg(t, n), arg(t, channels), arg(t, inner));
     launch_1d(t, k, n, args);
     free(args);
@@ -277,20 +317,22 @@ void tc_bias_channel(TorchProg *t, const char *in, const char *bias, const char 
 void tc_batchnorm(TorchProg *t, const char *in, const char *w, const char *b, const char *mean, const char *var,
                   const char *out, const char *n, const char *channels, const char *inner, double eps)
 {
-    const char *T = tc_type(t), *k = tc_name(t, "batchnorm");
-    tc_cuda(t,
-            "extern \"C\" __global__ void %s(const %s *__restrict__ in, const %s *__restrict__ weight, "
-            "const %s *__restrict__ bias, const %s *__restrict__ mean, const %s *__restrict__ var, "
-            "%s *__restrict__ out, int n, int channels, int inner)\n"
-            "{\n"
-            "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
-            "    if (i >= n)\n"
-            "        return;\n"
-            "    const long long c = (i / inner) %% channels;\n"
-            "    const float xhat = (tc_ld(in, i) - tc_ld(mean, c)) * rsqrtf(tc_ld(var, c) + %s);\n"
-            "    tc_st(out, i, xhat * tc_ld(weight, c) + tc_ld(bias, c));\n"
-            "}\n\n",
-            k, T, T, T, T, T, T, flit(t, eps));
+    const char *T = tc_type(t);
+    char *text = xasprintf("extern \"C\" __global__ void " TC_NAME "(const %s *__restrict__ in, "
+                           "const %s *__restrict__ weight, const %s *__restrict__ bias, "
+                           "const %s *__restrict__ mean, const %s *__restrict__ var, %s *__restrict__ out, int n, "
+                           "int channels, int inner)\n"
+                           "{\n"
+                           "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+                           "    if (i >= n)\n"
+                           "        return;\n"
+                           "    const long long c = (i / inner) %% channels;\n"
+                           "    const float xhat = (tc_ld(in, i) - tc_ld(mean, c)) * rsqrtf(tc_ld(var, c) + %s);\n"
+                           "    tc_st(out, i, xhat * tc_ld(weight, c) + tc_ld(bias, c));\n"
+                           "}\n\n",
+                           T, T, T, T, T, T, flit(t, eps));
+    const char *k = tc_kernel(t, "batchnorm", text);
+    free(text);
     char *args = xasprintf("%s,%s,%s,%s,%s,%s,%s,%s,%s", in, w, b, mean, var, out, arg(t, n), arg(t, channels),
                            arg(t, inner));
     launch_1d(t, k, n, args);
@@ -305,47 +347,50 @@ void tc_batchnorm(TorchProg *t, const char *in, const char *w, const char *b, co
 static void gemm(TorchProg *t, const char *stem, const char *a, const char *b, const char *bias, const char *out,
                  const char *batch, const char *M, const char *K, const char *N, int trans_b, int b_batched)
 {
-    const char *T = tc_type(t), *k = tc_name(t, stem);
-    tc_cuda(t,
-            "/* out = a @ %s%s: a [M, K], b %s, out [M, N]%s */\n"
-            "extern \"C\" __global__ void %s(const %s *__restrict__ a, const %s *__restrict__ b, %s%s%s"
-            "%s *__restrict__ out, int M, int K, int N)\n"
-            "{\n"
-            "    __shared__ float as[16][16 + 1];\n"
-            "    __shared__ float bs[16][16 + 1];\n"
-            "    const int tx = threadIdx.x, ty = threadIdx.y;\n"
-            "    const long long z = blockIdx.z;\n"
-            "    const long long row = (long long)blockIdx.y * 16 + ty;\n"
-            "    const long long col = (long long)blockIdx.x * 16 + tx;\n"
-            "    const %s *az = a + z * M * K;\n"
-            "    const %s *bz = b + %s;\n"
-            "    float acc = 0.0f;\n"
-            "    for (int k0 = 0; k0 < K; k0 += 16) {\n"
-            "        as[ty][tx] = row < M && k0 + tx < K ? tc_ld(az, row * K + k0 + tx) : 0.0f;\n",
-            trans_b ? "b^T" : "b", bias ? " + bias" : "", trans_b ? "[N, K]" : "[K, N]",
-            strcmp(batch, "1") ? " per batch entry (blockIdx.z)" : "", k, T, T, bias ? "const " : "",
-            bias ? T : "", bias ? " *__restrict__ bias, " : "", T, T, T, b_batched ? "z * K * N" : "0");
+    const char *T = tc_type(t);
+    StrBuf text = STRBUF_INIT;
+    sb_printf(&text,
+              "/* out = a @ %s%s: a [M, K], b %s, out [M, N]%s */\n"
+              "extern \"C\" __global__ void " TC_NAME "(const %s *__restrict__ a, const %s *__restrict__ b, %s%s%s"
+              "%s *__restrict__ out, int M, int K, int N)\n"
+              "{\n"
+              "    __shared__ float as[16][16 + 1];\n"
+              "    __shared__ float bs[16][16 + 1];\n"
+              "    const int tx = threadIdx.x, ty = threadIdx.y;\n"
+              "    const long long z = blockIdx.z;\n"
+              "    const long long row = (long long)blockIdx.y * 16 + ty;\n"
+              "    const long long col = (long long)blockIdx.x * 16 + tx;\n"
+              "    const %s *az = a + z * M * K;\n"
+              "    const %s *bz = b + %s;\n"
+              "    float acc = 0.0f;\n"
+              "    for (int k0 = 0; k0 < K; k0 += 16) {\n"
+              "        as[ty][tx] = row < M && k0 + tx < K ? tc_ld(az, row * K + k0 + tx) : 0.0f;\n",
+              trans_b ? "b^T" : "b", bias ? " + bias" : "", trans_b ? "[N, K]" : "[K, N]",
+              strcmp(batch, "1") ? " per batch entry (blockIdx.z)" : "", T, T, bias ? "const " : "",
+              bias ? T : "", bias ? " *__restrict__ bias, " : "", T, T, T, b_batched ? "z * K * N" : "0");
     if (trans_b)
-        tc_cuda(t,
-                "        /* bs[ty][tx] = b[blockIdx.x * 16 + ty][k0 + tx]: read along K */\n"
-                "        const long long brow = (long long)blockIdx.x * 16 + ty;\n"
-                "        bs[ty][tx] = brow < N && k0 + tx < K ? tc_ld(bz, brow * K + k0 + tx) : 0.0f;\n"
-                "        __syncthreads();\n"
-                "        for (int kk = 0; kk < 16; kk++)\n"
-                "            acc += as[ty][kk] * bs[tx][kk];\n");
+        sb_append(&text,
+                  "        /* bs[ty][tx] = b[blockIdx.x * 16 + ty][k0 + tx]: read along K */\n"
+                  "        const long long brow = (long long)blockIdx.x * 16 + ty;\n"
+                  "        bs[ty][tx] = brow < N && k0 + tx < K ? tc_ld(bz, brow * K + k0 + tx) : 0.0f;\n"
+                  "        __syncthreads();\n"
+                  "        for (int kk = 0; kk < 16; kk++)\n"
+                  "            acc += as[ty][kk] * bs[tx][kk];\n");
     else
-        tc_cuda(t,
-                "        bs[ty][tx] = k0 + ty < K && col < N ? tc_ld(bz, (long long)(k0 + ty) * N + col) : 0.0f;\n"
-                "        __syncthreads();\n"
-                "        for (int kk = 0; kk < 16; kk++)\n"
-                "            acc += as[ty][kk] * bs[kk][tx];\n");
-    tc_cuda(t,
-            "        __syncthreads();\n"
-            "    }\n"
-            "    if (row < M && col < N)\n"
-            "        tc_st(out, z * M * N + row * N + col, acc%s);\n"
-            "}\n\n",
-            bias ? " + tc_ld(bias, col)" : "");
+        sb_append(&text,
+                  "        bs[ty][tx] = k0 + ty < K && col < N ? tc_ld(bz, (long long)(k0 + ty) * N + col) : 0.0f;\n"
+                  "        __syncthreads();\n"
+                  "        for (int kk = 0; kk < 16; kk++)\n"
+                  "            acc += as[ty][kk] * bs[kk][tx];\n");
+    sb_printf(&text,
+              "        __syncthreads();\n"
+              "    }\n"
+              "    if (row < M && col < N)\n"
+              "        tc_st(out, z * M * N + row * N + col, acc%s);\n"
+              "}\n\n",
+              bias ? " + tc_ld(bias, col)" : "");
+    const char *k = tc_kernel(t, stem, sb_str(&text));
+    sb_release(&text);
     char *grid = xasprintf("(%s+15)/16,(%s+15)/16,%s", arg(t, N), arg(t, M), arg(t, batch));
     char *args = bias ? xasprintf("%s,%s,%s,%s,%s,%s,%s", a, b, bias, out, arg(t, M), arg(t, K), arg(t, N))
                       : xasprintf("%s,%s,%s,%s,%s,%s", a, b, out, arg(t, M), arg(t, K), arg(t, N));
@@ -372,11 +417,12 @@ void tc_layernorm(TorchProg *t, const char *in, const char *w, const char *b, co
                   const char *n, double eps)
 {
     need_block_reduce(t, "sum");
-    const char *T = tc_type(t), *k = tc_name(t, "layernorm");
-    tc_cuda(t,
+    const char *T = tc_type(t);
+    char *text = xasprintf(
             "/* one block per row (the grid is exactly the rows): mean, then the\n"
             " * biased variance around it, then the normalised row */\n"
-            "extern \"C\" __global__ void %s(const %s *__restrict__ in, %s%s%s%s%s%s%s *__restrict__ out, int n)\n"
+            "extern \"C\" __global__ void " TC_NAME "(const %s *__restrict__ in, %s%s%s%s%s%s"
+            "%s *__restrict__ out, int n)\n"
             "{\n"
             "    const long long base = (long long)blockIdx.x * n;\n"
             "    float s = 0.0f;\n"
@@ -392,9 +438,11 @@ void tc_layernorm(TorchProg *t, const char *in, const char *w, const char *b, co
             "    for (int j = threadIdx.x; j < n; j += blockDim.x)\n"
             "        tc_st(out, base + j, (tc_ld(in, base + j) - mean) * rstd%s%s);\n"
             "}\n\n",
-            k, T, w ? "const " : "", w ? T : "", w ? " *__restrict__ weight, " : "", b ? "const " : "", b ? T : "",
+            T, w ? "const " : "", w ? T : "", w ? " *__restrict__ weight, " : "", b ? "const " : "", b ? T : "",
             b ? " *__restrict__ bias, " : "", T, flit(t, eps), w ? " * tc_ld(weight, j)" : "",
             b ? " + tc_ld(bias, j)" : "");
+    const char *k = tc_kernel(t, "layernorm", text);
+    free(text);
     StrBuf a = STRBUF_INIT;
     sb_printf(&a, "%s", in);
     if (w)
@@ -410,10 +458,10 @@ void tc_rmsnorm(TorchProg *t, const char *in, const char *w, const char *out, co
                 double eps)
 {
     need_block_reduce(t, "sum");
-    const char *T = tc_type(t), *k = tc_name(t, "rmsnorm");
-    tc_cuda(t,
+    const char *T = tc_type(t);
+    char *text = xasprintf(
             "/* one block per row (the grid is exactly the rows) */\n"
-            "extern \"C\" __global__ void %s(const %s *__restrict__ in, %s%s%s%s *__restrict__ out, int n)\n"
+            "extern \"C\" __global__ void " TC_NAME "(const %s *__restrict__ in, %s%s%s%s *__restrict__ out, int n)\n"
             "{\n"
             "    const long long base = (long long)blockIdx.x * n;\n"
             "    float q = 0.0f;\n"
@@ -425,8 +473,10 @@ void tc_rmsnorm(TorchProg *t, const char *in, const char *w, const char *out, co
             "    for (int j = threadIdx.x; j < n; j += blockDim.x)\n"
             "        tc_st(out, base + j, tc_ld(in, base + j) * r%s);\n"
             "}\n\n",
-            k, T, w ? "const " : "", w ? T : "", w ? " *__restrict__ weight, " : "", T, flit(t, eps),
+            T, w ? "const " : "", w ? T : "", w ? " *__restrict__ weight, " : "", T, flit(t, eps),
             w ? " * tc_ld(weight, j)" : "");
+    const char *k = tc_kernel(t, "rmsnorm", text);
+    free(text);
     char *args = w ? xasprintf("%s,%s,%s,%s", in, w, out, arg(t, n)) : xasprintf("%s,%s,%s", in, out, arg(t, n));
     launch_rows(t, k, rows, args);
     free(args);
@@ -436,13 +486,13 @@ void tc_groupnorm(TorchProg *t, const char *in, const char *w, const char *b, co
                   const char *channels, const char *inner, const char *groups, double eps)
 {
     need_block_reduce(t, "sum");
-    const char *T = tc_type(t), *k = tc_name(t, "groupnorm");
+    const char *T = tc_type(t);
     int affine = w && b;
-    tc_cuda(t,
+    char *text = xasprintf(
             "/* one block per (batch entry, group): a group's channels/groups * inner\n"
             " * elements are contiguous; mean, biased variance, then the per-channel\n"
             " * affine */\n"
-            "extern \"C\" __global__ void %s(const %s *__restrict__ in, %s%s%s%s%s%s%s *__restrict__ out, "
+            "extern \"C\" __global__ void " TC_NAME "(const %s *__restrict__ in, %s%s%s%s%s%s%s *__restrict__ out, "
             "int channels, int inner, int groups)\n"
             "{\n"
             "    const int per_group = channels / groups;\n"
@@ -463,10 +513,12 @@ void tc_groupnorm(TorchProg *t, const char *in, const char *w, const char *b, co
             "        tc_st(out, base + j, (tc_ld(in, base + j) - mean) * rstd%s);\n"
             "    }\n"
             "}\n\n",
-            k, T, affine ? "const " : "", affine ? T : "", affine ? " *__restrict__ weight, " : "",
+            T, affine ? "const " : "", affine ? T : "", affine ? " *__restrict__ weight, " : "",
             affine ? "const " : "", affine ? T : "", affine ? " *__restrict__ bias, " : "", T, flit(t, eps),
             affine ? "        const long long c = (long long)(blockIdx.x % groups) * per_group + j / inner;\n" : "",
             affine ? " * tc_ld(weight, c) + tc_ld(bias, c)" : "");
+    const char *k = tc_kernel(t, "groupnorm", text);
+    free(text);
     char *rows = xasprintf("(%s)*(%s)", batch, groups);
     char *args = affine ? xasprintf("%s,%s,%s,%s,%s,%s,%s", in, w, b, out, arg(t, channels), arg(t, inner),
                                     arg(t, groups))
@@ -484,15 +536,15 @@ void tc_groupnorm(TorchProg *t, const char *in, const char *w, const char *b, co
 void tc_softmax(TorchProg *t, const char *in, const char *out, const char *outer, const char *n, const char *inner,
                 int log)
 {
-    const char *T = tc_type(t), *k = tc_name(t, log ? "log_softmax" : "softmax");
+    const char *T = tc_type(t), *stem = log ? "log_softmax" : "softmax";
     const char *result = log ? "v - mx - logf(s)" : "expf(v - mx) / s";
     if (strcmp(inner, "1") == 0) {
         need_block_reduce(t, "max");
         need_block_reduce(t, "sum");
-        tc_cuda(t,
+        char *text = xasprintf(
                 "/* one block per row (the grid is exactly the rows): max, sum of\n"
                 " * exp(x - max), then the row */\n"
-                "extern \"C\" __global__ void %s(const %s *__restrict__ in, %s *__restrict__ out, int n)\n"
+                "extern \"C\" __global__ void " TC_NAME "(const %s *__restrict__ in, %s *__restrict__ out, int n)\n"
                 "{\n"
                 "    const long long base = (long long)blockIdx.x * n;\n"
                 "    float mx = " NEG_INF ";\n"
@@ -508,17 +560,19 @@ void tc_softmax(TorchProg *t, const char *in, const char *out, const char *outer
                 "        tc_st(out, base + j, %s);\n"
                 "    }\n"
                 "}\n\n",
-                k, T, T, result);
+                T, T, result);
+        const char *k = tc_kernel(t, stem, text);
+        free(text);
         char *args = xasprintf("%s,%s,%s", in, out, arg(t, n));
         launch_rows(t, k, outer, args);
         free(args);
         return;
     }
-    tc_cuda(t,
+    char *text = xasprintf(
             "/* softmax over the middle dim of [outer, n, inner]: one thread per\n"
             " * (outer, inner) column, neighbouring threads on neighbouring columns */\n"
-            "extern \"C\" __global__ void %s(const %s *__restrict__ in, %s *__restrict__ out, int count, int n, "
-            "int inner)\n"
+            "extern \"C\" __global__ void " TC_NAME "(const %s *__restrict__ in, %s *__restrict__ out, "
+            "int count, int n, int inner)\n"
             "{\n"
             "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
             "    if (i >= count)\n"
@@ -535,7 +589,9 @@ void tc_softmax(TorchProg *t, const char *in, const char *out, const char *outer
             "        tc_st(out, base + (long long)j * inner, %s);\n"
             "    }\n"
             "}\n\n",
-            k, T, T, result);
+            T, T, result);
+    const char *k = tc_kernel(t, stem, text);
+    free(text);
     char *count = xasprintf("(%s)*(%s)", outer, inner);
     char *args = xasprintf("%s,%s,%s,%s,%s", in, out, arg(t, count), arg(t, n), arg(t, inner));
     launch_1d(t, k, count, args);
@@ -588,77 +644,82 @@ void tc_reduce(TorchProg *t, const char *how, const char *in, const char *out, c
         tp_fail(t, "tc_reduce: unknown reduction '%s'", how);
         return;
     }
-    const char *T = tc_type(t), *k = tc_name(t, how);
+    const char *T = tc_type(t);
+    StrBuf text = STRBUF_INIT;
     int rows = strcmp(inner, "1") == 0;
     if (rows) {
         need_block_reduce(t, r->block);
         if (r->centred)
             need_block_reduce(t, r->centred == 1 ? "sum" : "max");
-        tc_cuda(t,
-                "/* %s over each row: one block per row (the grid is exactly the rows) */\n"
-                "extern \"C\" __global__ void %s(const %s *__restrict__ in, %s *__restrict__ out, int n)\n"
-                "{\n"
-                "    const long long base = (long long)blockIdx.x * n;\n",
-                how, k, T, T);
+        sb_printf(&text,
+                  "/* %s over each row: one block per row (the grid is exactly the rows) */\n"
+                  "extern \"C\" __global__ void " TC_NAME "(const %s *__restrict__ in, %s *__restrict__ out, int n)\n"
+                  "{\n"
+                  "    const long long base = (long long)blockIdx.x * n;\n",
+                  how, T, T);
         if (r->centred == 1)
-            tc_cuda(t,
-                    "    float s = 0.0f;\n"
-                    "    for (int j = threadIdx.x; j < n; j += blockDim.x)\n"
-                    "        s += tc_ld(in, base + j);\n"
-                    "    const float c = tc_block_sum(s) / n;\n");
+            sb_append(&text,
+                      "    float s = 0.0f;\n"
+                      "    for (int j = threadIdx.x; j < n; j += blockDim.x)\n"
+                      "        s += tc_ld(in, base + j);\n"
+                      "    const float c = tc_block_sum(s) / n;\n");
         else if (r->centred == 2)
-            tc_cuda(t,
-                    "    float m = " NEG_INF ";\n"
-                    "    for (int j = threadIdx.x; j < n; j += blockDim.x)\n"
-                    "        m = fmaxf(m, tc_ld(in, base + j));\n"
-                    "    const float c = tc_block_max(m);\n");
-        tc_cuda(t,
-                "    float acc = %s;\n"
-                "    for (int j = threadIdx.x; j < n; j += blockDim.x) {\n"
-                "        const float v = tc_ld(in, base + j);\n"
-                "        acc = %s;\n"
-                "    }\n"
-                "    acc = tc_block_%s(acc);\n"
-                "    if (threadIdx.x == 0)\n"
-                "        tc_st(out, blockIdx.x, %s);\n"
-                "}\n\n",
-                r->ident, r->combine, r->block, r->finish);
+            sb_append(&text,
+                      "    float m = " NEG_INF ";\n"
+                      "    for (int j = threadIdx.x; j < n; j += blockDim.x)\n"
+                      "        m = fmaxf(m, tc_ld(in, base + j));\n"
+                      "    const float c = tc_block_max(m);\n");
+        sb_printf(&text,
+                  "    float acc = %s;\n"
+                  "    for (int j = threadIdx.x; j < n; j += blockDim.x) {\n"
+                  "        const float v = tc_ld(in, base + j);\n"
+                  "        acc = %s;\n"
+                  "    }\n"
+                  "    acc = tc_block_%s(acc);\n"
+                  "    if (threadIdx.x == 0)\n"
+                  "        tc_st(out, blockIdx.x, %s);\n"
+                  "}\n\n",
+                  r->ident, r->combine, r->block, r->finish);
+        const char *k = tc_kernel(t, how, sb_str(&text));
+        sb_release(&text);
         char *args = xasprintf("%s,%s,%s", in, out, arg(t, n));
         launch_rows(t, k, outer, args);
         free(args);
         return;
     }
-    tc_cuda(t,
-            "/* %s over the middle dim of [outer, n, inner]: one thread per output,\n"
-            " * neighbouring threads on neighbouring columns */\n"
-            "extern \"C\" __global__ void %s(const %s *__restrict__ in, %s *__restrict__ out, int count, int n, "
-            "int inner)\n"
-            "{\n"
-            "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
-            "    if (i >= count)\n"
-            "        return;\n"
-            "    const long long base = i / inner * n * inner + i %% inner;\n",
-            how, k, T, T);
+    sb_printf(&text,
+              "/* %s over the middle dim of [outer, n, inner]: one thread per output,\n"
+              " * neighbouring threads on neighbouring columns */\n"
+              "extern \"C\" __global__ void " TC_NAME "(const %s *__restrict__ in, %s *__restrict__ out, "
+              "int count, int n, int inner)\n"
+              "{\n"
+              "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+              "    if (i >= count)\n"
+              "        return;\n"
+              "    const long long base = i / inner * n * inner + i %% inner;\n",
+              how, T, T);
     if (r->centred == 1)
-        tc_cuda(t,
-                "    float s = 0.0f;\n"
-                "    for (int j = 0; j < n; j++)\n"
-                "        s += tc_ld(in, base + (long long)j * inner);\n"
-                "    const float c = s / n;\n");
+        sb_append(&text,
+                  "    float s = 0.0f;\n"
+                  "    for (int j = 0; j < n; j++)\n"
+                  "        s += tc_ld(in, base + (long long)j * inner);\n"
+                  "    const float c = s / n;\n");
     else if (r->centred == 2)
-        tc_cuda(t,
-                "    float c = " NEG_INF ";\n"
-                "    for (int j = 0; j < n; j++)\n"
-                "        c = fmaxf(c, tc_ld(in, base + (long long)j * inner));\n");
-    tc_cuda(t,
-            "    float acc = %s;\n"
-            "    for (int j = 0; j < n; j++) {\n"
-            "        const float v = tc_ld(in, base + (long long)j * inner);\n"
-            "        acc = %s;\n"
-            "    }\n"
-            "    tc_st(out, i, %s);\n"
-            "}\n\n",
-            r->ident, r->combine, r->finish);
+        sb_append(&text,
+                  "    float c = " NEG_INF ";\n"
+                  "    for (int j = 0; j < n; j++)\n"
+                  "        c = fmaxf(c, tc_ld(in, base + (long long)j * inner));\n");
+    sb_printf(&text,
+              "    float acc = %s;\n"
+              "    for (int j = 0; j < n; j++) {\n"
+              "        const float v = tc_ld(in, base + (long long)j * inner);\n"
+              "        acc = %s;\n"
+              "    }\n"
+              "    tc_st(out, i, %s);\n"
+              "}\n\n",
+              r->ident, r->combine, r->finish);
+    const char *k = tc_kernel(t, how, sb_str(&text));
+    sb_release(&text);
     char *count = xasprintf("(%s)*(%s)", outer, inner);
     char *args = xasprintf("%s,%s,%s,%s,%s", in, out, arg(t, count), arg(t, n), arg(t, inner));
     launch_1d(t, k, count, args);
@@ -700,11 +761,10 @@ static void window(TorchProg *t, const TcConv *c, int kind, const char *in, cons
     const char *T = tc_type(t);
     char stem[32];
     snprintf(stem, sizeof stem, "%s%dd", STEMS[kind], sd);
-    const char *k = tc_name(t, stem);
     int conv = kind == WIN_CONV || kind == WIN_CONVT;
     StrBuf s = STRBUF_INIT;
     /* signature */
-    sb_printf(&s, "extern \"C\" __global__ void %s(const %s *__restrict__ in, ", k, T);
+    sb_printf(&s, "extern \"C\" __global__ void " TC_NAME "(const %s *__restrict__ in, ", T);
     if (conv)
         sb_printf(&s, "const %s *__restrict__ weight, ", T);
     if (conv && b)
@@ -817,7 +877,7 @@ static void window(TorchProg *t, const TcConv *c, int kind, const char *in, cons
     else
         sb_append(&s, "    tc_st(out, i, acc);\n");
     sb_append(&s, "}\n\n");
-    tc_cuda(t, "%s", s.data);
+    const char *k = tc_kernel(t, stem, s.data);
     sb_release(&s);
     sb_release(&pad);
     /* launch: one thread per output element */

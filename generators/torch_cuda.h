@@ -18,7 +18,11 @@
  *   from tc_scratch.  Integer params reach kernels as launch args.
  * - The translation is the straightforward one a competent CUDA programmer
  *   writes first: one kernel per operator, one thread per output element
- *   (or one block per row for reductions), bounds checks on every access. */
+ *   (or one block per row for reductions), bounds checks on every access.
+ * - A kernel is written once per program: an operator applied again with
+ *   the same settings (the 8 identical GEMMs of an LSTM unrolled over 7
+ *   steps, an activation used twice in a chain) launches the kernel already
+ *   there (tc_kernel). */
 #ifndef CUDAPERF_TORCH_CUDA_H
 #define CUDAPERF_TORCH_CUDA_H
 
@@ -31,14 +35,27 @@ void tc_cuda(TorchProg *t, const char *fmt, ...) __attribute__((format(printf, 2
 /* A new scratch buffer of `count` elements (an expression of the params) in
  * the program's dtype; returns its name ("t0", "t1", ...), valid until tp_end. */
 const char *tc_scratch(TorchProg *t, const char *count);
-/* A fresh kernel name: stem + the number of kernels so far ("relu_2"), so
- * one operator used twice in a chain gets two kernels.  Valid until tp_end. */
+/* A fresh kernel name: stem + a number unique in the program ("relu_2").
+ * Valid until tp_end.  For a kernel written with tc_cuda; tc_kernel names
+ * its kernels itself. */
 const char *tc_name(TorchProg *t, const char *stem);
+
+/* Where a kernel's name goes in the text given to tc_kernel. */
+#define TC_NAME "$KERNEL"
+/* The name of the program's kernel with this stem and text, writing it the
+ * first time: `text` is one kernel's definition (comment, signature, body)
+ * with TC_NAME where its name goes ("__global__ void " TC_NAME "(...").  The
+ * first call with a (stem, text) appends the text to kernel.cu under a
+ * fresh tc_name(stem); a later call with the same pair writes nothing and
+ * returns the same name, so the caller only adds its launch.  Settings that
+ * are baked into the text (eps, a window's geometry, the dtype) give
+ * different texts and so different kernels.  Valid until tp_end. */
+const char *tc_kernel(TorchProg *t, const char *stem, const char *text);
 
 /* ---- operator emitters ----
  *
- * Each appends its kernel(s) to kernel.cu under fresh names and their
- * launches to the plan, in order.  Buffers are meta.json or scratch names,
+ * Each appends its launches to the plan, in order, and its kernel to
+ * kernel.cu unless the program already has that kernel (tc_kernel).  Buffers are meta.json or scratch names,
  * all in the program's dtype; `in` and `out` are different buffers and no
  * emitter reads `out` (so gen_retarget may rename it).  Sizes are integer
  * expressions of the params ("B*L", "(H+2)/2+1"): each reaches its kernel
@@ -50,12 +67,18 @@ const char *tc_name(TorchProg *t, const char *stem);
 /* Whether tc_act knows `name` (the activations of torch_stage.c's table:
  * relu, gelu, gelu_tanh, silu, softplus, selu, ..., square). */
 int tc_act_known(const char *name);
-/* out[i] = act(in[i]) for i < n, with torch's formula and constants. */
+/* out[i] = act(in[i]) for i < n, with torch's formula and constants as
+ * torch_stage.c writes them: its "relu6" is F.relu6(x * 8.0) (so a plain
+ * relu6 would not saturate on inputs in [-1, 1)); tc_relu6 is plain. */
 void tc_act(TorchProg *t, const char *name, const char *in, const char *out, const char *n);
+/* out[i] = F.relu6(in[i]) = min(max(in[i], 0), 6). */
+void tc_relu6(TorchProg *t, const char *in, const char *out, const char *n);
 /* out[i] = in[i] * k. */
 void tc_scale(TorchProg *t, const char *in, double k, const char *out, const char *n);
 /* out[i] = a[i] + b[i] (a residual add). */
 void tc_add(TorchProg *t, const char *a, const char *b, const char *out, const char *n);
+/* out[i] = a[i] * b[i] (a gating product: SwiGLU's silu(w1 x) * w3 x). */
+void tc_mul(TorchProg *t, const char *a, const char *b, const char *out, const char *n);
 /* out[i] = in[i] (only for a program whose output is its input). */
 void tc_copy(TorchProg *t, const char *in, const char *out, const char *n);
 /* out[i] = in[i] + bias[c] with c = (i / inner) % channels: a per-channel

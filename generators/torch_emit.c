@@ -40,6 +40,8 @@ struct TorchProg {
     char *flops, *bytes;
     char **kept;      /* strings handed out by tp_keep, freed by tp_end */
     int n_kept, serial;
+    const char **memo_keys, **memo_values;  /* tp_memo_put's pairs (the strings in kept) */
+    int n_memo;
 };
 
 static const char *py_dtype(const char *dt)
@@ -512,6 +514,25 @@ int tp_serial(TorchProg *t)
     return t->serial++;
 }
 
+/* A linear search: a program records a few dozen pairs at most. */
+const char *tp_memo_get(const TorchProg *t, const char *key)
+{
+    for (int i = t->n_memo - 1; i >= 0; i--)
+        if (strcmp(t->memo_keys[i], key) == 0)
+            return t->memo_values[i];
+    return NULL;
+}
+
+void tp_memo_put(TorchProg *t, const char *key, const char *value)
+{
+    size_t n = (size_t)t->n_memo + 1;
+    t->memo_keys = xrealloc(t->memo_keys, n * sizeof *t->memo_keys);
+    t->memo_values = xrealloc(t->memo_values, n * sizeof *t->memo_values);
+    t->memo_keys[t->n_memo] = tp_keep(t, xstrdup(key));
+    t->memo_values[t->n_memo] = tp_keep(t, xstrdup(value));
+    t->n_memo++;
+}
+
 int tp_end(TorchProg *t)
 {
     if (t->n_outputs == 0)
@@ -544,6 +565,8 @@ int tp_end(TorchProg *t)
     free(t->bytes);
     free_strs(t->kept, t->n_kept);
     free(t->kept);
+    free(t->memo_keys);
+    free(t->memo_values);
     free(t);
     return rc;
 }

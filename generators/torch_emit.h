@@ -88,6 +88,12 @@ GenProgram *tp_gen(TorchProg *t);
 const char *tp_keep(TorchProg *t, char *s);
 /* 0, 1, 2, ... per program: unique suffixes for names. */
 int tp_serial(TorchProg *t);
+/* A per-program table of strings, so a program writes a piece of text (a
+ * kernel) once and refers to it afterwards: tp_memo_put records value under
+ * key (both copied, kept until tp_end; a later put of the same key wins);
+ * tp_memo_get returns the value recorded under key, or NULL. */
+void tp_memo_put(TorchProg *t, const char *key, const char *value);
+const char *tp_memo_get(const TorchProg *t, const char *key);
 
 /* Writes the program and frees t.  Returns 0, or -1 (the error is in g). */
 int tp_end(TorchProg *t);

@@ -207,8 +207,8 @@ static void cu_round_helper(TorchProg *t)
 
 /* ---- operators ---- */
 
-/* y = act(x) over n elements, the activation by its Python spelling.  F.relu6
- * is plain relu6 here (torch_cuda's "relu6" is level 1's relu6(8x)). */
+/* y = act(x) over n elements, the activation by its Python spelling
+ * (F.relu6 is the plain one, tc_relu6). */
 static void cu_act(TorchProg *t, const char *act, const char *x, const char *y, const char *n)
 {
     static const char *const MAP[][2] = {
@@ -218,36 +218,10 @@ static void cu_act(TorchProg *t, const char *act, const char *x, const char *y, 
             tc_act(t, MAP[a][1], x, y, n);
             return;
         }
-    if (strcmp(act, "F.relu6") != 0) {
+    if (strcmp(act, "F.relu6") == 0)
+        tc_relu6(t, x, y, n);
+    else
         tp_fail(t, "no CUDA for activation %s", act);
-        return;
-    }
-    cu_kernel(t, "relu6",
-              "// y = F.relu6(x) = min(max(x, 0), 6), elementwise.\n"
-              "extern \"C\" __global__ void relu6(const $T *__restrict__ x, $T *__restrict__ y, int n)\n"
-              "{\n"
-              "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
-              "    if (i >= n)\n"
-              "        return;\n"
-              "    tc_st(y, i, fminf(fmaxf(tc_ld(x, i), 0.0f), 6.0f));\n"
-              "}\n");
-    cu_launch(t, "relu6", n, "%s,%s,(%s)", x, y, n);
-}
-
-/* y = a * b over n elements (SwiGLU's gating product). */
-static void cu_mul(TorchProg *t, const char *a, const char *b, const char *y, const char *n)
-{
-    cu_kernel(t, "mul",
-              "// y = a * b, elementwise.\n"
-              "extern \"C\" __global__ void mul(const $T *__restrict__ a, const $T *__restrict__ b,\n"
-              "                               $T *__restrict__ y, int n)\n"
-              "{\n"
-              "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
-              "    if (i >= n)\n"
-              "        return;\n"
-              "    tc_st(y, i, tc_ld(a, i) * tc_ld(b, i));\n"
-              "}\n");
-    cu_launch(t, "mul", n, "%s,%s,%s,(%s)", a, b, y, n);
 }
 
 /* conv (square kernel k, stride, pad; no bias) -> BatchNorm2d in eval mode
@@ -397,7 +371,7 @@ static void cu_swiglu(TorchProg *t, int rms)
     tc_linear(t, h, "w.w1.weight", NULL, g, "B*L", "E", "2*E");
     tc_act(t, "silu", g, sg, n2);
     tc_linear(t, h, "w.w3.weight", NULL, u, "B*L", "E", "2*E");
-    cu_mul(t, sg, u, m, n2);
+    tc_mul(t, sg, u, m, n2);
     tc_linear(t, m, "w.w2.weight", NULL, d, "B*L", "2*E", "E");
     tc_add(t, "x", d, "out", "B*L*E");
 }
