@@ -409,7 +409,8 @@ static void precision_variant(VariantList *l, const char *src, const cJSON *laun
 
 /* The first bounds guard: a line "if (COND)" whose COND is "A >= B" (or
  * several such joined by ||) followed by a line "return;", or "A < B" (or
- * several joined by &&) guarding what follows.  Sets the condition's span,
+ * several joined by &&) guarding a statement or block (with want_store:
+ * one that stores into a global array).  Sets the condition's span,
  * its first operator and the guard's kind. */
 typedef struct Guard {
     size_t line_at, line_len;  /* the "if (...)" line, without its newline */
@@ -419,7 +420,89 @@ typedef struct Guard {
     size_t return_len;         /* length of the following "   return;\n" line */
 } Guard;
 
-static int find_guard(const char *src, Guard *g)
+/* Whether src[from, to) stores into an array that is not __shared__
+ * ("out[i * m + j] = v", "y[i] += a"): a bounds guard around such a store
+ * protects the output, so taking it away changes the result; one around a
+ * load into shared memory only reads past an input, which no output shows. */
+static int is_shared_array(const char *src, const char *name, size_t len)
+{
+    for (const char *s = strstr(src, "__shared__"); s; s = strstr(s + 1, "__shared__")) {
+        const char *eol = strchr(s, '\n');
+        for (const char *hit = strstr(s, name); hit && (!eol || hit < eol); hit = strstr(hit + 1, name))
+            if (strncmp(hit, name, len) == 0 && hit[len] == '[' && !isalnum((unsigned char)hit[-1]) && hit[-1] != '_')
+                return 1;
+    }
+    return 0;
+}
+
+static int stores_global(const char *src, size_t from, size_t to)
+{
+    for (size_t k = from; k < to; k++) {
+        /* atomicAdd(&name[...], ...) and its kin */
+        if (strncmp(src + k, "atomic", 6) == 0) {
+            const char *amp = strstr(src + k, "(&");
+            if (amp && (size_t)(amp - src) < to) {
+                const char *b = amp + 2, *e = b;
+                while (isalnum((unsigned char)*e) || *e == '_')
+                    e++;
+                char *name = xasprintf("%.*s", (int)(e - b), b);
+                int shared = e > b && *e == '[' && is_shared_array(src, name, (size_t)(e - b));
+                free(name);
+                if (e > b && *e == '[' && !shared)
+                    return 1;
+            }
+        }
+        if (src[k] != ']')
+            continue;
+        size_t q = k + 1;
+        while (q < to && src[q] == ' ')
+            q++;
+        int assign = q < to && ((src[q] == '=' && src[q + 1] != '=') ||
+                                (strchr("+-*/|&^", src[q]) && src[q] && src[q + 1] == '='));
+        if (!assign)
+            continue;
+        /* back over the subscripts ("[r][c]") to the array's name */
+        size_t b = k + 1;
+        while (b > from && src[b - 1] == ']') {
+            int depth = 0;
+            do {
+                b--;
+                if (src[b] == ']')
+                    depth++;
+                else if (src[b] == '[')
+                    depth--;
+            } while (b > from && depth > 0);
+        }
+        size_t e = b;
+        while (b > from && (isalnum((unsigned char)src[b - 1]) || src[b - 1] == '_'))
+            b--;
+        if (b == e)
+            continue;
+        char *name = xasprintf("%.*s", (int)(e - b), src + b);
+        int shared = is_shared_array(src, name, e - b);
+        free(name);
+        if (!shared)
+            return 1;
+    }
+    return 0;
+}
+
+/* The end of what the "if (...)" line at src[eol] guards: the statement on
+ * the next line, or the block its " {" opens. */
+static size_t guarded_end(const char *src, const char *eol)
+{
+    if (eol[-1] == '{') {
+        int depth = 1;
+        const char *q = eol + 1;
+        for (; *q && depth > 0; q++)
+            depth += *q == '{' ? 1 : *q == '}' ? -1 : 0;
+        return (size_t)(q - src);
+    }
+    const char *semi = strchr(eol + 1, ';');
+    return semi ? (size_t)(semi - src) : strlen(src);
+}
+
+static int find_guard_where(const char *src, int want_store, Guard *g)
 {
     for (const char *p = strstr(src, "if ("); p; p = strstr(p + 1, "if (")) {
         const char *line = p;
@@ -467,8 +550,10 @@ static int find_guard(const char *src, Guard *g)
                 return 1;
             }
         }
-        /* "if (i < n)" guarding a statement or a block */
-        if (lt && !ge && !has_or && (rest == eol || (eol - rest == 2 && strncmp(rest, " {", 2) == 0))) {
+        /* "if (i < n)" guarding a statement or a block that stores an
+         * output (a guard around a load into shared memory is passed over) */
+        if (lt && !ge && !has_or && (rest == eol || (eol - rest == 2 && strncmp(rest, " {", 2) == 0)) &&
+            (!want_store || stores_global(src, (size_t)(eol - src), guarded_end(src, eol)))) {
             *g = (Guard){(size_t)(line - src), (size_t)(eol - line), cond_at, cond_len,
                          (size_t)(lt - src) + 1, 0, 0};
             return 1;
@@ -476,6 +561,14 @@ static int find_guard(const char *src, Guard *g)
     next:;
     }
     return 0;
+}
+
+/* The guard the bounds defects go to: the first one around a store of an
+ * output when there is one, else the first guard of any kind (a tree
+ * reduction's "if (threadIdx.x < s)", whose defects still corrupt the sum). */
+static int find_guard(const char *src, Guard *g)
+{
+    return find_guard_where(src, 1, g) || find_guard_where(src, 0, g);
 }
 
 static void guard_variants(VariantList *l, const char *src, const cJSON *launches, const cJSON *knobs)

@@ -185,3 +185,43 @@ TEST(variants_generated_and_judged)
     free(bin);
     return 0;
 }
+
+/* The bounds defects go to the guard around the store of the output, not
+ * to the first guard (a load into shared memory, whose out-of-range read
+ * no output would show). */
+TEST(variants_bounds_defects_guard_the_store)
+{
+    static const char TILED[] =
+        "extern \"C\" __global__ void t(const float *__restrict__ in, float *__restrict__ out, int n, int m)\n"
+        "{\n"
+        "    __shared__ float tile[32][33];\n"
+        "    const int i0 = blockIdx.y * 32, j0 = blockIdx.x * 32;\n"
+        "    for (int r = threadIdx.y; r < 32; r += blockDim.y) {\n"
+        "        const int i = i0 + r, j = j0 + threadIdx.x;\n"
+        "        if (i < n && j < m)\n"
+        "            tile[r][threadIdx.x] = in[i * m + j];\n"
+        "    }\n"
+        "    __syncthreads();\n"
+        "    for (int r = threadIdx.y; r < 32; r += blockDim.y) {\n"
+        "        const int i = i0 + threadIdx.x, j = j0 + r;\n"
+        "        if (i < n && j < m) {\n"
+        "            const float v = tile[threadIdx.x][r];\n"
+        "            out[j * n + i] = v;\n"
+        "        }\n"
+        "    }\n"
+        "}\n";
+    cJSON *launches = plan("(m+31)/32", "32", "0");
+    GenVariant *v = NULL;
+    int n = variants_derive(TILED, launches, NULL, &v);
+    const GenVariant *o = find(v, n, "off-by-one"), *m = find(v, n, "missing-bounds-check");
+    CHECK_MSG(o && strstr(o->source, "            tile[r][threadIdx.x] = in[i * m + j];") &&
+                  strstr(o->source, "        if (i < n && j < m)\n            tile") &&
+                  strstr(o->source, "        if (i <= n && j < m) {\n            const float v"),
+              "%s", o ? o->source : "(no off-by-one)");
+    CHECK_MSG(m && strstr(m->source, "        if (i < n && j < m)\n            tile") &&
+                  !strstr(m->source, "if (i < n && j < m) {"),
+              "%s", m ? m->source : "(no missing-bounds-check)");
+    variants_free(v, n);
+    cJSON_Delete(launches);
+    return 0;
+}
