@@ -20,6 +20,7 @@
 #include "harness/cudrv.h"
 #include "harness/cupti_profile.h"
 #include "harness/gpu_timing.h"
+#include "harness/guard_zone.h"
 #include "harness/worker_protocol.h"
 #include "harness/wp_profile.h"
 
@@ -226,34 +227,22 @@ done:
     return rc;
 }
 
+/* The guards every buffer's neighbours hold, read back and scanned by
+ * guard_zone.h; the list ends the answer in out. */
 static int check_guards(Worker *w, WpBuf *out, Error *e)
 {
     int rc = 0;
-    uint32_t n_bad = 0;
-    WpBuf list = {0};
+    GuardList list = {0};
     uint8_t *g = xmalloc(WP_GUARD_BYTES);
     for (uint32_t i = 0; i < w->n_bufs; i++) {
-        for (int side = 0; side < 2; side++) {
-            CUdeviceptr at = side == 0 ? w->base[i] : buf_ptr(w, i) + w->size[i];
-            CU_CHECK(&w->d, e, w->d.memcpy_dtoh(g, at, WP_GUARD_BYTES));
-            /* the changed byte nearest the buffer is the most telling */
-            int64_t off = INT64_MIN;
-            for (int j = 0; j < WP_GUARD_BYTES && off == INT64_MIN; j++) {
-                int idx = side == 0 ? WP_GUARD_BYTES - 1 - j : j;
-                if (g[idx] != WP_GUARD_BYTE)
-                    off = side == 0 ? (int64_t)idx - WP_GUARD_BYTES : (int64_t)w->size[i] + idx;
-            }
-            if (off != INT64_MIN) {
-                wp_put_u32(&list, i);
-                wp_put_u64(&list, (uint64_t)off);
-                n_bad++;
-            }
-        }
+        CU_CHECK(&w->d, e, w->d.memcpy_dtoh(g, w->base[i], WP_GUARD_BYTES));
+        guard_list_check(&list, i, g, WP_GUARD_BYTES, GUARD_BEFORE, w->size[i]);
+        CU_CHECK(&w->d, e, w->d.memcpy_dtoh(g, buf_ptr(w, i) + w->size[i], WP_GUARD_BYTES));
+        guard_list_check(&list, i, g, WP_GUARD_BYTES, GUARD_AFTER, w->size[i]);
     }
-    wp_put_u32(out, n_bad);
-    wp_put_bytes(out, list.data, list.len);
+    guard_list_finish(&list, out);
 done:
-    wp_buf_release(&list);
+    guard_list_release(&list);
     free(g);
     return rc;
 }

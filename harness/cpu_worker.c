@@ -8,11 +8,13 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/ucontext.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "common/strbuf.h"
 #include "harness/cpu_runtime.h"
+#include "harness/guard_zone.h"
 #include "harness/sandbox.h"
 #include "harness/worker_protocol.h"
 
@@ -21,6 +23,30 @@
 #define MEMORY_HEADROOM ((rlim_t)4 << 30)
 #define FILE_SIZE_LIMIT ((rlim_t)1 << 20)
 #define CPU_SLACK_S 20.0
+/* cuMemAlloc's documented alignment, which every buffer's data gets here. */
+#define BUFFER_ALIGN 256
+/* The PROT_NONE zone at each end of a buffer's mapping: as large as the
+ * buffer, within these bounds, so an index up to twice the size (a doubled
+ * stride) faults in it instead of landing in another mapping. */
+#define RED_ZONE_MIN ((size_t)1 << 20)
+#define RED_ZONE_MAX ((size_t)1 << 30)
+
+/* One buffer's mapping:
+ *   PROT_NONE zone | head guard | data | tail guard | PROT_NONE zone
+ * The tail guard is WP_GUARD_BYTES plus what keeps the data BUFFER_ALIGN
+ * aligned (under 256 bytes), so the PROT_NONE zone starts right after it;
+ * the head guard is WP_GUARD_BYTES plus what is left down to a page.  Both
+ * hold WP_GUARD_BYTE and are scanned after each RUN (guard_zone.h): a write
+ * into them is reported as the GPU worker reports it; an access beyond them
+ * faults, and the crash answer names the buffer.  Nothing mapped lies
+ * between the tail guard and the PROT_NONE zone, where overruns go. */
+typedef struct CpuBuffer {
+    uint8_t *map;          /* the whole mapping, from mmap(); free_buffers unmaps it */
+    size_t map_len;
+    uint8_t *data;         /* the buffer, inside the mapping */
+    uint64_t size;
+    size_t head, tail;     /* guard bytes right before and right after data */
+} CpuBuffer;
 
 typedef struct CpuWorker {
     WpStatus broken;       /* WP_OK, or the status every later request gets */
@@ -28,10 +54,7 @@ typedef struct CpuWorker {
     void *dl;              /* the loaded kernel object (dlopen) */
     int uses_sync;
     uint32_t n_bufs;
-    uint8_t **map;         /* each buffer's mapping, from mmap() */
-    size_t *map_len;
-    uint8_t **data;        /* where the buffer starts inside its mapping */
-    uint64_t *size;
+    CpuBuffer *buf;        /* n_bufs, from calloc() */
     CpuRuntime *rt;
     int n_slots;
 } CpuWorker;
@@ -72,6 +95,8 @@ static double cpu_seconds_used(void)
 static int g_fd_out = -1;
 static volatile uint32_t g_request;   /* the request being served */
 static int g_crashing;
+static const CpuWorker *g_worker;     /* whose buffers a fault may name */
+static const WpLaunch *volatile g_launch; /* the launch running now, or NULL */
 
 static const char *signal_text(int sig)
 {
@@ -88,14 +113,72 @@ static const char *signal_text(int sig)
     }
 }
 
+/* "read" or "wrote" from the page fault's error code where the CPU gives
+ * one (x86-64), else "accessed". */
+static const char *fault_access(const void *uctx)
+{
+#if defined(__x86_64__) && defined(REG_ERR)
+    const ucontext_t *uc = uctx;
+    return uc && (uc->uc_mcontext.gregs[REG_ERR] & 2) ? "wrote" : "read";
+#else
+    (void)uctx;
+    return "accessed";
+#endif
+}
+
+/* When addr lies inside a buffer's mapping (its PROT_NONE zones: the guards
+ * are writable), writes into buf what the GPU worker's guard message says
+ * of a write, for the buffer whose data is nearest: "buffer 1 (parameter 0
+ * of axpy) has 4000 bytes, the kernel read byte 40960 (36960 past the
+ * end)", and returns 1; else 0.  The worker knows buffers by index and
+ * launch parameter only (their names stay with the parent).  Async-signal
+ * context: reads the worker's tables and uses snprintf only. */
+static int describe_buffer_fault(const void *addr, const void *uctx, char *buf, size_t len)
+{
+    const CpuWorker *w = g_worker;
+    const uint8_t *a = addr;
+    int inside = 0;
+    uint32_t best = 0;
+    uint64_t best_dist = UINT64_MAX;
+    for (uint32_t i = 0; w && w->buf && i < w->n_bufs; i++) {
+        const CpuBuffer *b = &w->buf[i];
+        if (!b->map)
+            continue;
+        inside |= a >= b->map && a < b->map + b->map_len;
+        uint64_t dist = a < b->data ? (uint64_t)(b->data - a)
+                        : a >= b->data + b->size ? (uint64_t)(a - (b->data + b->size)) : 0;
+        if (dist < best_dist) {
+            best_dist = dist;
+            best = i;
+        }
+    }
+    if (!inside)
+        return 0;
+    const CpuBuffer *b = &w->buf[best];
+    char param[WP_MAX_KERNEL_NAME + 64] = "";
+    const WpLaunch *L = g_launch;
+    for (uint32_t k = 0; L && k < L->n_args; k++)
+        if (L->args[k].kind == WP_ARG_BUFFER && L->args[k].buffer == best) {
+            snprintf(param, sizeof param, " (parameter %u of %s)", k, L->kernel);
+            break;
+        }
+    long long off = (long long)(a - b->data);
+    if (off < 0)
+        snprintf(buf, len, "buffer %u%s has %llu bytes, the kernel %s byte %lld (%lld before the start)", best,
+                 param, (unsigned long long)b->size, fault_access(uctx), off, -off);
+    else
+        snprintf(buf, len, "buffer %u%s has %llu bytes, the kernel %s byte %lld (%lld past the end)", best, param,
+                 (unsigned long long)b->size, fault_access(uctx), off, off - (long long)b->size);
+    return 1;
+}
+
 static void crash_handler(int sig, siginfo_t *info, void *uctx)
 {
-    (void)uctx;
     if (__atomic_exchange_n(&g_crashing, 1, __ATOMIC_SEQ_CST)) {
         for (;;) /* another thread is already answering */
             pause();
     }
-    char where[320], msg[1024];
+    char where[320], which[512], msg[1024];
     int overflow = 0;
     cpu_runtime_describe_crash(info->si_addr, where, sizeof where, &overflow);
     if (overflow)
@@ -103,6 +186,10 @@ static void crash_handler(int sig, siginfo_t *info, void *uctx)
                  "stack overflow%s: a CUDA thread used more than its %d KiB fiber stack (signal %d, %s; large local "
                  "arrays belong in shared or global memory)",
                  where, CPU_FIBER_STACK_BYTES / 1024, sig, signal_text(sig));
+    else if ((sig == SIGSEGV || sig == SIGBUS) && describe_buffer_fault(info->si_addr, uctx, which, sizeof which))
+        snprintf(msg, sizeof msg,
+                 "illegal memory access (CUDA_ERROR_ILLEGAL_ADDRESS on a GPU): %s: signal %d (%s) at address %p%s",
+                 which, sig, signal_text(sig), info->si_addr, where);
     else if (sig == SIGSEGV || sig == SIGBUS)
         snprintf(msg, sizeof msg,
                  "illegal memory access (CUDA_ERROR_ILLEGAL_ADDRESS on a GPU): signal %d (%s) at address %p%s", sig,
@@ -234,21 +321,19 @@ done:
 static void free_buffers(CpuWorker *w)
 {
     for (uint32_t i = 0; i < w->n_bufs; i++)
-        if (w->map[i])
-            munmap(w->map[i], w->map_len[i]);
-    free(w->map);
-    free(w->map_len);
-    free(w->data);
-    free(w->size);
-    w->map = w->data = NULL;
-    w->map_len = NULL;
-    w->size = NULL;
+        if (w->buf[i].map)
+            munmap(w->buf[i].map, w->buf[i].map_len);
+    free(w->buf);
+    w->buf = NULL;
     w->n_bufs = 0;
 }
 
-/* Layout of buffer i: PROT_NONE page | guard | data | guard | padding | PROT_NONE page.
- * The data starts page-aligned (like a cuMemAlloc); the guards are checked
- * after each RUN, the PROT_NONE pages make far writes fault at once. */
+static size_t round_up(size_t v, size_t to)
+{
+    return (v + to - 1) / to * to;
+}
+
+/* Maps every buffer as CpuBuffer describes, guards filled. */
 static int do_alloc(CpuWorker *w, WpReader *in, Error *e)
 {
     int rc = 0;
@@ -258,29 +343,33 @@ static int do_alloc(CpuWorker *w, WpReader *in, Error *e)
     if (in->bad || n > WP_MAX_BUFFERS || wp_remaining(in) != (size_t)n * 8)
         FAIL(e, "ALLOC: malformed (%u buffers)", n);
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    w->map = xcalloc(n + 1, sizeof *w->map);
-    w->map_len = xcalloc(n + 1, sizeof *w->map_len);
-    w->data = xcalloc(n + 1, sizeof *w->data);
-    w->size = xcalloc(n + 1, sizeof *w->size);
+    if (page % BUFFER_ALIGN || RED_ZONE_MIN % page)
+        FAIL(e, "ALLOC: unsupported page size %zu", page);
+    w->buf = xcalloc(n + 1, sizeof *w->buf);
     w->n_bufs = n;
     for (uint32_t i = 0; i < n; i++) {
+        CpuBuffer *b = &w->buf[i];
         uint64_t sz = wp_get_u64(in);
         if (sz > (16ULL << 30))
             FAIL(e, "ALLOC: buffer %u of %llu bytes is over 16 GiB", i, (unsigned long long)sz);
-        size_t lead = (WP_GUARD_BYTES + page - 1) / page * page;
-        size_t body = ((size_t)sz + WP_GUARD_BYTES + page - 1) / page * page;
-        size_t len = page + lead + body + page;
-        uint8_t *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        size_t tail = WP_GUARD_BYTES + (size_t)((BUFFER_ALIGN - sz % BUFFER_ALIGN) % BUFFER_ALIGN);
+        size_t rw = round_up(WP_GUARD_BYTES + (size_t)sz + tail, page);
+        size_t red = round_up((size_t)sz, page);
+        red = red < RED_ZONE_MIN ? RED_ZONE_MIN : red > RED_ZONE_MAX ? RED_ZONE_MAX : red;
+        size_t len = red + rw + red;
+        uint8_t *m = mmap(NULL, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (m == MAP_FAILED)
             FAIL(e, "ALLOC: cannot map %llu bytes for buffer %u: %s", (unsigned long long)sz, i, strerror(errno));
-        w->map[i] = m;
-        w->map_len[i] = len;
-        w->size[i] = sz;
-        w->data[i] = m + page + lead;
-        mprotect(m, page, PROT_NONE);
-        mprotect(m + len - page, page, PROT_NONE);
-        memset(w->data[i] - WP_GUARD_BYTES, WP_GUARD_BYTE, WP_GUARD_BYTES);
-        memset(w->data[i] + sz, WP_GUARD_BYTE, WP_GUARD_BYTES);
+        b->map = m;
+        b->map_len = len;
+        if (mprotect(m + red, rw, PROT_READ | PROT_WRITE) != 0)
+            FAIL(e, "ALLOC: cannot make %zu bytes of buffer %u writable: %s", rw, i, strerror(errno));
+        b->size = sz;
+        b->tail = tail;
+        b->head = rw - (size_t)sz - tail;
+        b->data = m + red + b->head;
+        guard_zone_fill(b->data - b->head, b->head);
+        guard_zone_fill(b->data + sz, b->tail);
     }
 done:
     set_soft_limit(RLIMIT_AS, (rlim_t)address_space() + MEMORY_HEADROOM);
@@ -300,10 +389,10 @@ static int do_upload(CpuWorker *w, WpReader *in, Error *e)
     uint32_t i;
     if (get_index(w, in, "UPLOAD", &i, e) != 0)
         return -1;
-    if (wp_remaining(in) != w->size[i])
-        return ERR(e, "UPLOAD: %zu bytes for a buffer of %llu", wp_remaining(in), (unsigned long long)w->size[i]);
-    if (w->size[i])
-        memcpy(w->data[i], wp_get_bytes(in, (size_t)w->size[i]), (size_t)w->size[i]);
+    if (wp_remaining(in) != w->buf[i].size)
+        return ERR(e, "UPLOAD: %zu bytes for a buffer of %llu", wp_remaining(in), (unsigned long long)w->buf[i].size);
+    if (w->buf[i].size)
+        memcpy(w->buf[i].data, wp_get_bytes(in, (size_t)w->buf[i].size), (size_t)w->buf[i].size);
     return 0;
 }
 
@@ -314,36 +403,22 @@ static int do_fill(CpuWorker *w, WpReader *in, Error *e)
         return -1;
     uint32_t k = wp_get_u32(in);
     const uint8_t *pat = (k == 1 || k == 2 || k == 4 || k == 8) ? wp_get_bytes(in, k) : NULL;
-    if (!pat || wp_remaining(in) != 0 || w->size[i] % k)
-        return ERR(e, "FILL: bad pattern of %u bytes for a buffer of %llu", k, (unsigned long long)w->size[i]);
-    for (uint64_t off = 0; off < w->size[i]; off += k)
-        memcpy(w->data[i] + off, pat, k);
+    if (!pat || wp_remaining(in) != 0 || w->buf[i].size % k)
+        return ERR(e, "FILL: bad pattern of %u bytes for a buffer of %llu", k, (unsigned long long)w->buf[i].size);
+    for (uint64_t off = 0; off < w->buf[i].size; off += k)
+        memcpy(w->buf[i].data + off, pat, k);
     return 0;
 }
 
 static void check_guards(CpuWorker *w, WpBuf *out)
 {
-    uint32_t n_bad = 0;
-    WpBuf list = {0};
+    GuardList list = {0};
     for (uint32_t i = 0; i < w->n_bufs; i++) {
-        for (int side = 0; side < 2; side++) {
-            const uint8_t *g = side == 0 ? w->data[i] - WP_GUARD_BYTES : w->data[i] + w->size[i];
-            int64_t off = INT64_MIN;
-            for (int j = 0; j < WP_GUARD_BYTES && off == INT64_MIN; j++) {
-                int idx = side == 0 ? WP_GUARD_BYTES - 1 - j : j; /* nearest the buffer first */
-                if (g[idx] != WP_GUARD_BYTE)
-                    off = side == 0 ? (int64_t)idx - WP_GUARD_BYTES : (int64_t)w->size[i] + idx;
-            }
-            if (off != INT64_MIN) {
-                wp_put_u32(&list, i);
-                wp_put_u64(&list, (uint64_t)off);
-                n_bad++;
-            }
-        }
+        const CpuBuffer *b = &w->buf[i];
+        guard_list_check(&list, i, b->data - b->head, b->head, GUARD_BEFORE, b->size);
+        guard_list_check(&list, i, b->data + b->size, b->tail, GUARD_AFTER, b->size);
     }
-    wp_put_u32(out, n_bad);
-    wp_put_bytes(out, list.data, list.len);
-    wp_buf_release(&list);
+    guard_list_finish(&list, out);
 }
 
 /* Resolves launch k's kernel and checks its arguments against the kernel's
@@ -370,7 +445,7 @@ static int bind_launch(CpuWorker *w, uint32_t k, const WpLaunch *L, CpuLaunch *c
             if (!is_ptr)
                 return ERR(e, "launch %u (%s): argument %u is a buffer, but the kernel's parameter %u is a %u-byte value",
                            k, L->kernel, a, a, size);
-            ptrs[a] = w->data[A->buffer];
+            ptrs[a] = w->buf[A->buffer].data;
             argv[a] = &ptrs[a];
         } else {
             if (is_ptr)
@@ -412,7 +487,9 @@ static int do_run(CpuWorker *w, const WpFrame *f, WpBuf *out, Error *e)
     for (uint32_t rep = 0; rep < run.repeats; rep++) {
         double t0 = wp_now(), deadline = t0 + run.deadline_ms / 1000.0;
         for (uint32_t k = 0; k < run.n_launches; k++) {
+            g_launch = &run.launches[k];
             int r = cpu_runtime_launch(w->rt, &cl[k], deadline, e);
+            g_launch = NULL;
             if (r == 1) {
                 ERR(e, "the launch plan did not finish within %.3f s (execution %u, launch %u: %s)",
                     run.deadline_ms / 1000.0, rep + 1, k, cl[k].name);
@@ -447,9 +524,9 @@ static int do_download(CpuWorker *w, WpReader *in, WpBuf *out, Error *e)
         return -1;
     if (wp_remaining(in) != 0)
         return ERR(e, "DOWNLOAD: trailing bytes");
-    void *dst = wp_put_space(out, (size_t)w->size[i]);
-    if (w->size[i])
-        memcpy(dst, w->data[i], (size_t)w->size[i]);
+    void *dst = wp_put_space(out, (size_t)w->buf[i].size);
+    if (w->buf[i].size)
+        memcpy(dst, w->buf[i].data, (size_t)w->buf[i].size);
     return 0;
 }
 
@@ -462,6 +539,7 @@ int cpu_worker_serve(int fd_in, int fd_out)
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     w.n_slots = cores < 1 ? 1 : cores > MAX_SLOTS ? MAX_SLOTS : (int)cores;
     g_fd_out = fd_out;
+    g_worker = &w;
     sandbox_restrict_self();
     set_soft_limit(RLIMIT_FSIZE, FILE_SIZE_LIMIT);
     cpu_runtime_alt_stack();

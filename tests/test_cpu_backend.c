@@ -53,20 +53,26 @@ static int load_cases(const char *path, int with_program, Case **out, int *n)
     return 0;
 }
 
-/* Evaluates one candidate on the CPU and checks its verdict and text. */
-static void eval_case(TestCtx *t, const char *exe, const Case *c)
+/* Evaluates kernel source src under launch plan text plan against
+ * tests/data/programs/<program> on the CPU, on every config but large.
+ * Returns 0 with the report in *r and its problem in *pp (the report points
+ * at its configs; the caller releases both), or -1 with the failure
+ * recorded (what names the case). */
+static int eval_on_cpu(TestCtx *t, const char *exe, const char *what, const char *program, const char *src,
+                       const char *plan, EvalReport *r, Problem **pp)
 {
     Error e;
-    char *meta = xasprintf("tests/data/programs/%s/meta.json", c->program);
-    char *ref_path = xasprintf("tests/data/programs/%s/program.c", c->program);
-    char *kpath = xasprintf("tests/data/kernels/%s/kernel.cu", c->dir);
-    char *lpath = xasprintf("tests/data/kernels/%s/launch.json", c->dir);
-    char *src = NULL, *ref = NULL;
+    int rc = -1;
+    char *meta = xasprintf("tests/data/programs/%s/meta.json", program);
+    char *ref_path = xasprintf("tests/data/programs/%s/program.c", program);
+    char *ref = NULL, *cr = NULL, *cc = NULL;
     Problem *p = NULL;
     LaunchPlan *lp = NULL;
+    memset(r, 0, sizeof *r);
+    *pp = NULL;
     if (problem_load(meta, &p, &e) != 0 || file_read_all(ref_path, 1 << 20, &ref, NULL, &e) != 0 ||
-        file_read_all(kpath, 1 << 20, &src, NULL, &e) != 0 || launch_load(lpath, p, &lp, &e) != 0) {
-        test_fail(t, __FILE__, __LINE__, "%s: %s", c->dir, e.msg);
+        launch_parse(plan, "launch.json", p, &lp, &e) != 0) {
+        test_fail(t, __FILE__, __LINE__, "%s: %s", what, e.msg);
         goto done;
     }
     const ProblemConfig *configs[8];
@@ -75,50 +81,82 @@ static void eval_case(TestCtx *t, const char *exe, const Case *c)
         if (strcmp(p->configs[k].name, "large") != 0)
             configs[n_configs++] = &p->configs[k];
     EvalOptions o = eval_default_options();
-    char *cr = xasprintf("%s/cref", t->tmpdir), *cc = xasprintf("%s/cpu", t->tmpdir);
+    cr = xasprintf("%s/cref", t->tmpdir);
+    cc = xasprintf("%s/cpu", t->tmpdir);
     o.backend = BACKEND_CPU;
     o.cref_cache = cr;
     o.cpu_cache = cc;
     o.worker_exe = exe;
     o.trials = 2;
     o.deadline_s = 1.0;
-    EvalReport r;
     int no_gpu = 0;
-    int rc = eval_candidate(p, ref, src, lp, configs, n_configs, &o, &r, &no_gpu, &e);
-    CHECK_MSG(rc == 0, "%s: eval failed: %s", c->dir, e.msg);
-    if (rc == 0) {
-        StrBuf all = STRBUF_INIT;
-        sb_append(&all, r.compile_log ? r.compile_log : "");
-        for (int k = 0; k < r.n_configs; k++)
-            sb_printf(&all, "\n%s: %s %s", r.configs[k].config->name, eval_status_name(r.configs[k].status),
-                      r.configs[k].message);
-        CHECK_MSG(strcmp(eval_status_name(r.status), c->status) == 0, "%s: verdict %s, expected %s:%s", c->dir,
-                  eval_status_name(r.status), c->status, sb_str(&all));
-        if (strcmp(c->expect, "-") != 0)
-            CHECK_MSG(strstr(sb_str(&all), c->expect) != NULL, "%s: '%s' not in:%s", c->dir, c->expect, sb_str(&all));
-        CHECK_MSG(strncmp(r.gpu.name, "CPU (", 5) == 0, "%s: device '%s'", c->dir, r.gpu.name);
-        for (int k = 0; k < r.n_configs; k++) {
-            CHECK_MSG(r.configs[k].timed_runs == 0, "%s: the CPU backend timed a run", c->dir);
-            if (r.status == EVAL_PASS)
-                CHECK_MSG(r.configs[k].trials == 2, "%s: %s: %d trials", c->dir, r.configs[k].config->name,
-                          r.configs[k].trials);
-        }
-        /* every config of a crashing or hanging candidate gets a fresh worker */
-        if (r.status == EVAL_TIMEOUT || (r.status == EVAL_RUNTIME_ERROR && !strstr(c->expect, "out of bounds")))
-            CHECK_MSG(r.worker_restarts == r.n_configs, "%s: %d restarts for %d configs", c->dir, r.worker_restarts,
-                      r.n_configs);
-        sb_release(&all);
-    }
-    eval_report_release(&r);
-    free(cr);
-    free(cc);
+    rc = eval_candidate(p, ref, src, lp, configs, n_configs, &o, r, &no_gpu, &e);
+    CHECK_MSG(rc == 0, "%s: eval failed: %s", what, e.msg);
 done:
+    if (rc == 0) {
+        *pp = p;
+    } else {
+        eval_report_release(r);
+        problem_free(p);
+    }
     launch_free(lp);
-    problem_free(p);
-    free(src);
     free(ref);
     free(meta);
     free(ref_path);
+    free(cr);
+    free(cc);
+    return rc == 0 ? 0 : -1;
+}
+
+/* Every config's verdict and message, and the compile log, as one text
+ * (malloc()ed). */
+static char *report_text(const EvalReport *r)
+{
+    StrBuf all = STRBUF_INIT;
+    sb_append(&all, r->compile_log ? r->compile_log : "");
+    for (int k = 0; k < r->n_configs; k++)
+        sb_printf(&all, "\n%s: %s %s", r->configs[k].config->name, eval_status_name(r->configs[k].status),
+                  r->configs[k].message);
+    return sb_steal(&all);
+}
+
+/* Evaluates one candidate on the CPU and checks its verdict and text. */
+static void eval_case(TestCtx *t, const char *exe, const Case *c)
+{
+    Error e;
+    char *kpath = xasprintf("tests/data/kernels/%s/kernel.cu", c->dir);
+    char *lpath = xasprintf("tests/data/kernels/%s/launch.json", c->dir);
+    char *src = NULL, *plan = NULL, *all = NULL;
+    Problem *p = NULL;
+    EvalReport r;
+    if (file_read_all(kpath, 1 << 20, &src, NULL, &e) != 0 || file_read_all(lpath, 1 << 20, &plan, NULL, &e) != 0) {
+        test_fail(t, __FILE__, __LINE__, "%s: %s", c->dir, e.msg);
+        goto done;
+    }
+    if (eval_on_cpu(t, exe, c->dir, c->program, src, plan, &r, &p) != 0)
+        goto done;
+    all = report_text(&r);
+    CHECK_MSG(strcmp(eval_status_name(r.status), c->status) == 0, "%s: verdict %s, expected %s:%s", c->dir,
+              eval_status_name(r.status), c->status, all);
+    if (strcmp(c->expect, "-") != 0)
+        CHECK_MSG(strstr(all, c->expect) != NULL, "%s: '%s' not in:%s", c->dir, c->expect, all);
+    CHECK_MSG(strncmp(r.gpu.name, "CPU (", 5) == 0, "%s: device '%s'", c->dir, r.gpu.name);
+    for (int k = 0; k < r.n_configs; k++) {
+        CHECK_MSG(r.configs[k].timed_runs == 0, "%s: the CPU backend timed a run", c->dir);
+        if (r.status == EVAL_PASS)
+            CHECK_MSG(r.configs[k].trials == 2, "%s: %s: %d trials", c->dir, r.configs[k].config->name,
+                      r.configs[k].trials);
+    }
+    /* every config of a crashing or hanging candidate gets a fresh worker */
+    if (r.status == EVAL_TIMEOUT || (r.status == EVAL_RUNTIME_ERROR && !strstr(c->expect, "out of bounds")))
+        CHECK_MSG(r.worker_restarts == r.n_configs, "%s: %d restarts for %d configs", c->dir, r.worker_restarts,
+                  r.n_configs);
+    eval_report_release(&r);
+    problem_free(p);
+done:
+    free(all);
+    free(src);
+    free(plan);
     free(kpath);
     free(lpath);
 }
@@ -153,6 +191,77 @@ TEST(cpu_backend_gpu_fixtures)
 TEST(cpu_backend_kernels)
 {
     return run_list(t, "tests/data/kernels/cpu_expected.txt", 1, 10);
+}
+
+/* Out-of-bounds accesses get the GPU worker's verdicts and messages: a
+ * write into a guard zone is reported by the shared guard check, an access
+ * beyond it faults in the buffer's PROT_NONE zone and the crash answer
+ * names the buffer; a correct kernel on the same buffers still passes.
+ * ok-axpy: x (in, buffer 0) and y (inout, buffer 1) of n floats, n = 1000,
+ * 1 and 97 on the configs run here. */
+TEST(cpu_backend_out_of_bounds)
+{
+    static const char *PLAN =
+        "{ \"launches\": [ {\"kernel\": \"axpy\", \"grid\": [\"(n+255)/256\"], \"block\": [256], "
+        "\"args\": [\"x\", \"y\", \"a\", \"n\"]} ] }";
+#define AXPY_BODY                                                                                                      \
+    "extern \"C\" __global__ void axpy(const float *x, float *y, float a, int n)\n"                                      \
+    "{\n"                                                                                                               \
+    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"                                                              \
+    "    if (i < n)\n"                                                                                                  \
+    "        y[i] = a * x[i] + y[i];\n"
+    static const struct {
+        const char *what, *src, *status;
+        /* what each config's message must hold, every %lld standing for the
+         * buffer's size (4 n bytes); NULL for a pass */
+        const char *want;
+    } CASES[] = {
+        {"one element past the end of y", AXPY_BODY "    if (i == 0)\n        y[n] = 1.0f;\n}\n", "runtime_error",
+         "wrote out of bounds: 'y' has %lld bytes, the kernel wrote byte %lld (0 past the end)"},
+        {"one element before the start of y", AXPY_BODY "    if (i == 0)\n        y[-1] = 1.0f;\n}\n",
+         "runtime_error", "wrote out of bounds: 1 bytes before the start of 'y'"}, /* 1.0f's top byte, as on a GPU */
+        {"a read 512 KiB past the end of x",
+         AXPY_BODY "    if (i == 0)\n        y[0] += x[(size_t)n + 131072];\n}\n", "runtime_error",
+         "illegal memory access (CUDA_ERROR_ILLEGAL_ADDRESS on a GPU): buffer 0 (parameter 0 of axpy) has %lld bytes, "
+         "the kernel read byte "},
+        /* past the guard zone: no mapped slack between it and the PROT_NONE zone */
+        {"a write 4400 bytes past the end of y", AXPY_BODY "    if (i == 0)\n        y[n + 1100] = 1.0f;\n}\n",
+         "runtime_error",
+         "illegal memory access (CUDA_ERROR_ILLEGAL_ADDRESS on a GPU): buffer 1 (parameter 1 of axpy) has %lld bytes, "
+         "the kernel wrote byte "},
+        {"a write 8 KiB before the start of x",
+         AXPY_BODY "    if (i == 0)\n        ((float *)x)[-2048] = 1.0f;\n}\n", "runtime_error",
+         "buffer 0 (parameter 0 of axpy) has %lld bytes, the kernel wrote byte -8192 (8192 before the start)"},
+        {"the correct kernel", AXPY_BODY "}\n", "pass", NULL},
+    };
+#undef AXPY_BODY
+    char *exe = test_harness_exe();
+    if (!exe)
+        SKIP("the harness binary is not next to the test runner (build both with make)");
+    for (size_t i = 0; i < sizeof CASES / sizeof *CASES; i++) {
+        EvalReport r;
+        Problem *p = NULL;
+        if (eval_on_cpu(t, exe, CASES[i].what, "ok-axpy", CASES[i].src, PLAN, &r, &p) != 0)
+            continue;
+        char *all = report_text(&r);
+        CHECK_MSG(strcmp(eval_status_name(r.status), CASES[i].status) == 0, "%s: verdict %s, expected %s:%s",
+                  CASES[i].what, eval_status_name(r.status), CASES[i].status, all);
+        CHECK_MSG(r.n_configs == 3, "%s: %d configs", CASES[i].what, r.n_configs);
+        for (int k = 0; k < r.n_configs; k++) {
+            const EvalConfig *ec = &r.configs[k];
+            long long bytes = 4 * ec->config->params[0];
+            char want[512];
+            snprintf(want, sizeof want, CASES[i].want ? CASES[i].want : "", bytes, bytes);
+            CHECK_MSG(strcmp(eval_status_name(ec->status), CASES[i].status) == 0 && strstr(ec->message, want),
+                      "%s: %s: %s '%s', expected %s '%s'", CASES[i].what, ec->config->name,
+                      eval_status_name(ec->status), ec->message, CASES[i].status, want);
+        }
+        free(all);
+        eval_report_release(&r);
+        problem_free(p);
+    }
+    free(exe);
+    return 0;
 }
 
 /* Each unsupported construct is refused with its name and line. */
