@@ -61,8 +61,9 @@ const char *tc_kernel(TorchProg *t, const char *stem, const char *text);
  * gen_retarget may rename it).  Sizes are integer expressions of the
  * params ("B*L", "(H+2)/2+1"): each reaches its kernel as a 32-bit int
  * (wrapped in parentheses, so a bare i64 param is never passed by name) and
- * must fit one in every config; index arithmetic in the kernels is 64-bit.  Float settings (eps, slopes) are baked into the text.
- * Arithmetic is in float and each operator rounds once, when it stores. */
+ * must fit one in every config; index arithmetic in the kernels is 64-bit.
+ * Float settings (eps, slopes) are baked into the text.  Arithmetic is in
+ * float and each operator rounds once, when it stores. */
 
 /* Whether tc_act knows `name` (the activations of torch_stage.c's table:
  * relu, gelu, gelu_tanh, silu, softplus, selu, ..., square). */
