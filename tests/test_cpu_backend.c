@@ -210,6 +210,14 @@ TEST(cpu_backend_out_of_bounds)
     "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"                                                              \
     "    if (i < n)\n"                                                                                                  \
     "        y[i] = a * x[i] + y[i];\n"
+/* the page fault's error code tells reads from writes on x86-64 only */
+#if defined(__x86_64__)
+#define READ "read"
+#define WROTE "wrote"
+#else
+#define READ "accessed"
+#define WROTE "accessed"
+#endif
     static const struct {
         const char *what, *src, *status;
         /* what each config's message must hold, every %lld standing for the
@@ -223,18 +231,20 @@ TEST(cpu_backend_out_of_bounds)
         {"a read 512 KiB past the end of x",
          AXPY_BODY "    if (i == 0)\n        y[0] += x[(size_t)n + 131072];\n}\n", "runtime_error",
          "illegal memory access (CUDA_ERROR_ILLEGAL_ADDRESS on a GPU): buffer 0 (parameter 0 of axpy) has %lld bytes, "
-         "the kernel read byte "},
+         "the kernel " READ " byte "},
         /* past the guard zone: no mapped slack between it and the PROT_NONE zone */
         {"a write 4400 bytes past the end of y", AXPY_BODY "    if (i == 0)\n        y[n + 1100] = 1.0f;\n}\n",
          "runtime_error",
          "illegal memory access (CUDA_ERROR_ILLEGAL_ADDRESS on a GPU): buffer 1 (parameter 1 of axpy) has %lld bytes, "
-         "the kernel wrote byte "},
+         "the kernel " WROTE " byte "},
         {"a write 8 KiB before the start of x",
          AXPY_BODY "    if (i == 0)\n        ((float *)x)[-2048] = 1.0f;\n}\n", "runtime_error",
-         "buffer 0 (parameter 0 of axpy) has %lld bytes, the kernel wrote byte -8192 (8192 before the start)"},
+         "buffer 0 (parameter 0 of axpy) has %lld bytes, the kernel " WROTE " byte -8192 (8192 before the start)"},
         {"the correct kernel", AXPY_BODY "}\n", "pass", NULL},
     };
 #undef AXPY_BODY
+#undef READ
+#undef WROTE
     char *exe = test_harness_exe();
     if (!exe)
         SKIP("the harness binary is not next to the test runner (build both with make)");
