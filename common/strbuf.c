@@ -134,3 +134,19 @@ void sb_release(StrBuf *sb)
     sb->data = NULL;
     sb->len = sb->cap = 0;
 }
+
+char *xreplace_all(const char *s, const char *needle, const char *repl)
+{
+    StrBuf b = STRBUF_INIT;
+    size_t nl = strlen(needle);
+    for (const char *p = s, *q; *p; p = q + nl) {
+        q = nl ? strstr(p, needle) : NULL;
+        if (!q) {
+            sb_append(&b, p);
+            break;
+        }
+        sb_append_n(&b, p, (size_t)(q - p));
+        sb_append(&b, repl);
+    }
+    return sb_steal(&b);
+}

@@ -35,5 +35,7 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* s with every occurrence of needle (not empty) replaced by repl; caller frees. */
+char *xreplace_all(const char *s, const char *needle, const char *repl);
 
 #endif

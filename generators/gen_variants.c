@@ -30,24 +30,6 @@ static char *splice(const char *s, size_t at, size_t len, const char *repl)
     return xasprintf("%.*s%s%s", (int)at, s, repl, s + at + len);
 }
 
-/* s with every occurrence of needle replaced (from malloc()). */
-static char *replace_all(const char *s, const char *needle, const char *repl)
-{
-    StrBuf b = STRBUF_INIT;
-    size_t nl = strlen(needle);
-    for (const char *p = s, *q; *p; p = q + nl) {
-        q = strstr(p, needle);
-        if (!q) {
-            sb_append(&b, p);
-            break;
-        }
-        sb_printf(&b, "%.*s%s", (int)(q - p), p, repl);
-        if (!q[nl])
-            break;
-    }
-    return sb_steal(&b);
-}
-
 /* Whether `tok` occurs in s as a whole token (not inside a longer name or
  * number). */
 static int has_token(const char *s, const char *tok)
@@ -140,7 +122,7 @@ static cJSON *relaunch(const cJSON *launches, int n, const int from[], const int
             snprintf(ceil_from, sizeof ceil_from, "+%d)/%d", from[d] - 1, from[d]);
             snprintf(ceil_to, sizeof ceil_to, "+%d)/%d", to[d] - 1, to[d]);
             if (g) {
-                char *rewritten = replace_all(g->valuestring, ceil_from, ceil_to);
+                char *rewritten = xreplace_all(g->valuestring, ceil_from, ceil_to);
                 int stale = from[d] != to[d] && has_token(rewritten, from_tok);
                 cJSON_SetValuestring(g, rewritten);
                 free(rewritten);
@@ -217,7 +199,7 @@ static void uncoalesced_variant(VariantList *l, const char *src, const cJSON *la
     if (count_of(src, COALESCED_INDEX) != 1 || count_of(src, "threadIdx") != 1 || count_of(src, "blockDim") != 1 ||
         strstr(src, "__shared__") || strstr(src, "__syncthreads") || strstr(src, "__shfl"))
         return;
-    add_variant(l, "uncoalesced", replace_all(src, COALESCED_INDEX, TRANSPOSED_INDEX), cJSON_Duplicate(launches, 1),
+    add_variant(l, "uncoalesced", xreplace_all(src, COALESCED_INDEX, TRANSPOSED_INDEX), cJSON_Duplicate(launches, 1),
                 knobs, "uncoalesced", "slower", "mapping", "transposed-uncoalesced");
 }
 
@@ -225,8 +207,8 @@ static void restrict_variant(VariantList *l, const char *src, const cJSON *launc
 {
     if (!strstr(src, "__restrict__"))
         return;
-    char *a = replace_all(src, " __restrict__", "");
-    char *b = replace_all(a, "__restrict__ ", "");
+    char *a = xreplace_all(src, " __restrict__", "");
+    char *b = xreplace_all(a, "__restrict__ ", "");
     free(a);
     add_variant(l, "no-restrict", b, cJSON_Duplicate(launches, 1), knobs, NULL, "pass", "restrict", "no");
 }

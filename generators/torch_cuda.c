@@ -66,19 +66,9 @@ const char *tc_kernel(TorchProg *t, const char *stem, const char *text)
     const char *name = tp_memo_get(t, key);
     if (!name) {
         name = tc_name(t, stem);
-        StrBuf src = STRBUF_INIT;
-        size_t nl = strlen(TC_NAME);
-        for (const char *p = text, *q; *p; p = q + nl) {
-            q = strstr(p, TC_NAME);
-            if (!q) {
-                sb_append(&src, p);
-                break;
-            }
-            sb_append_n(&src, p, (size_t)(q - p));
-            sb_append(&src, name);
-        }
-        tc_cuda(t, "%s", sb_str(&src));
-        sb_release(&src);
+        char *src = xreplace_all(text, TC_NAME, name);
+        tc_cuda(t, "%s", src);
+        free(src);
         tp_memo_put(t, key, name);
     }
     free(key);

@@ -561,22 +561,6 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* s with every occurrence of from replaced by to (malloc'd). */
-static char *replace_all(const char *s, const char *from, const char *to)
-{
-    StrBuf b = STRBUF_INIT;
-    size_t fl = strlen(from);
-    for (const char *p = s; *p;) {
-        if (fl && strncmp(p, from, fl) == 0) {
-            sb_append(&b, to);
-            p += fl;
-        } else {
-            sb_putc(&b, *p++);
-        }
-    }
-    return sb_steal(&b);
-}
-
 /* Writes the prelude and the header stubs into dir/include. */
 static int write_includes(const char *dir, Error *e)
 {
@@ -734,7 +718,7 @@ int cpu_compile(const char *source, const char *cache_dir, CpuCompileResult *r, 
     {
         /* the log in the candidate's terms: no temporary paths */
         char *prefix = xasprintf("%s/", work);
-        r->log = replace_all(res.output ? res.output : "", prefix, "");
+        r->log = xreplace_all(res.output ? res.output : "", prefix, "");
         free(prefix);
     }
     if (!sandbox_ok(&res)) {
