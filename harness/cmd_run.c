@@ -26,6 +26,7 @@ static const char USAGE[] =
     "  --skip-configs a,b  config names never run (e.g. large)\n"
     "  --limit N           at most N kernels (in program order)\n"
     "  --sample N          N kernels spread evenly over the selection (every family in turn)\n"
+    "  --sample-programs N every kernel of N programs spread evenly over the selection\n"
     "  --shard I/N         only shard I of N (whole programs, dealt round-robin): run each shard on its\n"
     "                      own copy of the catalog, then `harness merge` the copies into one run\n"
     "options:\n"
@@ -148,6 +149,10 @@ int cmd_run(CliContext *cx, int argc, char **argv)
             o.sel.sample = atoi(argv[++i]);
             if (o.sel.sample < 1)
                 return cli_usage_error("run", "--sample must be at least 1");
+        } else if (OPT("--sample-programs")) {
+            o.sel.sample_programs = atoi(argv[++i]);
+            if (o.sel.sample_programs < 1)
+                return cli_usage_error("run", "--sample-programs must be at least 1");
         } else if (OPT("--limit")) {
             o.sel.limit = atoi(argv[++i]);
             if (o.sel.limit < 1)

@@ -55,6 +55,8 @@ static char *selection_json(const RunSelection *s)
         cJSON_AddNumberToObject(j, "limit", s->limit);
     if (s->sample)
         cJSON_AddNumberToObject(j, "sample", s->sample);
+    if (s->sample_programs)
+        cJSON_AddNumberToObject(j, "sample_programs", s->sample_programs);
     if (s->shard_count) {
         char shard[32];
         snprintf(shard, sizeof shard, "%d/%d", s->shard_index, s->shard_count);
@@ -105,6 +107,8 @@ static int selection_parse(const char *text, RunSelection *s, cJSON **owner, int
         s->limit = v->valueint;
     if (cJSON_IsNumber(v = cJSON_GetObjectItemCaseSensitive(j, "sample")))
         s->sample = v->valueint;
+    if (cJSON_IsNumber(v = cJSON_GetObjectItemCaseSensitive(j, "sample_programs")))
+        s->sample_programs = v->valueint;
     if (cJSON_IsString(v = cJSON_GetObjectItemCaseSensitive(j, "shard")) &&
         run_parse_shard(v->valuestring, &s->shard_index, &s->shard_count) != 0)
         return ERR(e, "the run's stored selection has an invalid shard '%s'", v->valuestring);
@@ -126,6 +130,30 @@ static int selection_parse(const char *text, RunSelection *s, cJSON **owner, int
         s->n_ids = n;
     }
     return 0;
+}
+
+/* Keeps every kernel of `want` programs spread evenly over the selection
+ * (the programs at places floor(k * P / want) of the P selected, in order);
+ * ids and programs are filtered in place. */
+static void keep_program_sample(int64_t *ids, int64_t *programs, int *n, int want)
+{
+    int total = 0;
+    for (int k = 0; k < *n; k++)
+        total += k == 0 || programs[k] != programs[k - 1];
+    if (total <= want)
+        return;
+    int kept = 0, place = -1, next = 0; /* next: the k of the next program to keep */
+    for (int k = 0; k < *n; k++) {
+        if (k == 0 || programs[k] != programs[k - 1])
+            place++;
+        while (next < want && (int)((int64_t)next * total / want) < place)
+            next++;
+        if (next < want && (int)((int64_t)next * total / want) == place) {
+            ids[kept] = ids[k];
+            programs[kept++] = programs[k];
+        }
+    }
+    *n = kept;
 }
 
 /* The selected kernel ids, ordered by program then id (a worker keeps one
@@ -181,6 +209,8 @@ static int select_kernels(Catalog *c, const RunSelection *s, int64_t **ids, int 
         catalog_sql_error(c, e, "selecting kernels");
         goto done_rc;
     }
+    if (s->sample_programs > 0)
+        keep_program_sample(*ids, programs, n, s->sample_programs);
     if (s->sample > 0 && *n > s->sample) {
         /* every (n/sample)-th kernel: a deterministic spread over families */
         for (int k = 0; k < s->sample; k++) {

@@ -49,6 +49,8 @@ typedef struct RunSelection {
     const char *skip_configs; /* comma-separated names never run (e.g. "large"); NULL: none */
     int limit;            /* at most this many kernels (0: all) */
     int sample;           /* this many kernels spread evenly over the selection (0: all) */
+    int sample_programs;  /* this many whole programs spread evenly over the selection (0: all);
+                             applied before `sample` */
     int shard_index, shard_count; /* shard I of N: the programs whose place in the selection is I mod N
                                      (count 0: not sharded); `harness merge` joins the shards' runs */
 } RunSelection;

@@ -233,7 +233,14 @@ TEST(run_shards_and_merge)
                   "shard %d: %s", i, out ? out : "");
         free(out);
     }
-    int st = test_sh(&out, "%s --catalog %s/cat.db merge %s/s0.db %s/s1.db", harness, d, d, d);
+    /* whole programs: of the two, the first (4 kernels) */
+    CHECK(test_sh(NULL, "cp %s/cat.db %s/sp.db", d, d) == 0);
+    int st = test_sh(&out, "%s --catalog %s/sp.db run --kernels all --configs small --sample-programs 1 --trials 1 "
+                           "--timing-runs 0 --jobs 0 --cache %s/cache",
+                     harness, d, d);
+    CHECK_MSG(st == 0 && out && strstr(out, "4 kernels (0 done before)"), "sample-programs: %s", out ? out : "");
+    free(out);
+    st = test_sh(&out, "%s --catalog %s/cat.db merge %s/s0.db %s/s1.db", harness, d, d, d);
     CHECK_MSG(st == 0 && out && strstr(out, "2 source run(s) (shards of one job), 5 results, finished"), "merge: %s",
               out ? out : "");
     free(out);
