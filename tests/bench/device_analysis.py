@@ -11,6 +11,9 @@
                                      families and kinds), comma-separated
   defects CATALOG RESULTS.json       planted wrong-result defects: caught on at least one config?
                                      and uncoalesced variants' verdicts
+  speedup CATALOG RESULTS.json       per program of a timed `run --kernels all`: best variant vs the
+                                     reference implementation, vs the C program on one core or torch
+                                     eager, the H200 roofline fraction; "slower" variants vs reference
 
 Only the standard library (the device machine has no extra packages we rely on).
 """
@@ -338,6 +341,107 @@ def defects(catalog, results):
         print("  missed: %s kernel %s (%s)" % m)
 
 
+# The H200 roofline the CUDA-side issue names: measured copy bandwidth and FP32 peak.
+ROOF_BYTES_PER_S = 4.3e12
+ROOF_FLOPS_PER_S = 67e12
+
+
+def cost_at(meta, config):
+    """(flops, bytes) of the program's cost model on the named config, or None."""
+    cfg = [c for c in meta.get("configs", []) if c.get("name") == config]
+    if not cfg:
+        return None
+    env = {k: v for k, v in cfg[0].items() if k != "name"}
+    env.update({"min": min, "max": max})
+    try:
+        return float(eval(meta["cost"]["flops"], {}, env)), float(eval(meta["cost"]["bytes"], {}, env))
+    except Exception:
+        return None
+
+
+def geomean(xs):
+    xs = [x for x in xs if x and x > 0]
+    return (2.718281828459045 ** (sum(__import__("math").log(x) for x in xs) / len(xs))) if xs else float("nan")
+
+
+def speedup(catalog, results):
+    """Best variant against the reference CUDA implementation on the timed
+    config of each program (a variant counts only if it passed every config
+    it ran), against the C program on one CPU core (reference_cpu_ms) or torch
+    eager (baseline_ms), and the best kernel's fraction of the H200 roofline."""
+    db = sqlite3.connect(catalog)
+    meta = {n: json.loads(m) for n, m in db.execute("SELECT name, meta FROM programs")}
+    knobs = {kid: json.loads(k or "{}") for kid, k in db.execute("SELECT id, knobs FROM kernels")}
+    rows = [r for r in load(results)["results"] if r["status"] != "skipped"]
+    by_prog = {}
+    for r in rows:
+        by_prog.setdefault(r["program"], {}).setdefault(r["kernel"], []).append(r)
+    out, slower = [], {}
+    for prog, kernels in sorted(by_prog.items()):
+        ref = [rs for rs in kernels.values() if rs[0]["origin"] == "reference"]
+        if not ref:
+            continue
+        timed = [r for r in ref[0] if r.get("time_median_ms")]
+        if not timed or any(r["status"] != "pass" for r in ref[0]):
+            continue
+        t = timed[0]
+        config, ref_ms = t["config"], t["time_median_ms"]
+        best_ms, best_kind = None, None
+        for kid, rs in kernels.items():
+            if rs[0]["origin"] != "variant" or any(r["status"] != "pass" for r in rs):
+                continue
+            tr = [r for r in rs if r["config"] == config and r.get("time_median_ms")]
+            if not tr:
+                continue
+            ms = tr[0]["time_median_ms"]
+            kn = knobs.get(kid, {})
+            if kn.get("expect") == "slower":
+                d = slower.setdefault(kn.get("defect") or "?", [0, 0, []])
+                d[0] += 1
+                d[1] += ms > 1.05 * ref_ms
+                d[2].append(ms / ref_ms)
+            if best_ms is None or ms < best_ms:
+                best_ms, best_kind = ms, kn.get("derived") or kn.get("defect") or "?"
+        if best_ms is None:
+            continue
+        torch = prog.startswith("torch/")
+        host_ms = t.get("baseline_ms") if torch else t.get("reference_cpu_ms")
+        c = cost_at(meta.get(prog, {}), config)
+        top = min(best_ms, ref_ms)
+        roof = max(c[1] / ROOF_BYTES_PER_S, c[0] / ROOF_FLOPS_PER_S) * 1e3 / top if c else None
+        out.append(dict(program=prog, family=prog.split("/")[1], config=config, ref_ms=ref_ms, best_ms=best_ms,
+                        best=best_kind, vs_ref=ref_ms / best_ms, vs_host=(host_ms / top) if host_ms else None,
+                        host="torch eager" if torch else "C, one core", roofline=roof))
+    print("programs with a timed reference and at least one passing timed variant: %d (%d families)" % (
+        len(out), len(set(o["family"] for o in out))))
+    def summary(label, xs):
+        xs = [x for x in xs if x is not None]
+        if xs:
+            xs.sort()
+            print("  %-44s n=%4d  median %8.3f  geomean %8.3f  p10 %8.3f  p90 %8.3f" % (
+                label, len(xs), statistics.median(xs), geomean(xs), xs[len(xs) // 10], xs[(9 * len(xs)) // 10]))
+    summary("best variant / reference implementation", [o["vs_ref"] for o in out])
+    print("    best variant faster than the reference: %d of %d" % (sum(o["vs_ref"] > 1 for o in out), len(out)))
+    summary("best kernel vs the C program on one core", [o["vs_host"] for o in out if o["host"] != "torch eager"])
+    summary("best kernel vs torch eager", [o["vs_host"] for o in out if o["host"] == "torch eager"])
+    summary("best kernel's fraction of the H200 roofline", [o["roofline"] for o in out])
+    kinds = {}
+    for o in out:
+        kinds[o["best"]] = kinds.get(o["best"], 0) + 1
+    print("  fastest variant kind:", ", ".join("%s %d" % kv for kv in sorted(kinds.items(), key=lambda kv: -kv[1])))
+    fam = {}
+    for o in out:
+        fam.setdefault(o["family"], []).append(o)
+    print("\n%-34s %4s %10s %10s %10s" % ("family", "n", "vs ref", "vs host", "roofline"))
+    for f, os_ in sorted(fam.items()):
+        g = lambda k: geomean([o[k] for o in os_ if o[k] is not None])
+        print("%-34s %4d %10.3f %10.3f %10.3f" % (f, len(os_), g("vs_ref"), g("vs_host"), g("roofline")))
+    print("\n\"slower\" variants (passing every config) against the reference on the timed config:")
+    for d, (n, s_, ratios) in sorted(slower.items()):
+        print("  %-20s %4d timed, %4d more than 5%% slower; time ratio median %.3f" % (
+            d, n, s_, statistics.median(ratios)))
+
+
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
     if cmd == "failures":
@@ -356,6 +460,8 @@ def main():
         ids(args[0], int(args[1]))
     elif cmd == "defects":
         defects(*args)
+    elif cmd == "speedup":
+        speedup(*args)
     else:
         sys.exit("unknown command " + cmd)
 
