@@ -13,6 +13,7 @@
 #include "harness/cli.h"
 #include "harness/eval.h"
 #include "harness/nvrtc.h"
+#include "harness/results.h"
 #include "harness/structure.h"
 
 static const char USAGE[] =
@@ -30,7 +31,10 @@ static const char USAGE[] =
     "  --trials N         fresh-seed trials per config (default 3)\n"
     "  --seed N           seed of the first trial (default 20261202)\n"
     "  --arch sm_XX       NVRTC target (default: the GPU's own)\n"
-    "  --timeout S        deadline per execution of the launch plan (default 5; 60 with --backend cpu)\n"
+    "  --timeout S        a fixed deadline per execution of the launch plan (default: 10x the\n"
+    "                     reference's time on the config + 1 s where known, at most 60 s, else 5 s;\n"
+    "                     known: the catalog's latest passing result of the reference on a GPU of\n"
+    "                     the same name, or measured here; 60 with --backend cpu)\n"
     "  --timing-runs N    least number of timing samples (default 10; 0: no timing)\n"
     "  --precise          nvbench-grade timing: median known to 0.5%, at least 0.5 s of samples\n"
     "  --time-all-configs time every passing config (default: only the config with the most bytes)\n"
@@ -130,17 +134,20 @@ static int pick_configs(const Problem *p, const char *list, const ProblemConfig 
 
 /* The timing baseline: the program's reference CUDA implementation (the
  * folder's kernel.cu, or the catalog's reference kernel), unless that is
- * the candidate itself.  Nothing found is not an error: no speedup. */
+ * the candidate itself (*is_reference is then set: its times are the
+ * reference's, for deadlines).  Nothing found is not an error: no speedup. */
 static int find_baseline(CliContext *cx, const char *program, const Problem *p, const char *candidate_path,
-                         char **source, LaunchPlan **plan)
+                         char **source, LaunchPlan **plan, int *is_reference)
 {
     Error e;
     *source = NULL;
     *plan = NULL;
+    *is_reference = 0;
     if (file_is_dir(program)) {
         char *cu = xasprintf("%s/kernel.cu", program), *lj = xasprintf("%s/launch.json", program);
         char *a = realpath(cu, NULL), *b = realpath(candidate_path, NULL);
         int same = a && b && strcmp(a, b) == 0;
+        *is_reference = same;
         if (!same && file_exists(cu) && file_read_all(cu, 1 << 20, source, NULL, &e) == 0 &&
             launch_load(lj, p, plan, &e) != 0) {
             free(*source);
@@ -162,10 +169,12 @@ static int find_baseline(CliContext *cx, const char *program, const Problem *p, 
                            -1, &st, NULL) == SQLITE_OK) {
         sqlite3_bind_text(st, 1, program, -1, SQLITE_STATIC);
         char *cand = NULL;
-        if (sqlite3_step(st) == SQLITE_ROW && file_read_all(candidate_path, 1 << 20, &cand, NULL, &e) == 0 &&
-            strcmp(cand, (const char *)sqlite3_column_text(st, 0)) != 0 &&
-            launch_parse((const char *)sqlite3_column_text(st, 1), "launch.json", p, plan, &e) == 0)
-            *source = xstrdup((const char *)sqlite3_column_text(st, 0));
+        if (sqlite3_step(st) == SQLITE_ROW && file_read_all(candidate_path, 1 << 20, &cand, NULL, &e) == 0) {
+            *is_reference = strcmp(cand, (const char *)sqlite3_column_text(st, 0)) == 0;
+            if (!*is_reference &&
+                launch_parse((const char *)sqlite3_column_text(st, 1), "launch.json", p, plan, &e) == 0)
+                *source = xstrdup((const char *)sqlite3_column_text(st, 0));
+        }
         free(cand);
     }
     sqlite3_finalize(st);
@@ -361,6 +370,10 @@ static void print_json(const char *program, const char *kernel_path, const EvalR
         }
         if (ec->timing_note[0])
             cJSON_AddStringToObject(c, "timing_note", ec->timing_note);
+        if (!isnan(ec->deadline_s)) {
+            cJSON_AddNumberToObject(c, "deadline_s", ec->deadline_s);
+            cJSON_AddStringToObject(c, "deadline", ec->deadline_note);
+        }
         if (ec->profile.status != PROFILE_NOT_RUN)
             cJSON_AddItemToObject(c, "profile", profile_to_cjson(&ec->profile));
         cJSON_AddItemToArray(cs, c);
@@ -374,11 +387,36 @@ static void print_json(const char *program, const char *kernel_path, const EvalR
     cJSON_Delete(j);
 }
 
+/* eval_candidate, with the catalog's stored times of the program's
+ * reference on this GPU noted in the session first: they set the default
+ * deadline (deadline.h).  A program folder has none stored. */
+static int evaluate(CliContext *cx, const char *program, const Problem *p, const char *ref_source,
+                    const char *kernel, const LaunchPlan *lp, const ProblemConfig *const *cs, int n_cs,
+                    const EvalOptions *o, EvalReport *r, int *no_gpu, Error *e)
+{
+    int rc = 0;
+    EvalSession s;
+    Catalog *c = NULL;
+    memset(r, 0, sizeof *r);
+    TRY(eval_session_open(&s, o, no_gpu, e));
+    if (o->deadline_s <= 0 && o->backend != BACKEND_CPU && !file_is_dir(program)) {
+        TRY(catalog_open(cx->catalog_path, 0, &c, e));
+        TRY(results_reference_times(c, p->name, s.gpu.name, s.ref_times, e));
+        catalog_close(c);
+        c = NULL;
+    }
+    TRY(eval_session_candidate(&s, p, ref_source, kernel, lp, cs, n_cs, o, r, no_gpu, e));
+done:
+    catalog_close(c);
+    eval_session_close(&s);
+    return rc;
+}
+
 int cmd_eval(CliContext *cx, int argc, char **argv)
 {
     EvalOptions o = eval_default_options();
     const char *pos[3] = {NULL, NULL, NULL}, *configs = NULL, *cache = NULL;
-    int n_pos = 0, json = 0, timeout_given = 0;
+    int n_pos = 0, json = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int more = i + 1 < argc;
@@ -396,7 +434,6 @@ int cmd_eval(CliContext *cx, int argc, char **argv)
         } else if (strcmp(a, "--arch") == 0 && more) {
             o.arch = argv[++i];
         } else if (strcmp(a, "--timeout") == 0 && more) {
-            timeout_given = 1;
             o.deadline_s = atof(argv[++i]);
             if (!(o.deadline_s > 0 && o.deadline_s < 3600))
                 return cli_usage_error("eval", "--timeout must be between 0 and 3600 seconds");
@@ -429,8 +466,6 @@ int cmd_eval(CliContext *cx, int argc, char **argv)
             return cli_usage_error("eval", "unexpected argument '%s'", a);
         }
     }
-    if (o.backend == BACKEND_CPU && !timeout_given)
-        o.deadline_s = EVAL_CPU_BACKEND_DEADLINE_S;
     if (o.backend == BACKEND_CPU && o.profile)
         return cli_usage_error("eval", "--profile needs the GPU backend (the CPU has no hardware counters)");
     char *dir_kernel = NULL, *dir_launch = NULL;
@@ -483,11 +518,12 @@ int cmd_eval(CliContext *cx, int argc, char **argv)
         rc = cli_usage_error("eval", "no config to run");
         goto done;
     }
-    if (find_baseline(cx, pos[0], p, pos[1], &base_source, &base_plan) == 0 && base_source) {
+    if (find_baseline(cx, pos[0], p, pos[1], &base_source, &base_plan, &o.candidate_is_reference) == 0 &&
+        base_source) {
         o.baseline_source = base_source;
         o.baseline_plan = base_plan;
     }
-    if (eval_candidate(p, ref_source, kernel, lp, cs, n_cs, &o, &r, &no_gpu, &e) != 0) {
+    if (evaluate(cx, pos[0], p, ref_source, kernel, lp, cs, n_cs, &o, &r, &no_gpu, &e) != 0) {
         rc = cli_fail(&e);
         if (no_gpu)
             fprintf(stderr, "harness eval: this machine has no usable GPU, so the candidate was not evaluated "

@@ -23,6 +23,7 @@
 #include "harness/eval.h"
 #include "harness/kernels.h"
 #include "harness/nvrtc.h"
+#include "harness/results.h"
 #include "harness/structure.h"
 
 static const char USAGE[] =
@@ -40,7 +41,9 @@ static const char USAGE[] =
     "  --config NAME        the config to measure (default: large, else the last)\n"
     "  --occupancy-only     the API's occupancy and one execution, no profiler\n"
     "  --jobs N             processes compiling ahead into the NVRTC cache (default 4)\n"
-    "  --timeout S          deadline per execution of a plan (default 5)\n"
+    "  --timeout S          a fixed deadline per execution of a plan (default: 10x the reference's\n"
+    "                       time on the config + 1 s where known, at most 60 s, else 5 s; known: the\n"
+    "                       reference measured earlier here, or a stored result on a GPU of the same name)\n"
     "  --cache DIR          cache root (default: next to the catalog)\n"
     "  --out FILE           write the JSON lines there instead of stdout\n"
     "Exit status: 0 when every selected kernel was handled (whatever it measured), 1 when the\n"
@@ -49,7 +52,7 @@ static const char USAGE[] =
 typedef struct Options {
     const char *kernels, *pairs, *families, *config, *cache, *out;
     int sample, occupancy_only, jobs;
-    double timeout;
+    double timeout;      /* 0: adaptive (deadline.h) */
 } Options;
 
 /* The selected kernel ids, in program order (pairs: reference, variant). */
@@ -227,9 +230,17 @@ static int profile_one(Catalog *c, EvalSession *s, const EvalOptions *eo, const 
         cJSON_AddStringToObject(sj, "error", pe.msg);
     }
     structure_report_release(&sr);
-    /* measured */
+    /* measured, under the reference's deadline: a reference measured here
+     * (pairs: it comes first) or its stored times */
+    EvalOptions ko = *eo;
+    ko.candidate_is_reference = strcmp(k.origin, "reference") == 0;
+    if (ko.deadline_s <= 0 && results_reference_times(c, p->name, s->gpu.name, s->ref_times, e) != 0) {
+        cJSON_Delete(j);
+        rc = -1;
+        goto done;
+    }
     EvalConfig *ec = xcalloc(1, sizeof *ec);
-    if (eval_session_measure(s, p, k.source, lp, cf, eo, ec, no_gpu, e) != 0) {
+    if (eval_session_measure(s, p, k.source, lp, cf, &ko, ec, no_gpu, e) != 0) {
         free(ec);
         cJSON_Delete(j);
         rc = -1;
@@ -256,7 +267,7 @@ done:
 
 int cmd_profile(CliContext *cx, int argc, char **argv)
 {
-    Options o = {"reference", NULL, NULL, NULL, NULL, NULL, 0, 0, 4, 5.0};
+    Options o = {"reference", NULL, NULL, NULL, NULL, NULL, 0, 0, 4, 0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int more = i + 1 < argc;

@@ -39,7 +39,10 @@ static const char USAGE[] =
     "                      time goes into the CPU references (default 1)\n"
     "  --trials N          fresh-input trials per config (default 3)\n"
     "  --seed N            seed of the first trial (default 20261202)\n"
-    "  --timeout S         deadline per execution of a launch plan (default 5; 60 with --backend cpu)\n"
+    "  --timeout S         a fixed deadline per execution of a launch plan, for every kernel and config\n"
+    "                      (default: 10x the reference's time on the config + 1 s where known, at most\n"
+    "                      60 s, else 5 s; the reference's time is measured in the run, or a stored\n"
+    "                      result on a GPU of the same name; 60 with --backend cpu)\n"
     "  --timing-runs N     least number of timing samples per passing config (default 10; 0: correctness\n"
     "                      only). Timing: L2 flushed, inout restored, launches queued behind a spinning\n"
     "                      kernel, until the median is known to 1% or 0.5 s; the reference CUDA\n"
@@ -103,7 +106,6 @@ int cmd_run(CliContext *cx, int argc, char **argv)
     o.workers = 1;
     o.per_gpu = 1;
     o.compile_jobs = -1;
-    int timeout_given = 0;
     o.progress = stderr;
     const char *gpus = NULL, *cache = NULL;
     int64_t resume = 0, *ids = NULL;
@@ -180,7 +182,6 @@ int cmd_run(CliContext *cx, int argc, char **argv)
         } else if (OPT("--seed")) {
             o.eval.seed = strtoull(argv[++i], NULL, 10);
         } else if (OPT("--timeout")) {
-            timeout_given = 1;
             o.eval.deadline_s = atof(argv[++i]);
             if (!(o.eval.deadline_s > 0 && o.eval.deadline_s < 3600))
                 return cli_usage_error("run", "--timeout must be between 0 and 3600 seconds");
@@ -229,9 +230,7 @@ int cmd_run(CliContext *cx, int argc, char **argv)
     if (strcmp(o.backend, "cpu") == 0) {
         /* correctness only: the CPU backend never reports a speed */
         o.eval.backend = BACKEND_CPU;
-        o.eval.timing_runs = 0;
-        if (!timeout_given)
-            o.eval.deadline_s = EVAL_CPU_BACKEND_DEADLINE_S;
+        o.eval.timing_runs = 0; /* deadline_s 0: the CPU backend's fixed one (eval.h) */
         if (gpus) {
             free(ids);
             return cli_usage_error("run", "--gpus is for the GPU backend (use --per-gpu N for N CPU workers)");

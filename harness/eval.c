@@ -57,7 +57,7 @@ EvalOptions eval_default_options(void)
     memset(&o, 0, sizeof o);
     o.trials = 3;
     o.seed = 20261202;
-    o.deadline_s = EVAL_DEADLINE_S;
+    o.deadline_s = 0; /* adaptive (deadline.h) */
     o.warmup_runs = 3;
     o.timing_runs = 10;
     o.nvrtc_cache = "datasets/cache/nvrtc";
@@ -156,6 +156,7 @@ typedef struct Eval {
     void *base_cubin;
     size_t base_cubin_len;
     const char *ref_source;    /* a torch program's source (the runner gets it per request) */
+    Deadline deadline;         /* per execution, for the config being evaluated (use_deadline) */
 } Eval;
 
 static int is_torch(const Problem *p)
@@ -203,6 +204,7 @@ int eval_session_open(EvalSession *s, const EvalOptions *o, int *no_gpu, Error *
 {
     memset(s, 0, sizeof *s);
     s->refs = ref_cache_new();
+    s->ref_times = ref_times_new();
     if (no_gpu)
         *no_gpu = 0;
     s->device = o->device;
@@ -225,6 +227,8 @@ void eval_session_close(EvalSession *s)
     s->torch = NULL;
     ref_cache_free(s->refs);
     s->refs = NULL;
+    ref_times_free(s->ref_times);
+    s->ref_times = NULL;
     if (s->worker_up)
         gpu_worker_stop(&s->w);
     gpu_worker_kill(&s->w);
@@ -251,15 +255,53 @@ static int ensure_worker(Eval *ev, WpStatus *status, int *no_gpu, Error *e)
     return 0;
 }
 
+/* A timeout's message says which deadline applied: the worker only knows
+ * its length. */
 static void worker_failed(Eval *ev, EvalConfig *ec, WpStatus st, const Error *e)
 {
     ec->status = st == WP_TIMEOUT ? EVAL_TIMEOUT : EVAL_RUNTIME_ERROR;
-    snprintf(ec->message, sizeof ec->message, "%s", e->msg);
+    if (st == WP_TIMEOUT && ec->deadline_note[0])
+        snprintf(ec->message, sizeof ec->message, "%s; deadline %s", e->msg, ec->deadline_note);
+    else
+        snprintf(ec->message, sizeof ec->message, "%s", e->msg);
     gpu_worker_kill(&ev->s->w);
     ev->s->worker_up = 0;
     ev->s->loaded = 0;
     ev->s->base_loaded = 0;
     ev->r->worker_restarts++;
+}
+
+/* The deadline per execution of a plan under config c: o->deadline_s when
+ * given, the CPU backend's fixed one (the GPU's figures say nothing about
+ * fibers), else the rule over the best reference time the session holds.
+ * Recomputed before each step, so a time measured meanwhile applies. */
+static void use_deadline(Eval *ev, const ProblemConfig *c, EvalConfig *ec)
+{
+    const EvalOptions *o = ev->o;
+    RefTimeSource src = REF_TIME_NONE;
+    double ref_ms = ref_times_get(ev->s->ref_times, ev->p->name, c->name, &src);
+    double fixed = o->deadline_s > 0 ? o->deadline_s : o->backend == BACKEND_CPU ? EVAL_CPU_BACKEND_DEADLINE_S : 0;
+    ev->deadline = deadline_rule(fixed, ref_ms, src);
+    ec->deadline_s = ev->deadline.seconds;
+    deadline_describe(&ev->deadline, ec->deadline_note, sizeof ec->deadline_note);
+}
+
+/* Records ms as the reference CUDA implementation's time on config c. */
+static void note_reference_ms(Eval *ev, const ProblemConfig *c, double ms, RefTimeSource src)
+{
+    ref_times_note(ev->s->ref_times, ev->p->name, c->name, ms, src);
+}
+
+/* The fastest execution of a RUN, when the candidate is the reference. */
+static void note_reference_run(Eval *ev, const ProblemConfig *c, const RunOutcome *out)
+{
+    if (!ev->o->candidate_is_reference || out->n_ms == 0)
+        return;
+    double best = out->ms[0];
+    for (uint32_t i = 1; i < out->n_ms; i++)
+        if (out->ms[i] < best)
+            best = out->ms[i];
+    note_reference_ms(ev, c, best, REF_TIME_RUN);
 }
 
 /* The RUN request of the plan under config c.  -1: the plan does not fit
@@ -270,9 +312,7 @@ static int build_plan_run(Eval *ev, const LaunchPlan *lp, int scratch_base, cons
     const Problem *p = ev->p;
     memset(run, 0, sizeof *run);
     run->repeats = repeats;
-    run->deadline_ms = (uint32_t)(ev->o->deadline_s * 1000.0);
-    if (run->deadline_ms < 1)
-        run->deadline_ms = 1;
+    run->deadline_ms = deadline_ms(&ev->deadline);
     run->n_launches = (uint32_t)lp->n_launches;
     run->launches = xcalloc((size_t)lp->n_launches, sizeof *run->launches);
     for (int k = 0; k < lp->n_launches; k++) {
@@ -471,7 +511,7 @@ static int time_config(Eval *ev, const ProblemConfig *c, uint64_t seed, EvalConf
         req.tp.min_samples = (uint32_t)ev->o->timing_runs;
     if (req.tp.max_samples < req.tp.min_samples)
         req.tp.max_samples = req.tp.min_samples;
-    req.tp.deadline_ms = (uint32_t)(ev->o->deadline_s * 1000.0);
+    req.tp.deadline_ms = deadline_ms(&ev->deadline);
     if (gpu_worker_time(&ev->s->w, &req, &res, &guards, st, e) != 0) {
         rc = -1;
         goto done;
@@ -498,8 +538,12 @@ static int time_config(Eval *ev, const ProblemConfig *c, uint64_t seed, EvalConf
     ec->window_ms = res.window_ms;
     ec->clock_min_mhz = (int)res.clock_min_mhz;
     ec->clock_max_mhz = (int)res.clock_max_mhz;
+    if (ev->o->candidate_is_reference)
+        note_reference_ms(ev, c, cand.median, REF_TIME_TIMED);
     if (res.n_plans == 2) {
         Summary base = stats_summarise(res.plans[1].ms, (int)res.plans[1].n);
+        if (res.plans[1].n > 0)
+            note_reference_ms(ev, c, base.median, REF_TIME_TIMED); /* the baseline is the reference */
         ec->baseline_ms = base.median;
         ec->baseline_cupti_ms = res.plans[1].cupti_ms;
         ec->speedup = cand.median > 0 ? base.median / cand.median : NAN;
@@ -550,7 +594,7 @@ static int profile_config(Eval *ev, const ProblemConfig *c, EvalConfig *ec, void
         if (ev->buf_of_arg[i] >= 0 && p->args[i].role == ROLE_INOUT)
             req.restore[req.n_restore++] = (uint32_t)ev->buf_of_arg[i];
     req.flush_mib = ev->o->timing.flush_mib;
-    req.deadline_ms = (uint32_t)(ev->o->deadline_s * 1000.0);
+    req.deadline_ms = deadline_ms(&ev->deadline);
     req.max_passes = (uint32_t)(ev->o->profile_max_passes >= 0 ? ev->o->profile_max_passes : 64);
     if (gpu_worker_profile(&s->w, &req, pr, &guards, st, e) != 0) {
         rc = -1;
@@ -658,6 +702,7 @@ static int run_trial(Eval *ev, const ProblemConfig *c, uint64_t seed, int time_i
         }
         bytes[ev->n_problem_bufs + lp->n_scratch + s] = (uint64_t)count * dtype_size(ev->base_lp->scratch[s].dtype);
     }
+    use_deadline(ev, c, ec);
     if (build_run(ev, c, 1, &run, &te) != 0) {
         ec->status = EVAL_RUNTIME_ERROR;
         snprintf(ec->message, sizeof ec->message, "launch plan: %s", te.msg);
@@ -702,6 +747,7 @@ static int run_trial(Eval *ev, const ProblemConfig *c, uint64_t seed, int time_i
                             (uint32_t)dtype_size(lp->scratch[s].dtype), &st, &te));
     }
     GPU(gpu_worker_run(&ev->s->w, &run, &out, &st, &te));
+    note_reference_run(ev, c, &out);
     if (out.n_guards) {
         GuardViolation *g = &out.guards[0];
         const char *name = (int)g->buffer >= ev->n_problem_bufs && (int)g->buffer < ev->n_problem_bufs + lp->n_scratch
@@ -768,6 +814,7 @@ static int run_trial(Eval *ev, const ProblemConfig *c, uint64_t seed, int time_i
 
     /* timing (gpu_timing.h), then the candidate once more on fresh
      * buffers: what it computes after being timed must still be right */
+    use_deadline(ev, c, ec); /* the reference may have just measured itself */
     int tr = time_config(ev, c, seed, ec, host, bytes, &st, &te);
     if (tr < 0) {
         worker_failed(ev, ec, st, &te);
@@ -802,6 +849,7 @@ static int run_trial(Eval *ev, const ProblemConfig *c, uint64_t seed, int time_i
 profile:
     /* the measured pass, apart from everything timed */
     if (profile_it && ec->status == EVAL_PASS) {
+        use_deadline(ev, c, ec);
         int pr = profile_config(ev, c, ec, host, bytes, &st, &te);
         if (pr < 0)
             worker_failed(ev, ec, st, &te);
@@ -852,6 +900,7 @@ int eval_session_candidate(EvalSession *s, const Problem *p, const char *ref_sou
         ec->median_ms = ec->iqr_ms = ec->min_ms = ec->spread = ec->cupti_ms = ec->window_ms = NAN;
         ec->reference_cpu_ms = NAN;
         ec->baseline_ms = ec->baseline_cupti_ms = ec->speedup = NAN;
+        ec->deadline_s = NAN;
         profile_result_init(&ec->profile);
         if (o->profile && o->backend == BACKEND_CPU)
             snprintf(ec->profile.note, sizeof ec->profile.note, "the CPU backend has no hardware counters");
@@ -999,6 +1048,7 @@ int eval_session_measure(EvalSession *s, const Problem *p, const char *kernel_so
     ec->status = EVAL_NOT_RUN;
     ec->median_ms = ec->iqr_ms = ec->min_ms = ec->spread = ec->cupti_ms = ec->window_ms = NAN;
     ec->baseline_ms = ec->baseline_cupti_ms = ec->speedup = NAN;
+    ec->deadline_s = NAN;
     profile_result_init(&ec->profile);
     ev.p = p;
     ev.lp = lp;
@@ -1048,6 +1098,7 @@ int eval_session_measure(EvalSession *s, const Problem *p, const char *kernel_so
         }
         bytes[ev.n_problem_bufs + k] = (uint64_t)count * dtype_size(lp->scratch[k].dtype);
     }
+    use_deadline(&ev, c, ec);
     if (build_run(&ev, c, 1, &run, &te) != 0) {
         ec->status = EVAL_RUNTIME_ERROR;
         snprintf(ec->message, sizeof ec->message, "launch plan: %s", te.msg);
@@ -1063,6 +1114,7 @@ int eval_session_measure(EvalSession *s, const Problem *p, const char *kernel_so
         worker_failed(&ev, ec, st, &te);
         goto done;
     }
+    note_reference_run(&ev, c, &out);
     if (out.n_guards) {
         ec->status = EVAL_RUNTIME_ERROR;
         snprintf(ec->message, sizeof ec->message, "wrote out of bounds of buffer %u", out.guards[0].buffer);

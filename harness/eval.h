@@ -21,6 +21,7 @@
 #include "common/launch.h"
 #include "common/problem.h"
 #include "harness/compare.h"
+#include "harness/deadline.h"
 #include "harness/gpu_worker.h"
 #include "harness/profile_metrics.h"
 
@@ -42,17 +43,21 @@ typedef enum EvalStatus {
  * "reference_error", "not_run". */
 const char *eval_status_name(EvalStatus s);
 
-/* The default deadline per execution of the launch plan: on the GPU, and
- * with the CPU backend, where every CUDA thread is a fiber and a plan takes
- * 100 to 1000 times as long (more on a loaded machine). */
-#define EVAL_DEADLINE_S 5.0
+/* The deadline per execution of the launch plan when none is given: on the
+ * GPU, DEADLINE_FACTOR x the reference CUDA implementation's time on the
+ * config + DEADLINE_SLACK_S where the session knows that time (deadline.h),
+ * else EVAL_DEADLINE_S; with the CPU backend a fixed one, since every CUDA
+ * thread is a fiber there and a plan takes 100 to 1000 times as long (more
+ * on a loaded machine), unrelated to the GPU's figures. */
+#define EVAL_DEADLINE_S DEADLINE_FALLBACK_S
 #define EVAL_CPU_BACKEND_DEADLINE_S 60.0
 
 typedef struct EvalOptions {
     const char *arch;        /* NULL: the device's own (sm_90 on an H200) */
     int trials;              /* fresh-seed trials per config (at least 1; default 3) */
     uint64_t seed;           /* trial t uses seed + t */
-    double deadline_s;       /* per execution of the launch plan */
+    double deadline_s;       /* per execution of the launch plan, fixed (--timeout); 0 (the default):
+                                adaptive on the GPU (deadline.h), EVAL_CPU_BACKEND_DEADLINE_S on the CPU */
     int warmup_runs;         /* unused (the timing protocol's own warm-up: timing) */
     int timing_runs;         /* 0: no timing; else the least number of samples */
     int time_all_configs;    /* 0: time only the timed config (eval_timed_config); 1: every config */
@@ -66,6 +71,10 @@ typedef struct EvalOptions {
      * reference CUDA implementation); NULL: no speedup is measured. */
     const char *baseline_source;
     const LaunchPlan *baseline_plan;
+    /* The candidate is the program's reference CUDA implementation: its
+     * times in this session are the reference's, for later deadlines (the
+     * callers know; a source compare cannot tell a launch.json variant). */
+    int candidate_is_reference;
     WorkerBackend backend;   /* BACKEND_CPU: cpu_compile.h + `harness worker --backend cpu`,
                                 a correctness verdict only (no timing) */
     const char *cpu_cache;   /* CPU backend objects; NULL: datasets/cache/cpu */
@@ -106,6 +115,8 @@ typedef struct EvalConfig {
     int clock_min_mhz, clock_max_mhz;
     char timing_note[512];       /* what timing could not check, and why */
     ProfileResult profile;       /* the measured pass (o->profile), derived; status PROFILE_NOT_RUN otherwise */
+    double deadline_s;           /* the deadline per execution the last trial ran under; NaN: none ran */
+    char deadline_note[192];     /* which one and why (deadline_describe); also in a timeout's message */
 } EvalConfig;
 
 typedef struct EvalReport {
@@ -139,6 +150,8 @@ typedef struct EvalSession {
     char profile_note[512];        /* its reason, said once on o->progress */
     struct TorchRunner *torch;     /* lang "torch" references (torch_ref.h), started on first use */
     struct RefCache *refs;         /* the current program's C reference outputs (ref_cache.h); owned */
+    RefTimes *ref_times;           /* the current program's reference CUDA times per config, measured
+                                      here or noted from the catalog (deadline.h); owned */
     /* torch eager's median on the last (program, config, seed) it was timed
      * for: a program's candidates share it (it does not depend on them) */
     char eager_key[512];

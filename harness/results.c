@@ -202,3 +202,27 @@ int results_done_kernels(Catalog *c, int64_t run_id, int64_t **ids, int *n, Erro
     }
     return 0;
 }
+
+int results_reference_times(Catalog *c, const char *program, const char *gpu, RefTimes *t, Error *e)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(catalog_db(c),
+                           "SELECT cf.name, r.time_median_ms FROM results r"
+                           " JOIN kernels k ON k.id = r.kernel_id"
+                           " JOIN programs p ON p.id = k.program_id"
+                           " JOIN configs cf ON cf.id = r.config_id"
+                           " WHERE p.name = ? AND k.origin = 'reference' AND r.status = 'pass'"
+                           " AND r.time_median_ms > 0"
+                           " AND substr(r.device, instr(r.device, ': ') + 2) = ?"
+                           " ORDER BY r.created_at, r.id",
+                           -1, &st, NULL) != SQLITE_OK)
+        return catalog_sql_error(c, e, "results");
+    sqlite3_bind_text(st, 1, program, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, gpu, -1, SQLITE_STATIC);
+    int r;
+    while ((r = sqlite3_step(st)) == SQLITE_ROW)
+        ref_times_note(t, program, (const char *)sqlite3_column_text(st, 0), sqlite3_column_double(st, 1),
+                       REF_TIME_CATALOG);
+    sqlite3_finalize(st);
+    return r == SQLITE_DONE ? 0 : catalog_sql_error(c, e, "results");
+}

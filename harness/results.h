@@ -15,6 +15,7 @@
 
 #include "common/error.h"
 #include "harness/catalog.h"
+#include "harness/deadline.h"
 
 typedef struct RunInfo {
     const char *backend;       /* "gpu" or "cpu" */
@@ -66,5 +67,13 @@ int results_put(Catalog *c, int64_t run_id, const ResultRow *r, Error *e);
 /* Kernel ids of run_id that have results (their results are stored all at
  * once, so these are done): a sorted array from malloc() in *ids, *n of them. */
 int results_done_kernels(Catalog *c, int64_t run_id, int64_t **ids, int *n, Error *e);
+
+/* Notes into t (as REF_TIME_CATALOG, oldest first so the latest wins) the
+ * stored times of the reference kernel of program `program` per config:
+ * passing results with a time_median_ms, measured on a GPU named `gpu`
+ * (results.device "N: <gpu>"; another model's times say nothing about this
+ * one).  One query; a program without any notes nothing.  For deadlines
+ * (deadline.h). */
+int results_reference_times(Catalog *c, const char *program, const char *gpu, RefTimes *t, Error *e);
 
 #endif

@@ -156,8 +156,8 @@ static void keep_program_sample(int64_t *ids, int64_t *programs, int *n, int wan
     *n = kept;
 }
 
-/* The selected kernel ids, ordered by program then id (a worker keeps one
- * program loaded across its kernels). */
+/* The selected kernel ids, ordered by program, its reference first, then id
+ * (a worker keeps one program loaded across its kernels). */
 static int select_kernels(Catalog *c, const RunSelection *s, int64_t **ids, int *n, Error *e)
 {
     StrBuf sql = STRBUF_INIT;
@@ -183,7 +183,8 @@ static int select_kernels(Catalog *c, const RunSelection *s, int64_t **ids, int 
             sb_printf(&sql, "%s%lld", i ? "," : "", (long long)s->ids[i]);
         sb_append(&sql, s->n_ids ? ")" : "NULL)");
     }
-    sb_append(&sql, " ORDER BY p.name, k.id");
+    /* a program's reference first: its times set its variants' deadlines */
+    sb_append(&sql, " ORDER BY p.name, k.origin <> 'reference', k.id");
     if (s->limit > 0)
         sb_printf(&sql, " LIMIT %d", s->limit);
     if (sqlite3_prepare_v2(catalog_db(c), sql.data, -1, &st, NULL) != SQLITE_OK) {
@@ -577,6 +578,19 @@ static void deal_programs(Catalog *c, const int64_t *kernels, int n, int first, 
     sqlite3_finalize(st);
 }
 
+/* Loads the program and notes its reference's stored times on this GPU in
+ * the session, for the deadlines of its candidates (deadline.h) until the
+ * session measures its own; the CPU backend's deadline does not use them. */
+static int load_program_times(Catalog *c, int64_t program_id, LoadedProgram *lp, EvalSession *s,
+                              const EvalOptions *eo, Error *e)
+{
+    if (load_program(c, program_id, lp, e) != 0)
+        return -1;
+    if (eo->backend == BACKEND_CPU || eo->deadline_s > 0)
+        return 0;
+    return results_reference_times(c, lp->p->name, s->gpu.name, s->ref_times, e);
+}
+
 static void worker_main(const WorkerCtx *w, const int64_t *kernels, int n, int first, int stride)
 {
     Catalog *c = NULL;
@@ -613,7 +627,7 @@ static void worker_main(const WorkerCtx *w, const int64_t *kernels, int n, int f
             report(w->progress_fd, "E %s", e.msg);
             _exit(1);
         }
-        if (lp.id != k.program_id && load_program(c, k.program_id, &lp, &e) != 0) {
+        if (lp.id != k.program_id && load_program_times(c, k.program_id, &lp, &session, &eo, &e) != 0) {
             report(w->progress_fd, "E %s", e.msg);
             _exit(1);
         }
@@ -631,6 +645,7 @@ static void worker_main(const WorkerCtx *w, const int64_t *kernels, int n, int f
              * with every other candidate of the program */
             eo.baseline_source = lp.base_id && lp.base_id != k.id ? lp.base_source : NULL;
             eo.baseline_plan = lp.base_id && lp.base_id != k.id ? lp.base_plan : NULL;
+            eo.candidate_is_reference = strcmp(k.origin, "reference") == 0;
             rc_eval = eval_session_candidate(&session, lp.p, lp.source, k.source, plan, chosen, n_chosen, &eo, &r,
                                              &no_gpu, &e);
         }
@@ -910,7 +925,12 @@ int run_start(const char *catalog_path, const RunOptions *o, RunSummary *s, int 
     TRY(catalog_open(catalog_path, 0, &c, e));
     cJSON *oj = cJSON_CreateObject();
     cJSON_AddNumberToObject(oj, "trials", o->eval.trials);
-    cJSON_AddNumberToObject(oj, "timeout_s", o->eval.deadline_s);
+    /* an explicit deadline, or "auto" (deadline.h): a resumed run judges
+     * its remaining kernels under the same rule */
+    if (o->eval.deadline_s > 0)
+        cJSON_AddNumberToObject(oj, "timeout_s", o->eval.deadline_s);
+    else
+        cJSON_AddStringToObject(oj, "timeout_s", "auto");
     cJSON_AddNumberToObject(oj, "timing_runs", o->eval.timing_runs);
     if (o->eval.profile)
         cJSON_AddBoolToObject(oj, "profile", 1);
@@ -953,8 +973,13 @@ int run_stored_options(const char *catalog_path, int64_t run_id, EvalOptions *o,
     const cJSON *v;
     if (cJSON_IsNumber(v = cJSON_GetObjectItemCaseSensitive(oj, "trials")))
         o->trials = v->valueint;
-    if (cJSON_IsNumber(v = cJSON_GetObjectItemCaseSensitive(oj, "timeout_s")))
+    v = cJSON_GetObjectItemCaseSensitive(oj, "timeout_s");
+    if (cJSON_IsNumber(v))
         o->deadline_s = v->valuedouble;
+    else if (cJSON_IsString(v) && strcmp(v->valuestring, "auto") == 0)
+        o->deadline_s = 0;
+    else if (v)
+        FAIL(e, "run %lld: its stored timeout_s is neither a number nor \"auto\"", (long long)run_id);
     if (cJSON_IsNumber(v = cJSON_GetObjectItemCaseSensitive(oj, "timing_runs")))
         o->timing_runs = v->valueint;
     o->profile = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(oj, "profile"));

@@ -3,6 +3,7 @@
  * folder with its reference pair and three variants is ingested, run,
  * listed, partly forgotten and resumed. */
 #include <libgen.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -11,6 +12,8 @@
 #include <sqlite3.h>
 
 #include "common/strbuf.h"
+#include "harness/catalog.h"
+#include "harness/results.h"
 #include "tests/test.h"
 
 static char *bin_dir(void)
@@ -274,6 +277,158 @@ TEST(run_shards_and_merge)
     unsetenv("FAKE_CUDA_MODE");
     unsetenv("CUDAPERF_LIBCUDA");
     free(so);
+    free(bin);
+    free(harness);
+    return 0;
+}
+
+/* The first text column of the first row of sql on the catalog, from
+ * malloc(); NULL when there is none. */
+static char *sql_text(const char *db_path, const char *sql)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    char *out = NULL;
+    if (sqlite3_open(db_path, &db) == SQLITE_OK && sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+        out = xstrdup((const char *)sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return out;
+}
+
+/* The error stored for kernel `kernel` in run `run` (config small). */
+static char *stored_error(const char *db, int run, const char *kernel)
+{
+    char *sql = xasprintf("SELECT r.status || ': ' || coalesce(r.error, '') FROM results r JOIN configs c ON c.id = "
+                          "r.config_id WHERE r.run_id = %d AND r.kernel_id = %s AND c.name = 'small'",
+                          run, kernel);
+    char *text = sql_text(db, sql);
+    free(sql);
+    return text;
+}
+
+/* The default deadline follows the reference (deadline.h).  A variant that
+ * hangs (the fake hangs 128-thread blocks only, the reference has 256)
+ * times out after 10x the reference's time + 1 s: the reference's time
+ * measured just before in the same worker, then, in a resumed run and in
+ * `harness eval`, the catalog's stored figure for this GPU's name (none for
+ * another GPU).  --timeout stays a fixed deadline; the run stores "auto" or
+ * the number, and a resumed "auto" run keeps its rule whatever the
+ * resuming command line says.  The fake's event times are 0.001 ms, so
+ * each hang costs about a second. */
+TEST(run_fake_gpu_adaptive_deadline)
+{
+    char *bin = bin_dir();
+    char *harness = bin ? xasprintf("%s/harness", bin) : NULL;
+    if (!harness || access(harness, X_OK) != 0) {
+        free(bin);
+        free(harness);
+        SKIP("the harness binary is not next to the test runner (build both with make)");
+    }
+    const char *d = t->tmpdir;
+    char *so = xasprintf("%s/libcuda.so.1", d), *db = xasprintf("%s/cat.db", d), *out = NULL;
+    CHECK(test_sh(&out, "cc -std=c11 -O1 -shared -fPIC -o %s tests/fake_cuda/fake_libcuda.c", so) == 0);
+    free(out);
+    CHECK(test_sh(NULL,
+                  "set -e; p=%s/progs/ok-axpy; mkdir -p $p/variants/hang; "
+                  "cp tests/data/programs/ok-axpy/meta.json tests/data/programs/ok-axpy/program.c $p/; "
+                  "cp tests/data/kernels/axpy/kernel.cu tests/data/kernels/axpy/launch.json $p/; "
+                  "cp tests/data/kernels/axpy-hang/kernel.cu $p/variants/hang/; "
+                  "sed 's/255/127/g; s/256/128/g' tests/data/kernels/axpy-hang/launch.json > $p/variants/hang/launch.json",
+                  d) == 0);
+    setenv("CUDAPERF_LIBCUDA", so, 1);
+    setenv("FAKE_CUDA_MODE", "hang", 1);
+    setenv("FAKE_CUDA_HANG_BLOCK", "128", 1);
+    CHECK(test_sh(&out, "%s --catalog %s ingest --quiet --cache %s/cref %s/progs", harness, db, d, d) == 0);
+    free(out);
+    char *ref = sql_text(db, "SELECT id FROM kernels WHERE origin = 'reference'");
+    char *hang = sql_text(db, "SELECT id FROM kernels WHERE origin = 'variant'");
+    CHECK(ref && hang);
+    if (!ref || !hang)
+        goto done;
+
+    /* the reference runs first and measures itself; the variant's deadline follows */
+    const char *common = "--configs small --trials 1 --timing-runs 0 --jobs 0";
+    int st = test_sh(&out, "%s --catalog %s run --kernels all %s --cache %s/cache", harness, db, common, d);
+    CHECK_MSG(st == 0 && out && strstr(out, "2 evaluated: 1 pass, 1 fail"), "run: %s", out ? out : "");
+    free(out);
+    char *err = stored_error(db, 1, hang);
+    CHECK_MSG(err && strstr(err, "timeout: ") && strstr(err, "did not finish within 1.000 s") &&
+                  strstr(err, "deadline 1.000 s = 10x the reference's 0.001 ms (run in this session) + 1 s"),
+              "run 1: %s", err ? err : "(none)");
+    free(err);
+    char *opt = sql_text(db, "SELECT json_extract(options, '$.timeout_s') FROM runs WHERE id = 1");
+    CHECK_MSG(opt && strcmp(opt, "auto") == 0, "run 1 stored timeout_s %s", opt ? opt : "(none)");
+    free(opt);
+
+    /* a stored figure of this GPU counts, another GPU's does not */
+    CHECK(sql_exec(db, "UPDATE results SET time_median_ms = 10 WHERE kernel_id IN "
+                       "(SELECT id FROM kernels WHERE origin = 'reference')") == 0);
+    Catalog *c = NULL;
+    Error e;
+    CHECK_MSG(catalog_open(db, 0, &c, &e) == 0, "%s", e.msg);
+    if (c) {
+        RefTimes *rt = ref_times_new();
+        RefTimeSource src;
+        CHECK(results_reference_times(c, "c/fixtures/ok-axpy", "Other GPU", rt, &e) == 0);
+        CHECK(isnan(ref_times_get(rt, "c/fixtures/ok-axpy", "small", &src)) && src == REF_TIME_NONE);
+        CHECK(results_reference_times(c, "c/fixtures/ok-axpy", "Fake GPU", rt, &e) == 0);
+        CHECK(ref_times_get(rt, "c/fixtures/ok-axpy", "small", &src) == 10 && src == REF_TIME_CATALOG);
+        ref_times_free(rt);
+        catalog_close(c);
+    }
+
+    /* resumed: "auto" is kept over the command line's --timeout, and the
+     * reference is done, so the stored figure sets the deadline */
+    char *forget = xasprintf("DELETE FROM results WHERE run_id = 1 AND kernel_id = %s; "
+                             "UPDATE runs SET status = 'interrupted' WHERE id = 1", hang);
+    CHECK(sql_exec(db, forget) == 0);
+    free(forget);
+    st = test_sh(&out, "%s --catalog %s run --resume 1 --timeout 0.5 --jobs 0 --cache %s/cache", harness, db, d);
+    CHECK_MSG(st == 0 && out && strstr(out, "2 kernels (1 done before), 1 evaluated"), "resume: %s", out ? out : "");
+    free(out);
+    err = stored_error(db, 1, hang);
+    CHECK_MSG(err && strstr(err, "did not finish within 1.100 s") &&
+                  strstr(err, "deadline 1.100 s = 10x the reference's 10 ms (stored result) + 1 s"),
+              "resumed: %s", err ? err : "(none)");
+    free(err);
+
+    /* harness eval reads the same stored figure */
+    st = test_sh(&out, "%s --catalog %s eval c/fixtures/ok-axpy %s/progs/ok-axpy/variants/hang/kernel.cu "
+                       "%s/progs/ok-axpy/variants/hang/launch.json --configs small --trials 1 --timing-runs 0 --json",
+                 harness, db, d, d);
+    cJSON *j = out ? cJSON_Parse(out) : NULL;
+    const cJSON *cfg = j ? cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(j, "configs"), 0) : NULL;
+    const cJSON *dl = cJSON_GetObjectItemCaseSensitive(cfg, "deadline");
+    const cJSON *dls = cJSON_GetObjectItemCaseSensitive(cfg, "deadline_s");
+    CHECK_MSG(st == 1 && cJSON_IsString(dl) && strstr(dl->valuestring, "(stored result)") && cJSON_IsNumber(dls) &&
+                  fabs(dls->valuedouble - 1.1) < 1e-9,
+              "eval: %s", out ? out : "");
+    cJSON_Delete(j);
+    free(out);
+
+    /* --timeout: a fixed deadline, stored as given */
+    char *only = xasprintf("--kernels %s", hang);
+    st = test_sh(&out, "%s --catalog %s run %s %s --timeout 0.5 --cache %s/cache", harness, db, only, common, d);
+    CHECK_MSG(st == 0 && out && strstr(out, "harness run 2:"), "fixed: %s", out ? out : "");
+    free(out);
+    free(only);
+    err = stored_error(db, 2, hang);
+    CHECK_MSG(err && strstr(err, "did not finish within 0.500 s") && strstr(err, "deadline 0.500 s, fixed"),
+              "run 2: %s", err ? err : "(none)");
+    free(err);
+    opt = sql_text(db, "SELECT json_extract(options, '$.timeout_s') FROM runs WHERE id = 2");
+    CHECK_MSG(opt && atof(opt) == 0.5, "run 2 stored timeout_s %s", opt ? opt : "(none)");
+    free(opt);
+done:
+    unsetenv("FAKE_CUDA_HANG_BLOCK");
+    unsetenv("FAKE_CUDA_MODE");
+    unsetenv("CUDAPERF_LIBCUDA");
+    free(ref);
+    free(hang);
+    free(so);
+    free(db);
     free(bin);
     free(harness);
     return 0;

@@ -5,7 +5,9 @@
  * $FAKE_CUDA_MODE picks a misbehaviour, mirroring the broken kernels of
  * tests/data/kernels: ok, skip_last, writes_input, oob_near (writes y[n]),
  * illegal (the launch fails like an illegal address), hang (never
- * finishes), nodevice (the driver sees no GPU).
+ * finishes), nodevice (the driver sees no GPU).  With $FAKE_CUDA_HANG_BLOCK
+ * = B, hang hangs only launches of B threads per block, so a reference
+ * (another block size) runs before its hanging variant in one worker.
  *
  * Built by the tests with `cc -shared -fPIC`; the worker loads it through
  * $CUDAPERF_LIBCUDA.  Only the entry points cudrv.c resolves exist. */
@@ -26,6 +28,12 @@ static const char *mode(void)
 static int is(const char *m) { return strcmp(mode(), m) == 0; }
 
 static CUresult sticky = OK; /* like a dead context: every later call fails */
+
+static int hangs_block(unsigned bx)
+{
+    const char *b = getenv("FAKE_CUDA_HANG_BLOCK");
+    return !b || (unsigned)atoi(b) == bx;
+}
 static int pending_hang;
 
 CUresult cuInit(unsigned f) { (void)f; return OK; }
@@ -117,7 +125,7 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned
         y[n] = 0; /* lands in the harness's guard zone */
     if (is("illegal"))
         sticky = ILLEGAL_ADDRESS;
-    if (is("hang"))
+    if (is("hang") && hangs_block(bx))
         pending_hang = 1;
     return OK;
 }
