@@ -420,7 +420,9 @@ static void torch_eager_baseline(Eval *ev, const ProblemConfig *c, uint64_t seed
     if (!s->torch || !torch_runner_has_cuda(s->torch)) {
         if (!ec->timing_note[0])
             snprintf(ec->timing_note, sizeof ec->timing_note,
-                     "torch eager not timed: the torch runner's torch sees no GPU (no speedup)");
+                     "torch eager not timed: the torch runner's torch sees no GPU (no speedup)%s%s",
+                     s->torch && torch_runner_cuda_note(s->torch)[0] ? ": " : "",
+                     s->torch ? torch_runner_cuda_note(s->torch) : "");
         return;
     }
     char key[sizeof s->eager_key];

@@ -35,6 +35,7 @@ struct TorchRunner {
     int restarts, starts;
     char torch_version[64];
     int cuda;
+    char cuda_note[400];      /* torch's reason when cuda is 0 */
     char tail[ERR_TAIL];      /* the last bytes the runner wrote to stderr */
     size_t tail_len;
 };
@@ -379,6 +380,8 @@ static int runner_start(TorchRunner *r, Error *e)
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(reply, "torch");
         snprintf(r->torch_version, sizeof r->torch_version, "%s", cJSON_IsString(v) ? v->valuestring : "?");
         r->cuda = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(reply, "cuda"));
+        v = cJSON_GetObjectItemCaseSensitive(reply, "cuda_note");
+        snprintf(r->cuda_note, sizeof r->cuda_note, "%s", cJSON_IsString(v) ? v->valuestring : "");
         torch_frame_release(&f);
     }
     cJSON_Delete(reply);
@@ -472,6 +475,11 @@ const char *torch_runner_torch_version(TorchRunner *r)
 int torch_runner_has_cuda(TorchRunner *r)
 {
     return r->cuda;
+}
+
+const char *torch_runner_cuda_note(TorchRunner *r)
+{
+    return r->cuda_note;
 }
 
 int torch_runner_restarts(const TorchRunner *r)

@@ -58,6 +58,8 @@ void torch_runner_free(TorchRunner *r);
 /* What the runner reported in its hello: "1.13.0a0", whether it sees a GPU. */
 const char *torch_runner_torch_version(TorchRunner *r);
 int torch_runner_has_cuda(TorchRunner *r);
+/* Why the runner's torch sees no GPU, in torch's words ("" when it does). */
+const char *torch_runner_cuda_note(TorchRunner *r);
 /* Restarts so far (after a crash or a deadline). */
 int torch_runner_restarts(const TorchRunner *r);
 

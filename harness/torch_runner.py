@@ -30,6 +30,7 @@ import sys
 import time
 import traceback
 import types
+import warnings
 
 PROTOCOL_VERSION = 1
 # Run as `python3 -c <text>` by the harness: no __file__ then.
@@ -286,9 +287,23 @@ def precise(dev):
 
 # ---- requests ----
 
+def cuda_state():
+    """(available, why not): torch explains a failed CUDA initialisation only
+    in a warning, which the harness should pass on to the user."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ok = bool(torch.cuda.is_available())
+    if ok:
+        return True, ""
+    why = "; ".join(str(w.message).strip() for w in caught)
+    return False, (why or "torch.cuda.is_available() is False (torch built %s CUDA)" % (
+        "with" if torch.version.cuda else "without"))[:400]
+
+
 def op_hello(req, bufs):
+    cuda, why = cuda_state()
     return {"ok": True, "protocol": PROTOCOL_VERSION, "torch": torch.__version__,
-            "python": sys.version.split()[0], "cuda": bool(torch.cuda.is_available()),
+            "python": sys.version.split()[0], "cuda": cuda, "cuda_note": why,
             "compile": hasattr(torch, "compile")}, []
 
 

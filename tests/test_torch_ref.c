@@ -315,10 +315,14 @@ TEST(torch_runner_time_gpu)
         return 0;
     }
     if (!torch_runner_has_cuda(r)) {
-        char version[64];
+        char version[64], note[400];
         snprintf(version, sizeof version, "%s", torch_runner_torch_version(r));
+        snprintf(note, sizeof note, "%s", torch_runner_cuda_note(r));
         torch_runner_free(r);
-        SKIP("torch %s (%s) sees no GPU: the timing request needs one", version, py);
+        /* with a GPU present, a runner that cannot see it is a failure, not a skip */
+        CHECK_MSG(access("/dev/nvidia0", F_OK) != 0, "a GPU is here (/dev/nvidia0) but the runner's torch %s sees none: %s",
+                  version, note);
+        SKIP("torch %s (%s) sees no GPU: the timing request needs one (%s)", version, py, note);
     }
     const char *pn[] = {"B", "IN", "OUT"};
     int64_t pv[] = {256, 1024, 1024};
