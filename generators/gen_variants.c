@@ -337,6 +337,148 @@ static void unroll_variants(VariantList *l, const char *src, const cJSON *launch
     }
 }
 
+/* ---- register pressure ---- */
+
+/* The register cap of the spilling variant: ptxas raises any lower
+ * __maxnreg__ to 24 on sm_90, so 24 is the tightest cap that means what it
+ * says. */
+#define SPILL_MAXNREG "24"
+/* The unroll factor planted beside it: more iterations in flight, more
+ * values live at once.  Measured over one loop-bearing reference per C
+ * family (nvcc -Xptxas -v, sm_90): the cap alone spills 19 of 54, with
+ * "#pragma unroll 16" on the first loop 21, with 32 23, with 64 24. */
+#define SPILL_UNROLL "32"
+
+/* The start of the line of the first own-statement `for (` whose previous
+ * line is neither a pragma nor a macro continuation; NULL when none. */
+static const char *first_plain_for(const char *src)
+{
+    for (const char *f = strstr(src, "for ("); f; f = strstr(f + 1, "for (")) {
+        const char *line = f;
+        while (line > src && line[-1] != '\n')
+            line--;
+        int own_statement = 1;
+        for (const char *q = line; q < f; q++)
+            own_statement &= *q == ' ';
+        if (!own_statement)
+            continue;
+        const char *prev = line > src ? line - 1 : src;
+        while (prev > src && prev[-1] != '\n')
+            prev--;
+        const char *p = prev;
+        while (*p == ' ')
+            p++;
+        int pragma = line > src && strncmp(p, "#pragma", 7) == 0;
+        int continued = line > src + 1 && line[-2] == '\\';
+        if (!pragma && !continued)
+            return line;
+    }
+    return NULL;
+}
+
+/* Whether src has a loop: a line that starts (after blanks) with "for (",
+ * "while (" or "do". */
+static int has_loop(const char *src)
+{
+    for (const char *line = src; *line; ) {
+        const char *p = line;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (strncmp(p, "for (", 5) == 0 || strncmp(p, "while (", 7) == 0 ||
+            (strncmp(p, "do", 2) == 0 && !isalnum((unsigned char)p[2]) && p[2] != '_'))
+            return 1;
+        const char *eol = strchr(line, '\n');
+        if (!eol)
+            break;
+        line = eol + 1;
+    }
+    return 0;
+}
+
+/* src with "__maxnreg__(24) " before the name of every kernel declared as
+ * "__global__ ... void NAME(" that carries no __launch_bounds__ (NVRTC
+ * refuses the two together) nor a cap of its own (from malloc()); NULL when
+ * no kernel was capped. */
+static char *cap_kernels(const char *src)
+{
+    char *out = xstrdup(src);
+    int capped = 0;
+    size_t from = 0;
+    for (const char *g; (g = strstr(out + from, "__global__")) != NULL;) {
+        from = (size_t)(g - out) + 10;
+        const char *open = strchr(g, '(');
+        if (!open)
+            break;
+        /* the name just before "(", and "void" just before the name */
+        const char *e = open;
+        while (e > g && e[-1] == ' ')
+            e--;
+        const char *name = e;
+        while (name > g && (isalnum((unsigned char)name[-1]) || name[-1] == '_'))
+            name--;
+        const char *v = name;
+        while (v > g && v[-1] == ' ')
+            v--;
+        int declared = name < e && v - 5 >= g + 10 && strncmp(v - 4, "void", 4) == 0 && (v[-5] == ' ' || v[-5] == '>');
+        for (const char *q = g; q < open; q++)
+            declared &= !strchr(";{}\n", *q);
+        /* "__global__ void __launch_bounds__(256) k(": the attribute's
+         * own "(" came first; any bound or cap on the line leaves it be */
+        const char *line = g, *eol = strchr(g, '\n');
+        while (line > out && line[-1] != '\n')
+            line--;
+        char *decl = xasprintf("%.*s", (int)(eol ? eol - line : (long)strlen(line)), line);
+        int bounded = strstr(decl, "__launch_bounds__") || strstr(decl, "__maxnreg__");
+        free(decl);
+        if (!declared || bounded)
+            continue;
+        char *capped_src = splice(out, (size_t)(name - out), 0, "__maxnreg__(" SPILL_MAXNREG ") ");
+        from = (size_t)(name - out) + strlen("__maxnreg__(" SPILL_MAXNREG ") ");
+        free(out);
+        out = capped_src;
+        capped++;
+    }
+    if (!capped) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
+/* "register-spills": every kernel capped at 24 registers per thread with
+ * __maxnreg__, and the first loop without a pragma unrolled 32 times, so
+ * values that no longer fit go to local memory; correct, measurably slower
+ * where ptxas spills (`harness structure` shows the spill bytes).  Only
+ * where a cap can bite: a reference without a loop (straight-line code, a
+ * handful of registers) is left alone, and so is a kernel that already
+ * names its register budget with __launch_bounds__. */
+static void register_spill_variant(VariantList *l, const char *src, const cJSON *launches, const cJSON *knobs)
+{
+    if (!has_loop(src))
+        return;
+    char *capped = cap_kernels(src);
+    if (!capped)
+        return;
+    const char *line = first_plain_for(capped);
+    if (line) {
+        const char *f = line;
+        while (*f == ' ')
+            f++;
+        char *pragma = xasprintf("%.*s#pragma unroll " SPILL_UNROLL "\n", (int)(f - line), line);
+        char *unrolled = splice(capped, (size_t)(line - capped), 0, pragma);
+        free(pragma);
+        free(capped);
+        capped = unrolled;
+    }
+    int before = l->n;
+    add_variant(l, "register-spills", capped, cJSON_Duplicate(launches, 1), knobs, "register-spills", "slower",
+                "maxnreg", SPILL_MAXNREG);
+    if (line && l->n > before) {
+        cJSON_DeleteItemFromObjectCaseSensitive(l->v[l->n - 1].knobs, "unroll");
+        cJSON_AddStringToObject(l->v[l->n - 1].knobs, "unroll", SPILL_UNROLL);
+    }
+}
+
 /* ---- shared-memory padding ---- */
 
 /* A tile padded against bank conflicts ("[TILE + 1]") without its padding:
@@ -661,6 +803,7 @@ int variants_derive(const char *source, const cJSON *launches, const cJSON *knob
     grid_stride_variant(&l, source, launches, knobs);
     restrict_variant(&l, source, launches, knobs);
     unroll_variants(&l, source, launches, knobs);
+    register_spill_variant(&l, source, launches, knobs);
     bank_conflict_variant(&l, source, launches, knobs);
     guard_variants(&l, source, launches, knobs);
     sync_variants(&l, source, launches, knobs);

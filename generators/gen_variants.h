@@ -4,9 +4,10 @@
  * candidates, strong and weak, from which the harness builds preference
  * data: knob changes that keep the kernel correct (block size, read-only
  * `__restrict__` loads dropped, a transposed thread-to-element mapping that
- * breaks coalescing) and planted defects that look plausible (missing
- * bounds check, off-by-one bound, missing `__syncthreads`, non-atomic
- * accumulation, wrong reduction identity).  Each is a mechanical rewrite of
+ * breaks coalescing, every kernel capped at 24 registers with a loop
+ * unrolled 32 times so that ptxas spills) and planted defects that look
+ * plausible (missing bounds check, off-by-one bound, missing
+ * `__syncthreads`, non-atomic accumulation, wrong reduction identity).  Each is a mechanical rewrite of
  * the reference source and launch plan, applied only where its pattern is
  * present and the rewrite stays meaningful (a block-size change only when
  * nothing else in the kernel depends on the block size); every variant's

@@ -1,7 +1,8 @@
 /* test_variants.c — the candidate variants derived from reference pairs
  * (generators/gen_variants): which rewrites apply to which kernels, what
  * they change, what they record; and, end to end on the CPU backend, that a
- * correct variant passes and a planted out-of-bounds defect is caught. */
+ * correct variant passes and a planted out-of-bounds defect is caught; the
+ * register-spills variant compiles with NVRTC and makes ptxas spill. */
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,8 +10,10 @@
 
 #include <cjson/cJSON.h>
 
+#include "common/fileio.h"
 #include "common/strbuf.h"
 #include "generators/gen_variants.h"
+#include "harness/nvrtc.h"
 #include "tests/test.h"
 
 static const char *ELEMENTWISE =
@@ -223,5 +226,128 @@ TEST(variants_bounds_defects_guard_the_store)
               "%s", m ? m->source : "(no missing-bounds-check)");
     variants_free(v, n);
     cJSON_Delete(launches);
+    return 0;
+}
+
+/* Spill stores ptxas reported for source's kernels (bytes per thread,
+ * summed), or -1 when it does not compile (the log in *log). */
+static long long spill_stores(const char *source, const char *cache, int *max_regs, char **log)
+{
+    NvrtcResult r;
+    Error e;
+    long long sum = -1;
+    *max_regs = 0;
+    *log = NULL;
+    if (nvrtc_compile_with(source, "sm_90", cache, NVRTC_PTXAS_INFO, &r, &e) == 0) {
+        sum = 0;
+        for (int i = 0; i < r.n_kernels; i++) {
+            sum += r.kernels[i].spill_stores;
+            if (r.kernels[i].registers > *max_regs)
+                *max_regs = r.kernels[i].registers;
+        }
+    } else {
+        *log = xstrdup(e.msg);
+    }
+    nvrtc_result_release(&r);
+    return sum;
+}
+
+/* register-spills: a __maxnreg__(24) cap on every kernel and "#pragma unroll
+ * 32" on the first loop, only where there is a loop and no
+ * __launch_bounds__; it compiles with NVRTC, and on a real reference (an
+ * n-body summation) ptxas spills where the reference does not. */
+TEST(variants_register_spills)
+{
+    static const char LOOPED[] =
+        "extern \"C\" __global__ void dot(const float *__restrict__ x, const float *__restrict__ y, float *out,\n"
+        "                                 int n, int m)\n"
+        "{\n"
+        "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n)\n"
+        "        return;\n"
+        "    float acc = 0;\n"
+        "    for (int j = 0; j < m; j++)\n"
+        "        acc += x[(long long)i * m + j] * y[j];\n"
+        "    out[i] = acc;\n"
+        "}\n"
+        "extern \"C\" __global__ void __launch_bounds__(256) fill(float *out, int n)\n"
+        "{\n"
+        "    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)\n"
+        "        out[i] = 0;\n"
+        "}\n";
+    cJSON *launches = plan("(n+255)/256", "256", "0");
+    GenVariant *v = NULL;
+    int n = variants_derive(LOOPED, launches, NULL, &v);
+    const GenVariant *rs = find(v, n, "register-spills");
+    CHECK_MSG(rs && strstr(rs->source, "extern \"C\" __global__ void __maxnreg__(24) dot(const float") &&
+                  strstr(rs->source, "    #pragma unroll 32\n    for (int j = 0; j < m; j++)\n") &&
+                  strstr(rs->source, "__global__ void __launch_bounds__(256) fill(") &&
+                  !strstr(rs->source, "__maxnreg__(24) fill") && !strstr(rs->source, "__maxnreg__(24) __launch"),
+              "%s", rs ? rs->source : "(no register-spills)");
+    CHECK(rs && strcmp(knob(rs, "defect"), "register-spills") == 0 && strcmp(knob(rs, "expect"), "slower") == 0 &&
+          strcmp(knob(rs, "maxnreg"), "24") == 0 && strcmp(knob(rs, "unroll"), "32") == 0);
+    char *cache = xasprintf("%s/nvrtc", t->tmpdir), *log = NULL;
+    int regs = 0;
+    if (rs) {
+        /* NVRTC takes the cap, and ptxas keeps to it */
+        long long st = spill_stores(rs->source, cache, &regs, &log);
+        CHECK_MSG(st >= 0 && regs <= 24, "spills %lld, %d registers: %s", st, regs, log ? log : "");
+        free(log);
+    }
+    /* the two attributes together are refused, which is why a bounded
+     * kernel is left alone */
+    static const char BOTH[] = "extern \"C\" __global__ void __launch_bounds__(256) __maxnreg__(24) k(float *y)\n"
+                               "{\n    y[0] = 1;\n}\n";
+    CHECK(spill_stores(BOTH, cache, &regs, &log) < 0 && log && strstr(log, "__maxnreg__"));
+    free(log);
+    variants_free(v, n);
+
+    /* every kernel bounded: nothing to cap; no loop: nothing to spill */
+    static const char BOUNDED[] =
+        "extern \"C\" __global__ void __launch_bounds__(256) fill(float *out, int n)\n"
+        "{\n"
+        "    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)\n"
+        "        out[i] = 0;\n"
+        "}\n";
+    n = variants_derive(BOUNDED, launches, NULL, &v);
+    CHECK(n > 0 && !find(v, n, "register-spills"));
+    variants_free(v, n);
+    n = variants_derive(ELEMENTWISE, launches, NULL, &v);
+    CHECK(n > 0 && !find(v, n, "register-spills"));
+    variants_free(v, n);
+    cJSON_Delete(launches);
+
+    /* a real reference: one thread per body summing over all others */
+    char *bin = bin_dir(), *out = NULL, *ref = NULL, *var = NULL;
+    if (!bin) {
+        free(cache);
+        SKIP("cannot find the binaries' folder");
+    }
+    int st = test_sh(&out, "cd %s && %s/cudaperf-gen --out g --family nbody", t->tmpdir, bin);
+    CHECK_MSG(st == 0, "%s", out ? out : "");
+    free(out);
+    char *dir = xasprintf("%s/g/c/nbody/acc-3d-soa-f32", t->tmpdir);
+    char *ref_path = xasprintf("%s/kernel.cu", dir);
+    char *var_path = xasprintf("%s/variants/register-spills/kernel.cu", dir);
+    Error e;
+    if (file_read_all(ref_path, 1 << 20, &ref, NULL, &e) == 0 &&
+        file_read_all(var_path, 1 << 20, &var, NULL, &e) == 0) {
+        long long ref_st = spill_stores(ref, cache, &regs, &log);
+        CHECK_MSG(ref_st == 0 && regs > 24, "reference: spills %lld, %d registers: %s", ref_st, regs, log ? log : "");
+        free(log);
+        long long var_st = spill_stores(var, cache, &regs, &log);
+        CHECK_MSG(var_st > 0 && regs <= 24, "register-spills: spills %lld, %d registers: %s", var_st, regs,
+                  log ? log : "");
+        free(log);
+    } else {
+        CHECK_MSG(0, "%s", e.msg);
+    }
+    free(ref);
+    free(var);
+    free(ref_path);
+    free(var_path);
+    free(dir);
+    free(bin);
+    free(cache);
     return 0;
 }
