@@ -106,7 +106,7 @@ int cref_compile(const Problem *p, const char *source, const char *cache_dir, ch
         argv[k++] = src_path;
         argv[k++] = "-lm";
         argv[k] = NULL;
-        SandboxLimits lim = {60.0, 60.0, (size_t)2 << 30, (size_t)256 << 10};
+        SandboxLimits lim = {60.0, 60.0, (size_t)2 << 30, (size_t)256 << 10, 0};
         wrc = sandbox_exec(&lim, argv, work, &res, e);
         if (wrc == 0 && !sandbox_ok(&res)) {
             char why[128];

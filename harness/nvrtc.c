@@ -499,7 +499,7 @@ int nvrtc_compile_with(const char *source, const char *arch, const char *cache_d
     CompileJob job = {source, arch, flags, tmp, sh};
     /* NVRTC maps a few GiB of address space for itself; the heavy headers
      * (cooperative_groups) take about a second, so 120 s is generous. */
-    SandboxLimits lim = {120.0, 120.0, (size_t)16 << 30, (size_t)CUBIN_MAX_BYTES};
+    SandboxLimits lim = {120.0, 120.0, (size_t)16 << 30, (size_t)CUBIN_MAX_BYTES, 0};
     double t0 = now_s();
     TRY(sandbox_call(&lim, compile_child, &job, &res, e));
     r->seconds = now_s() - t0;

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -32,7 +33,7 @@ void sandbox_isolate_network(void)
 
 SandboxLimits sandbox_default_limits(void)
 {
-    SandboxLimits l = {20.0, 20.0, (size_t)4 << 30, (size_t)1 << 20};
+    SandboxLimits l = {20.0, 20.0, (size_t)4 << 30, (size_t)1 << 20, 0};
     return l;
 }
 
@@ -46,7 +47,7 @@ static double now_seconds(void)
 /* Refuses socket() with EACCES: no network, even where namespaces are not
  * permitted.  Other architectures than the two we build for are allowed
  * through unfiltered (the namespace still applies where permitted). */
-static void install_socket_filter(void)
+static void install_socket_filter(int allow_unix)
 {
 #if defined(__x86_64__)
     const unsigned arch = AUDIT_ARCH_X86_64;
@@ -55,12 +56,16 @@ static void install_socket_filter(void)
 #else
     const unsigned arch = 0;
 #endif
+    /* socket(): EACCES, or allowed for AF_UNIX when asked (the low word of
+     * the first argument; the kernel compares the int the caller passed) */
     struct sock_filter filter[] = {
         BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
         BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, arch, 1, 0),
         BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
         BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_socket, 0, 1),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_socket, 0, 3),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, allow_unix ? AF_UNIX : 0xffffffffu, 1, 0),
         BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (EACCES & SECCOMP_RET_DATA)),
         BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
     };
@@ -74,7 +79,7 @@ void sandbox_restrict_self(void)
     sandbox_isolate_network();
     struct rlimit r = {0, 0};
     setrlimit(RLIMIT_CORE, &r);
-    install_socket_filter();
+    install_socket_filter(0);
 }
 
 /* Address space already mapped, so the memory limit is on top of it. */
@@ -116,7 +121,7 @@ static void child_setup(const SandboxLimits *lim, int out_fd, const char *workdi
     setrlimit(RLIMIT_FSIZE, &r);
     r.rlim_cur = r.rlim_max = 0;
     setrlimit(RLIMIT_CORE, &r);
-    install_socket_filter();
+    install_socket_filter(lim->allow_unix_sockets);
 }
 
 typedef struct ChildSpec {
@@ -277,7 +282,7 @@ int sandbox_spawn(const SandboxLimits *lim, char *const argv[], const char *work
         setrlimit(RLIMIT_FSIZE, &r);
         r.rlim_cur = r.rlim_max = 0;
         setrlimit(RLIMIT_CORE, &r);
-        install_socket_filter();
+        install_socket_filter(lim->allow_unix_sockets);
         execvp(argv[0], argv);
         fprintf(stderr, "cannot execute '%s': %s\n", argv[0], strerror(errno));
         _exit(127);

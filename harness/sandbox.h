@@ -19,6 +19,10 @@ typedef struct SandboxLimits {
     double cpu_seconds;    /* RLIMIT_CPU */
     size_t memory_bytes;   /* address space the child may add (RLIMIT_AS) */
     size_t output_bytes;   /* captured stdout+stderr, and RLIMIT_FSIZE */
+    int allow_unix_sockets; /* 1: socket(AF_UNIX, ...) is permitted (the CUDA driver fails to
+                               initialise without it: error 304, measured on the H200); every
+                               other socket family stays refused, and the network namespace
+                               has no interfaces anyway */
 } SandboxLimits;
 
 /* Defaults for reference programs: 20 s wall, 20 s CPU, 4 GiB, 1 MiB. */

@@ -68,7 +68,7 @@ static double now_s(void)
 static int imports_torch(const char *python)
 {
     char *argv[] = {(char *)python, "-c", "import torch", NULL};
-    SandboxLimits lim = {60.0, 60.0, (size_t)8 << 30, (size_t)64 << 10};
+    SandboxLimits lim = {60.0, 60.0, (size_t)8 << 30, (size_t)64 << 10, 0};
     SandboxResult res;
     Error e;
     if (sandbox_exec(&lim, argv, NULL, &res, &e) != 0)
@@ -338,8 +338,10 @@ static int runner_start(TorchRunner *r, Error *e)
     SandboxLimits lim = sandbox_default_limits();
     lim.cpu_seconds = 0; /* per request: the deadline */
     lim.memory_bytes = r->o.cuda ? 0 : r->o.memory_bytes;
-    if (r->o.cuda)
+    if (r->o.cuda) {
         lim.output_bytes = (size_t)1 << 30; /* torch.compile writes generated code and binaries */
+        lim.allow_unix_sockets = 1;         /* cudaGetDeviceCount fails with error 304 without */
+    }
     const char *script = getenv("CUDAPERF_TORCH_RUNNER");
     char *argv[8];
     int k = 0;

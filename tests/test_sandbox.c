@@ -44,12 +44,13 @@ static int allocate(void *arg)
     return 0;
 }
 
+/* arg: the address family (NULL: AF_INET) */
 static int open_socket(void *arg)
 {
-    (void)arg;
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    int fd = socket(arg ? *(const int *)arg : AF_INET, SOCK_STREAM, 0);
     if (fd < 0)
         return errno == EACCES || errno == EPERM ? 9 : 8;
+    close(fd);
     return 0;
 }
 
@@ -139,8 +140,23 @@ TEST(sandbox_no_network)
     SandboxLimits lim = sandbox_default_limits();
     SandboxResult r;
     Error e;
+    int unix_family = AF_UNIX, inet6 = AF_INET6;
     CHECK(sandbox_call(&lim, open_socket, NULL, &r, &e) == 0);
     CHECK_MSG(r.exited && r.exit_code == 9, "socket() was not refused (exit %d, signal %d)", r.exit_code, r.signal);
+    sandbox_result_release(&r);
+    CHECK(sandbox_call(&lim, open_socket, &unix_family, &r, &e) == 0);
+    CHECK_MSG(r.exited && r.exit_code == 9, "AF_UNIX was not refused (exit %d)", r.exit_code);
+    sandbox_result_release(&r);
+    /* the CUDA driver's exception: local sockets only */
+    lim.allow_unix_sockets = 1;
+    CHECK(sandbox_call(&lim, open_socket, &unix_family, &r, &e) == 0);
+    CHECK_MSG(r.exited && r.exit_code == 0, "AF_UNIX refused although allowed (exit %d)", r.exit_code);
+    sandbox_result_release(&r);
+    CHECK(sandbox_call(&lim, open_socket, NULL, &r, &e) == 0);
+    CHECK_MSG(r.exited && r.exit_code == 9, "AF_INET allowed with AF_UNIX (exit %d)", r.exit_code);
+    sandbox_result_release(&r);
+    CHECK(sandbox_call(&lim, open_socket, &inet6, &r, &e) == 0);
+    CHECK_MSG(r.exited && r.exit_code == 9, "AF_INET6 allowed with AF_UNIX (exit %d)", r.exit_code);
     sandbox_result_release(&r);
     return 0;
 }
