@@ -654,6 +654,7 @@ static int run_trial(Eval *ev, const ProblemConfig *c, uint64_t seed, int time_i
         /* the runner writes the outputs and the "w." buffers (the model's
          * parameters, inputs of the candidate) and modifies nothing else */
         const char *dev = ev->s->backend != BACKEND_CPU && torch_runner_has_cuda(ev->s->torch) ? "cuda" : "cpu";
+        ec->reference_kind = strcmp(dev, "cuda") == 0 ? "torch-cuda" : "torch-cpu";
         if (torch_ref_problem_run(ev->s->torch, p, ev->ref_source, p->name, c, seed, dev, rb.data, rb.count, NULL,
                                   &te) != 0) {
             ec->status = EVAL_REFERENCE_ERROR;

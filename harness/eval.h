@@ -109,6 +109,8 @@ typedef struct EvalConfig {
     double cupti_ms;             /* CUPTI's median kernel time of the plan */
     double window_ms;            /* event-window cost subtracted from the samples; NaN: none */
     double reference_cpu_ms;     /* the C reference's run time on one core, fastest trial; NaN: none */
+    const char *reference_kind;  /* where the reference outputs came from: "cpu" (the C program),
+                                    "torch-cuda" or "torch-cpu"; NULL: no reference ran */
     double baseline_ms, baseline_cupti_ms, speedup;
     const char *baseline_kind;   /* "reference-cuda", "torch-eager", or NULL when there is no baseline */
     int flagged;                 /* speedup over EVAL_SPEEDUP_FLAG: for review */

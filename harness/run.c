@@ -422,8 +422,11 @@ static int store_kernel(Catalog *c, const WorkerCtx *w, const KernelRow *k, cons
         for (int j = 0; r && j < r->n_configs; j++)
             if (r->configs[j].config == cf)
                 ec = &r->configs[j];
-        if (ec)
+        if (ec) {
             row.reference_cpu_ms = ec->reference_cpu_ms;
+            if (ec->reference_kind)
+                row.reference_kind = ec->reference_kind;
+        }
         int chosen_here = 0;
         for (int j = 0; j < n_chosen; j++)
             chosen_here |= chosen[j] == cf;

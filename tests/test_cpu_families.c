@@ -107,6 +107,11 @@ TEST(run_cpu_backend_torch_families)
                      bin);
         CHECK_MSG(st == 0 && out && strstr(out, " 0 fail"), "run: %s", out ? out : "");
         free(out);
+        /* the results say where the reference outputs came from: torch on the CPU here */
+        st = test_sh(&out, "cd %s && %s/harness --catalog cat.db results 1 --json | grep -c '\"reference_kind\":.*\"torch-cpu\"'",
+                     t->tmpdir, bin);
+        CHECK_MSG(st == 0 && out && atoi(out) >= n, "torch-cpu reference results: %s", out ? out : "");
+        free(out);
         if (t->failures) {
             test_sh(&out, "cd %s && %s/harness --catalog cat.db results 1 | grep -v ' pass ' | head -40", t->tmpdir,
                     bin);
