@@ -27,7 +27,8 @@ static const char USAGE[] =
     "  the program's reference CUDA implementation, timed interleaved in the same worker.\n"
     "  After the verdict: the static structural report (coalescing, occupancy, barriers, score;\n"
     "  `harness structure`, docs/STRUCTURE.md), also under \"structure\" in --json.\n"
-    "  --configs a,b,...  configs to run (default: all but 'large', whose CPU reference is too slow)\n"
+    "  --configs a,b,...  configs to run (default: all but 'large', whose CPU reference is too slow;\n"
+    "                     a torch program's reference runs on the GPU: every config there)\n"
     "  --trials N         fresh-seed trials per config (default 3)\n"
     "  --seed N           seed of the first trial (default 20261202)\n"
     "  --arch sm_XX       NVRTC target (default: the GPU's own)\n"
@@ -100,14 +101,18 @@ done_rc:
     goto done;
 }
 
-/* Chooses the configs: the named ones, or every one but "large". */
-static int pick_configs(const Problem *p, const char *list, const ProblemConfig ***out, int *n, Error *e)
+/* Chooses the configs: the named ones, or every one but "large" (whose C
+ * reference is too slow on the CPU); a torch program's reference runs on the
+ * GPU beside a GPU candidate, so there "large" is in too. */
+static int pick_configs(const Problem *p, const char *list, WorkerBackend backend, const ProblemConfig ***out, int *n,
+                        Error *e)
 {
     const ProblemConfig **cs = xcalloc((size_t)p->n_configs + 1, sizeof *cs);
     *n = 0;
+    int every = backend != BACKEND_CPU && strcmp(p->lang, "torch") == 0;
     if (!list) {
         for (int k = 0; k < p->n_configs; k++)
-            if (strcmp(p->configs[k].name, "large") != 0)
+            if (every || strcmp(p->configs[k].name, "large") != 0)
                 cs[(*n)++] = &p->configs[k];
     } else {
         char *copy = xstrdup(list), *save = NULL;
@@ -510,7 +515,7 @@ int cmd_eval(CliContext *cx, int argc, char **argv)
     memset(&sr, 0, sizeof sr);
     char structure_note[1024] = "";
     if (load_program(cx, pos[0], &p, &ref_source, &e) != 0 || file_read_all(pos[1], 1 << 20, &kernel, NULL, &e) != 0 ||
-        launch_load(pos[2], p, &lp, &e) != 0 || pick_configs(p, configs, &cs, &n_cs, &e) != 0) {
+        launch_load(pos[2], p, &lp, &e) != 0 || pick_configs(p, configs, o.backend, &cs, &n_cs, &e) != 0) {
         rc = cli_fail(&e);
         goto done;
     }

@@ -433,3 +433,38 @@ done:
     free(harness);
     return 0;
 }
+
+/* `harness eval` runs a torch program's "large" config by default on the GPU
+ * (its reference runs there too), not with the CPU backend. */
+TEST(eval_torch_default_configs)
+{
+    char *bin = bin_dir();
+    char *harness = bin ? xasprintf("%s/harness", bin) : NULL;
+    free(bin);
+    if (!harness || access(harness, X_OK) != 0) {
+        free(harness);
+        SKIP("the harness binary is not next to the test runner (build both with make)");
+    }
+    const char *d = t->tmpdir;
+    char *out = NULL;
+    CHECK(test_sh(&out, "cc -std=c11 -O1 -shared -fPIC -o %s/libcuda.so.1 tests/fake_cuda/fake_libcuda.c", d) == 0);
+    free(out);
+    /* the fixture with a large config small enough for CPU torch */
+    CHECK(test_sh(NULL, "set -e; cp -r tests/data/torch/linear-relu %s/lr; cd %s/lr; "
+                        "sed -i 's/\"B\": 4096, \"IN\": 4096, \"OUT\": 4096/\"B\": 16, \"IN\": 64, \"OUT\": 32/' meta.json; "
+                        "grep -q '\"IN\": 64' meta.json",
+                  d, d) == 0);
+    int st = test_sh(&out, "CUDAPERF_LIBCUDA=%s/libcuda.so.1 FAKE_CUDA_MODE=ok %s eval %s/lr --trials 1 --timing-runs 0 "
+                           "--cache %s/cache 2>&1 | grep -E '^(small|edge|edge-odd|large) ' | cut -d' ' -f1",
+                     d, harness, d, d);
+    CHECK_MSG(st == 0 && out && strcmp(out, "small\nedge\nedge-odd\nlarge\n") == 0, "GPU backend configs: %s",
+              out ? out : "");
+    free(out);
+    st = test_sh(&out, "%s eval %s/lr --backend cpu --trials 1 --cache %s/cache 2>&1 | "
+                       "grep -E '^(small|edge|edge-odd|large) ' | cut -d' ' -f1",
+                 harness, d, d);
+    CHECK_MSG(st == 0 && out && strcmp(out, "small\nedge\nedge-odd\n") == 0, "CPU backend configs: %s", out ? out : "");
+    free(out);
+    free(harness);
+    return 0;
+}
