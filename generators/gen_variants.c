@@ -302,38 +302,52 @@ static void grid_stride_variant(VariantList *l, const char *src, const cJSON *la
 
 /* ---- loop unrolling ---- */
 
-/* "#pragma unroll N" before the first for loop that has none: 1 (never
- * unrolled) and 8. */
-static void unroll_variants(VariantList *l, const char *src, const cJSON *launches, const cJSON *knobs)
+/* The start of the line of the next `for (` at or after `from` that is a
+ * statement of its own (only blanks before it on its line); NULL when none. */
+static const char *next_own_for(const char *src, const char *from)
 {
-    for (const char *f = strstr(src, "for ("); f; f = strstr(f + 1, "for (")) {
+    for (const char *f = strstr(from, "for ("); f; f = strstr(f + 1, "for (")) {
         const char *line = f;
         while (line > src && line[-1] != '\n')
             line--;
         int own_statement = 1;
         for (const char *q = line; q < f; q++)
             own_statement &= *q == ' ';
-        if (!own_statement)
-            continue;
-        /* the previous line must not be a pragma already */
-        const char *prev = line > src ? line - 1 : src;
-        while (prev > src && prev[-1] != '\n')
-            prev--;
-        const char *p = prev;
-        while (*p == ' ')
-            p++;
-        if (line > src && strncmp(p, "#pragma", 7) == 0)
-            return;
-        static const char *const factors[] = {"1", "8"};
-        for (int i = 0; i < 2; i++) {
-            char *pragma = xasprintf("%.*s#pragma unroll %s\n", (int)(f - line), line, factors[i]);
-            char name[32];
-            snprintf(name, sizeof name, "unroll-%s", factors[i]);
-            add_variant(l, name, splice(src, (size_t)(line - src), 0, pragma), cJSON_Duplicate(launches, 1), knobs,
-                        NULL, "pass", "unroll", factors[i]);
-            free(pragma);
-        }
+        if (own_statement)
+            return line;
+    }
+    return NULL;
+}
+
+/* Whether the line before `line` is a #pragma (after blanks). */
+static int follows_pragma(const char *src, const char *line)
+{
+    if (line == src)
+        return 0;
+    const char *prev = line - 1;
+    while (prev > src && prev[-1] != '\n')
+        prev--;
+    while (*prev == ' ')
+        prev++;
+    return strncmp(prev, "#pragma", 7) == 0;
+}
+
+/* "#pragma unroll N" before the first for loop (if it has none): 1 (never
+ * unrolled) and 8. */
+static void unroll_variants(VariantList *l, const char *src, const cJSON *launches, const cJSON *knobs)
+{
+    const char *line = next_own_for(src, src);
+    if (!line || follows_pragma(src, line))
         return;
+    const char *f = strstr(line, "for (");
+    static const char *const factors[] = {"1", "8"};
+    for (int i = 0; i < 2; i++) {
+        char *pragma = xasprintf("%.*s#pragma unroll %s\n", (int)(f - line), line, factors[i]);
+        char name[32];
+        snprintf(name, sizeof name, "unroll-%s", factors[i]);
+        add_variant(l, name, splice(src, (size_t)(line - src), 0, pragma), cJSON_Duplicate(launches, 1), knobs, NULL,
+                    "pass", "unroll", factors[i]);
+        free(pragma);
     }
 }
 
@@ -353,24 +367,9 @@ static void unroll_variants(VariantList *l, const char *src, const cJSON *launch
  * line is neither a pragma nor a macro continuation; NULL when none. */
 static const char *first_plain_for(const char *src)
 {
-    for (const char *f = strstr(src, "for ("); f; f = strstr(f + 1, "for (")) {
-        const char *line = f;
-        while (line > src && line[-1] != '\n')
-            line--;
-        int own_statement = 1;
-        for (const char *q = line; q < f; q++)
-            own_statement &= *q == ' ';
-        if (!own_statement)
-            continue;
-        const char *prev = line > src ? line - 1 : src;
-        while (prev > src && prev[-1] != '\n')
-            prev--;
-        const char *p = prev;
-        while (*p == ' ')
-            p++;
-        int pragma = line > src && strncmp(p, "#pragma", 7) == 0;
+    for (const char *line = next_own_for(src, src); line; line = next_own_for(src, strstr(line, "for (") + 1)) {
         int continued = line > src + 1 && line[-2] == '\\';
-        if (!pragma && !continued)
+        if (!follows_pragma(src, line) && !continued)
             return line;
     }
     return NULL;
