@@ -153,6 +153,26 @@ done:
 
 int cref_buffers_init(RefBuffers *b, const Problem *p, const ProblemConfig *c, uint64_t seed, Error *e)
 {
+    if (cref_buffers_alloc(b, p, c, e) != 0)
+        return -1;
+    for (int i = 0; i < p->n_args; i++) {
+        const ProblemArg *a = &p->args[i];
+        if (!arg_role_is_buffer(a->role))
+            continue;
+        if (arg_role_is_input(a->role)) {
+            if (inputs_fill(p, c, a, seed, b->data[i], b->count[i], e) != 0) {
+                cref_buffers_release(b);
+                return error_prefix(e, "config %s", c->name);
+            }
+        } else {
+            inputs_poison(a->dtype, b->data[i], b->count[i]);
+        }
+    }
+    return 0;
+}
+
+int cref_buffers_alloc(RefBuffers *b, const Problem *p, const ProblemConfig *c, Error *e)
+{
     memset(b, 0, sizeof *b);
     b->n = p->n_args;
     b->data = xcalloc((size_t)p->n_args, sizeof(void *));
@@ -209,14 +229,6 @@ int cref_buffers_init(RefBuffers *b, const Problem *p, const ProblemConfig *c, u
         b->count[i] = n;
         b->data[i] = (char *)m + (span - bytes); /* end flush against the guard page */
         b->argv[i] = b->data[i];
-        if (arg_role_is_input(a->role)) {
-            if (inputs_fill(p, c, a, seed, b->data[i], n, e) != 0) {
-                cref_buffers_release(b);
-                return error_prefix(e, "config %s", c->name);
-            }
-        } else {
-            inputs_poison(a->dtype, b->data[i], n);
-        }
     }
     return 0;
 }

@@ -38,6 +38,10 @@ typedef struct RefBuffers {
 /* Allocates and fills the buffers of config c: inputs from the seed,
  * outputs poisoned.  Release with cref_buffers_release. */
 int cref_buffers_init(RefBuffers *b, const Problem *p, const ProblemConfig *c, uint64_t seed, Error *e);
+/* The same buffers with every byte zero (nothing drawn, nothing poisoned),
+ * for a caller that writes them all itself (a trial kept by ref_cache.h).
+ * Release with cref_buffers_release. */
+int cref_buffers_alloc(RefBuffers *b, const Problem *p, const ProblemConfig *c, Error *e);
 void cref_buffers_release(RefBuffers *b);
 
 /* Runs the compiled reference on b in the sandbox.  Returns 0 if it ran to

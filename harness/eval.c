@@ -203,7 +203,9 @@ static int session_ensure(EvalSession *s, int *no_gpu, Error *e)
 int eval_session_open(EvalSession *s, const EvalOptions *o, int *no_gpu, Error *e)
 {
     memset(s, 0, sizeof *s);
-    s->refs = ref_cache_new();
+    s->refs = ref_cache_new(e);
+    if (!s->refs)
+        return -1;
     s->ref_times = ref_times_new();
     if (no_gpu)
         *no_gpu = 0;
@@ -626,6 +628,30 @@ done:
     return rc;
 }
 
+/* Says once per session that a trial was not kept by the session's cache
+ * (ref_cache.h), so every candidate pays for it again: on o->progress, or
+ * on stderr when that is NULL (a run's workers), since it changes what a
+ * whole run costs. */
+static void say_not_kept(Eval *ev, const ProblemConfig *c, RefCacheKeep k, const RefBuffers *rb)
+{
+    const Problem *p = ev->p;
+    FILE *f = ev->o->progress ? ev->o->progress : stderr;
+    if ((k != REF_CACHE_TOO_LARGE && k != REF_CACHE_FULL) || ev->s->said_not_kept)
+        return;
+    double mib = 0;
+    for (int i = 0; i < p->n_args; i++)
+        if (arg_role_is_buffer(p->args[i].role))
+            mib += (arg_role_is_input(p->args[i].role) + arg_role_is_output(p->args[i].role)) * (double)rb->count[i] *
+                   dtype_size(p->args[i].dtype) / 1048576.0;
+    fprintf(f,
+            "harness: %s config %s: a trial (%.1f MiB of inputs and outputs) %s the trial cache's cap of %.1f MiB "
+            "(%s): each candidate regenerates its inputs and reruns the reference (said once)\n",
+            p->name, c->name, mib, k == REF_CACHE_TOO_LARGE ? "is larger than" : "does not fit, beside earlier trials, in",
+            ref_cache_cap(ev->s->refs) / 1048576.0, REF_CACHE_ENV);
+    fflush(f);
+    ev->s->said_not_kept = 1;
+}
+
 /* One trial: reference on the CPU, candidate on the GPU, compare.  Sets
  * ec->status (leaves it EVAL_PASS when everything matched).  -1 only for
  * failures of the evaluation itself. */
@@ -642,15 +668,23 @@ static int run_trial(Eval *ev, const ProblemConfig *c, uint64_t seed, int time_i
     memset(&rb, 0, sizeof rb);
     double traced = wp_now();
     uint64_t *bytes = xcalloc((size_t)n + 1, sizeof *bytes);
-    void **host = xcalloc((size_t)n + 1, sizeof *host);   /* inputs as uploaded */
+    void **host = xcalloc((size_t)n + 1, sizeof *host);   /* inputs as uploaded; ours unless borrowed */
+    unsigned char *borrowed = xcalloc((size_t)n + 1, 1);  /* host[b] is the session cache's (not freed) */
     void **back = xcalloc((size_t)n + 1, sizeof *back);   /* what came back */
+    const void **want = xcalloc((size_t)p->n_args + 1, sizeof *want); /* the reference's outputs */
     Error te;
 
-    /* Inputs from the seed (inputs.h), kept before the reference runs (it
-     * overwrites inout buffers): the candidate gets these very bytes. */
-    if (cref_buffers_init(&rb, p, c, seed, e) != 0)
+    /* The trial: inputs and the reference's outputs.  Another candidate of
+     * this program may have run this very trial (the inputs are a pure
+     * function of problem, config and seed): the session's cache then
+     * lends its inputs byte for byte and the reference's outputs (valid
+     * until the next call on the cache, after this trial), so nothing is
+     * drawn, run or copied. */
+    RefTrial kept;
+    int hit = ref_cache_fetch(ev->s->refs, p, c, seed, &kept);
+    if ((hit ? cref_buffers_alloc(&rb, p, c, e) : cref_buffers_init(&rb, p, c, seed, e)) != 0)
         goto done_rc;
-    if (is_torch(p)) {
+    if (is_torch(p) && !hit) {
         /* the runner writes the outputs and the "w." buffers (the model's
          * parameters, inputs of the candidate) and modifies nothing else */
         const char *dev = ev->s->backend != BACKEND_CPU && torch_runner_has_cuda(ev->s->torch) ? "cuda" : "cpu";
@@ -662,27 +696,38 @@ static int run_trial(Eval *ev, const ProblemConfig *c, uint64_t seed, int time_i
             goto done;
         }
     }
+    /* the candidate's inputs, kept before a C reference runs (it
+     * overwrites inout buffers): the candidate gets these very bytes */
     for (int i = 0; i < p->n_args; i++) {
         int b = ev->buf_of_arg[i];
         if (b < 0)
             continue;
         bytes[b] = (uint64_t)rb.count[i] * dtype_size(p->args[i].dtype);
-        host[b] = xmalloc(bytes[b] + 1);
         back[b] = xmalloc(bytes[b] + 1);
+        want[i] = hit ? kept.outputs[i] : rb.data[i];
+        if (hit && arg_role_is_input(p->args[i].role)) {
+            host[b] = (void *)kept.inputs[i];   /* only read: uploads and comparisons */
+            borrowed[b] = 1;
+            continue;
+        }
+        host[b] = xmalloc(bytes[b] + 1);
         if (arg_role_is_input(p->args[i].role))
             memcpy(host[b], rb.data[i], bytes[b]);
     }
     traced = cost_trace("parent", "inputs", traced);
-    SandboxLimits lim = sandbox_default_limits();
-    /* the program's other candidates ran the reference on these very
-     * inputs already when the session's cache holds them */
-    if (!is_torch(p) && !ref_cache_fetch(ev->s->refs, p, c, seed, &rb)) {
-        if (cref_run(ev->so_path, p, &rb, &lim, &te) != 0) {
+    if (hit) {
+        rb.run_seconds = kept.run_seconds;
+        if (kept.kind)
+            ec->reference_kind = kept.kind;
+    } else {
+        say_not_kept(ev, c, ref_cache_begin(ev->s->refs, p, c, seed, &rb), &rb);
+        SandboxLimits lim = sandbox_default_limits();
+        if (!is_torch(p) && cref_run(ev->so_path, p, &rb, &lim, &te) != 0) {
             ec->status = EVAL_REFERENCE_ERROR;
             snprintf(ec->message, sizeof ec->message, "the C reference failed: %s", te.msg);
             goto done;
         }
-        ref_cache_store(ev->s->refs, p, c, seed, &rb);
+        ref_cache_finish(ev->s->refs, p, c, seed, &rb, is_torch(p) ? ec->reference_kind : NULL);
     }
     traced = cost_trace("parent", "reference", traced);
     if (rb.run_seconds >= 0 && !(rb.run_seconds * 1e3 >= ec->reference_cpu_ms))
@@ -798,7 +843,7 @@ static int run_trial(Eval *ev, const ProblemConfig *c, uint64_t seed, int time_i
         if (b < 0 || !arg_role_is_output(a->role))
             continue;
         CompareResult cmp;
-        compare_buffers(a->dtype, back[b], rb.data[i], rb.count[i], p->atol, p->rtol, &cmp);
+        compare_buffers(a->dtype, back[b], want[i], rb.count[i], p->atol, p->rtol, &cmp);
         keep_cmp(ec, a->name, &cmp);
         if (cmp.n_bad && ec->status == EVAL_PASS) {
             ec->status = EVAL_WRONG_RESULT;
@@ -836,7 +881,7 @@ static int run_trial(Eval *ev, const ProblemConfig *c, uint64_t seed, int time_i
             continue;
         GPU(gpu_worker_download(&ev->s->w, (uint32_t)b, back[b], bytes[b], &st, &te));
         CompareResult cmp;
-        compare_buffers(a->dtype, back[b], rb.data[i], rb.count[i], p->atol, p->rtol, &cmp);
+        compare_buffers(a->dtype, back[b], want[i], rb.count[i], p->atol, p->rtol, &cmp);
         if (cmp.n_bad) {
             ec->status = EVAL_WRONG_RESULT;
             ec->cmp = cmp;
@@ -863,11 +908,14 @@ done:
     run_outcome_release(&out);
     cref_buffers_release(&rb);
     for (int i = 0; i < n; i++) {
-        free(host[i]);
+        if (!borrowed[i])
+            free(host[i]);
         free(back[i]);
     }
     free(host);
+    free(borrowed);
     free(back);
+    free(want);
     free(bytes);
     return rc;
 done_rc:

@@ -151,7 +151,9 @@ typedef struct EvalSession {
     ProfileStatus profile_refused; /* PROFILE_DENIED / _UNAVAILABLE once the profiler said so: not asked again */
     char profile_note[512];        /* its reason, said once on o->progress */
     struct TorchRunner *torch;     /* lang "torch" references (torch_ref.h), started on first use */
-    struct RefCache *refs;         /* the current program's C reference outputs (ref_cache.h); owned */
+    struct RefCache *refs;         /* the current program's trials: inputs and reference outputs
+                                      (ref_cache.h); owned */
+    int said_not_kept;             /* a trial the cache could not keep was said on o->progress */
     RefTimes *ref_times;           /* the current program's reference CUDA times per config, measured
                                       here or noted from the catalog (deadline.h); owned */
     /* torch eager's median on the last (program, config, seed) it was timed
