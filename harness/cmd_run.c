@@ -20,7 +20,8 @@ static const char USAGE[] =
     "  --split S           train, val, test or test-ood (default: every split)\n"
     "  --family F          one generator family\n"
     "  --program PATTERN   program names matching an SQL LIKE pattern (c/gemm/%)\n"
-    "  --kernels K         reference (default), variants, all, or kernel ids 12,40,41\n"
+    "  --kernels K         reference (default), variants, all, contenders (the reference and the variants\n"
+    "                      not planted to fail: what a speedup study times), or kernel ids 12,40,41\n"
     "  --configs a,b       config names (default: every config the CPU reference can afford;\n"
     "                      the others are stored as skipped, with the reason)\n"
     "  --skip-configs a,b  config names never run (e.g. large)\n"
@@ -137,11 +138,13 @@ int cmd_run(CliContext *cx, int argc, char **argv)
                 o.sel.kernels = KSEL_VARIANTS;
             else if (strcmp(k, "all") == 0)
                 o.sel.kernels = KSEL_ALL;
+            else if (strcmp(k, "contenders") == 0)
+                o.sel.kernels = KSEL_CONTENDERS;
             else if (parse_ids(k, &ids, &o.sel.n_ids) == 0) {
                 o.sel.kernels = KSEL_IDS;
                 o.sel.ids = ids;
             } else
-                return cli_usage_error("run", "--kernels takes reference, variants, all or ids like 12,40");
+                return cli_usage_error("run", "--kernels takes reference, variants, all, contenders or ids like 12,40");
         } else if (OPT("--configs")) {
             o.sel.configs = argv[++i];
         } else if (OPT("--skip-configs")) {

@@ -30,7 +30,7 @@ static double now_s(void)
 
 /* ---- the selection, as stored with the run (for resume) ---- */
 
-static const char *const KSEL_NAMES[] = {"reference", "variants", "all", "ids"};
+static const char *const KSEL_NAMES[] = {"reference", "variants", "all", "ids", "contenders"};
 
 static char *selection_json(const RunSelection *s)
 {
@@ -114,7 +114,7 @@ static int selection_parse(const char *text, RunSelection *s, cJSON **owner, int
         return ERR(e, "the run's stored selection has an invalid shard '%s'", v->valuestring);
     v = cJSON_GetObjectItemCaseSensitive(j, "kernels");
     int k = -1;
-    for (int i = 0; i < 4 && cJSON_IsString(v); i++)
+    for (int i = 0; i < (int)(sizeof KSEL_NAMES / sizeof KSEL_NAMES[0]) && cJSON_IsString(v); i++)
         if (strcmp(v->valuestring, KSEL_NAMES[i]) == 0)
             k = i;
     if (k < 0)
@@ -177,6 +177,9 @@ static int select_kernels(Catalog *c, const RunSelection *s, int64_t **ids, int 
         sb_append(&sql, " AND k.origin = 'reference'");
     else if (s->kernels == KSEL_VARIANTS)
         sb_append(&sql, " AND k.origin = 'variant'");
+    else if (s->kernels == KSEL_CONTENDERS)
+        sb_append(&sql, " AND (k.origin = 'reference' OR (k.origin = 'variant'"
+                        " AND coalesce(json_extract(k.knobs, '$.expect'), 'pass') IN ('pass', 'slower')))");
     else if (s->kernels == KSEL_IDS) {
         sb_append(&sql, " AND k.id IN (");
         for (int i = 0; i < s->n_ids; i++)

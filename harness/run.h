@@ -36,7 +36,9 @@
 #define RUN_CPU_BACKEND_FLOPS 5e7
 #define RUN_CPU_BACKEND_BYTES (256.0 * 1024 * 1024)
 
-typedef enum KernelSelect { KSEL_REFERENCE, KSEL_VARIANTS, KSEL_ALL, KSEL_IDS } KernelSelect;
+/* KSEL_CONTENDERS: the reference and the variants not planted to fail (knobs
+ * "expect" pass or slower): the kernels a speedup study times. */
+typedef enum KernelSelect { KSEL_REFERENCE, KSEL_VARIANTS, KSEL_ALL, KSEL_IDS, KSEL_CONTENDERS } KernelSelect;
 
 typedef struct RunSelection {
     const char *split;    /* NULL: every split */

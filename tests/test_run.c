@@ -468,3 +468,47 @@ TEST(eval_torch_default_configs)
     free(harness);
     return 0;
 }
+
+/* `--kernels contenders`: the reference and the variants not planted to
+ * fail; a variant whose knobs expect "fail" is left out, and a resumed run
+ * keeps the selection. */
+TEST(run_kernels_contenders)
+{
+    char *bin = bin_dir();
+    char *harness = bin ? xasprintf("%s/harness", bin) : NULL;
+    free(bin);
+    if (!harness || access(harness, X_OK) != 0) {
+        free(harness);
+        SKIP("the harness binary is not next to the test runner (build both with make)");
+    }
+    const char *d = t->tmpdir;
+    char *out = NULL;
+    CHECK(test_sh(&out, "cc -std=c11 -O1 -shared -fPIC -o %s/libcuda.so.1 tests/fake_cuda/fake_libcuda.c", d) == 0);
+    free(out);
+    CHECK(make_folder(t) == 0);
+    CHECK(test_sh(NULL,
+                  "printf '{\"defect\": \"skip-last\", \"expect\": \"fail\"}\\n' > %s/progs/ok-axpy/variants/skip-last/knobs.json; "
+                  "printf '{\"derived\": \"no-compile\", \"expect\": \"slower\"}\\n' > %s/progs/ok-axpy/variants/no-compile/knobs.json",
+                  d, d) == 0);
+    char *so = xasprintf("%s/libcuda.so.1", d);
+    setenv("CUDAPERF_LIBCUDA", so, 1);
+    free(so);
+    setenv("FAKE_CUDA_MODE", "ok", 1);
+    CHECK(test_sh(&out, "%s --catalog %s/cat.db ingest --quiet --cache %s/cref %s/progs", harness, d, d, d) == 0);
+    free(out);
+    int st = test_sh(&out, "%s --catalog %s/cat.db run --kernels contenders --configs small --timing-runs 0 --trials 1 "
+                           "--jobs 0 --cache %s/cache",
+                     harness, d, d);
+    CHECK_MSG(st == 0 && out && strstr(out, "3 kernels (0 done before)"), "contenders: %s", out ? out : "");
+    free(out);
+    test_sh(&out, "%s --catalog %s/cat.db results 1 --json | grep -c '\"defect\":.*\"skip-last\"'", harness, d);
+    CHECK_MSG(out && atoi(out) == 0, "the fail-expected variant ran: %s", out ? out : "");
+    free(out);
+    st = test_sh(&out, "%s --catalog %s/cat.db run --resume 1 --jobs 0 --cache %s/cache", harness, d, d);
+    CHECK_MSG(st == 0 && out && strstr(out, "3 kernels (3 done before)"), "resume: %s", out ? out : "");
+    free(out);
+    unsetenv("FAKE_CUDA_MODE");
+    unsetenv("CUDAPERF_LIBCUDA");
+    free(harness);
+    return 0;
+}
