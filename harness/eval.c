@@ -695,6 +695,7 @@ static int run_trial(Eval *ev, const ProblemConfig *c, uint64_t seed, int time_i
             snprintf(ec->message, sizeof ec->message, "the torch reference failed: %s", te.msg);
             goto done;
         }
+        rb.run_seconds = -1; /* no C program ran: no one-core time (torch's is the baseline, timed) */
     }
     /* the candidate's inputs, kept before a C reference runs (it
      * overwrites inout buffers): the candidate gets these very bytes */

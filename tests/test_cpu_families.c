@@ -112,6 +112,11 @@ TEST(run_cpu_backend_torch_families)
                      t->tmpdir, bin);
         CHECK_MSG(st == 0 && out && atoi(out) >= n, "torch-cpu reference results: %s", out ? out : "");
         free(out);
+        /* no C program ran: no one-core reference time (it used to be stored as 0) */
+        test_sh(&out, "cd %s && %s/harness --catalog cat.db results 1 --json | grep -c '\"reference_cpu_ms\":[[:space:]]*[0-9]'",
+                t->tmpdir, bin);
+        CHECK_MSG(out && atoi(out) == 0, "torch results with a C reference time: %s", out ? out : "");
+        free(out);
         if (t->failures) {
             test_sh(&out, "cd %s && %s/harness --catalog cat.db results 1 | grep -v ' pass ' | head -40", t->tmpdir,
                     bin);
