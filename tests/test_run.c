@@ -434,21 +434,30 @@ done:
     return 0;
 }
 
-/* `harness eval` runs a torch program's "large" config by default on the GPU
- * (its reference runs there too), not with the CPU backend. */
-TEST(eval_torch_default_configs)
+/* The harness next to the test runner (from malloc(); the caller frees),
+ * with the fake driver built into <tmpdir>/libcuda.so.1; NULL when the
+ * harness is missing or the fake does not build. */
+static char *fake_gpu_harness(TestCtx *t)
 {
     char *bin = bin_dir();
     char *harness = bin ? xasprintf("%s/harness", bin) : NULL;
     free(bin);
-    if (!harness || access(harness, X_OK) != 0) {
-        free(harness);
-        SKIP("the harness binary is not next to the test runner (build both with make)");
-    }
+    if (harness && access(harness, X_OK) == 0 &&
+        test_sh(NULL, "cc -std=c11 -O1 -shared -fPIC -o %s/libcuda.so.1 tests/fake_cuda/fake_libcuda.c", t->tmpdir) == 0)
+        return harness;
+    free(harness);
+    return NULL;
+}
+
+/* `harness eval` runs a torch program's "large" config by default on the GPU
+ * (its reference runs there too), not with the CPU backend. */
+TEST(eval_torch_default_configs)
+{
+    char *harness = fake_gpu_harness(t);
+    if (!harness)
+        SKIP("no harness next to the test runner (build both with make), or the fake driver did not build");
     const char *d = t->tmpdir;
     char *out = NULL;
-    CHECK(test_sh(&out, "cc -std=c11 -O1 -shared -fPIC -o %s/libcuda.so.1 tests/fake_cuda/fake_libcuda.c", d) == 0);
-    free(out);
     /* the fixture with a large config small enough for CPU torch */
     CHECK(test_sh(NULL, "set -e; cp -r tests/data/torch/linear-relu %s/lr; cd %s/lr; "
                         "sed -i 's/\"B\": 4096, \"IN\": 4096, \"OUT\": 4096/\"B\": 16, \"IN\": 64, \"OUT\": 32/' meta.json; "
@@ -474,17 +483,11 @@ TEST(eval_torch_default_configs)
  * keeps the selection. */
 TEST(run_kernels_contenders)
 {
-    char *bin = bin_dir();
-    char *harness = bin ? xasprintf("%s/harness", bin) : NULL;
-    free(bin);
-    if (!harness || access(harness, X_OK) != 0) {
-        free(harness);
-        SKIP("the harness binary is not next to the test runner (build both with make)");
-    }
+    char *harness = fake_gpu_harness(t);
+    if (!harness)
+        SKIP("no harness next to the test runner (build both with make), or the fake driver did not build");
     const char *d = t->tmpdir;
     char *out = NULL;
-    CHECK(test_sh(&out, "cc -std=c11 -O1 -shared -fPIC -o %s/libcuda.so.1 tests/fake_cuda/fake_libcuda.c", d) == 0);
-    free(out);
     CHECK(make_folder(t) == 0);
     CHECK(test_sh(NULL,
                   "printf '{\"defect\": \"skip-last\", \"expect\": \"fail\"}\\n' > %s/progs/ok-axpy/variants/skip-last/knobs.json; "
