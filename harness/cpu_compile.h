@@ -3,7 +3,9 @@
  *
  * The candidate is compiled by the host C++ compiler ($CXX, default g++,
  * -std=c++17 -O2) against cpu_prelude.hpp, which is compiled into the
- * harness binary.  The translation is small and keeps line numbers: a
+ * harness binary (and precompiled once per cache), then linked into a
+ * shared object, without libstdc++ when the kernel needs nothing of it.
+ * The translation is small and keeps line numbers: a
  * `#line 1 "kernel.cu"` directive, `extern __shared__ T s[];` rewritten to a
  * pointer to the block's dynamic shared memory, and after the candidate one
  * generated entry per `extern "C" __global__` kernel,
