@@ -1,21 +1,20 @@
 # torch_cuda_diag.py — which restriction of the torch runner's sandbox hides the GPU from torch?
 # Run on a GPU machine with a CUDA torch: python3 tests/gpu/torch_cuda_diag.py
 # Each mode runs torch.cuda.is_available() in a fresh process under one restriction:
-# plain, the harness's seccomp filter (socket() refused), the same filter allowing AF_UNIX.
-import ctypes, os, resource, struct, subprocess, sys
+# plain, a new network namespace, the harness's seccomp filter (socket() refused), the same
+# filter allowing AF_UNIX (what the harness now does for its CUDA runner).
+import ctypes, struct, subprocess, sys
 mode = sys.argv[1] if len(sys.argv) > 1 else "driver"
 if mode == "driver":
-    for m in ["plain", "seccomp", "seccomp_unix"]:
+    for m in ["plain", "unshare", "seccomp", "seccomp_unix"]:
         p = subprocess.run([sys.executable, __file__, m], capture_output=True, text=True, timeout=120)
         print("%-8s rc %d: %s %s" % (m, p.returncode, p.stdout.strip()[-300:], p.stderr.strip()[-300:]))
     sys.exit(0)
 libc = ctypes.CDLL(None, use_errno=True)
-if mode in ("fsize", "all"):
-    resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 30, 1 << 30))
-if mode in ("unshare", "all"):
+if mode == "unshare":
     print("unshare", libc.unshare(0x40000000), ctypes.get_errno(), end="; ")
-if mode in ("seccomp", "all", "seccomp_unix"):
-    # the harness's filter: socket() -> EACCES, everything else allowed (x86_64)
+if mode in ("seccomp", "seccomp_unix"):
+    # the harness's filter (sandbox.c): socket() -> EACCES, or allowed for AF_UNIX (x86_64)
     def stmt(code, k): return struct.pack("HBBI", code, 0, 0, k)
     def jump(code, k, jt, jf): return struct.pack("HBBI", code, jt, jf, k)
     fam = 1 if mode == "seccomp_unix" else 0xFFFFFFFF
