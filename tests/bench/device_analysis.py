@@ -18,6 +18,7 @@
 Only the standard library (the device machine has no extra packages we rely on).
 """
 import json
+import math
 import os
 import random
 import re
@@ -361,7 +362,7 @@ def cost_at(meta, config):
 
 def geomean(xs):
     xs = [x for x in xs if x and x > 0]
-    return (2.718281828459045 ** (sum(__import__("math").log(x) for x in xs) / len(xs))) if xs else float("nan")
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
 
 
 def speedup(catalog, results):
