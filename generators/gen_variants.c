@@ -190,14 +190,258 @@ static void block_variants(VariantList *l, const char *src, const cJSON *launche
 #define COALESCED_INDEX "blockIdx.x * blockDim.x + threadIdx.x"
 #define TRANSPOSED_INDEX "threadIdx.x * gridDim.x + blockIdx.x"
 
+/* The end of the bracketed text that starts at open (one of ( [ {): the
+ * byte after its matching closer, or NULL when it is not closed. */
+static const char *after_match(const char *open)
+{
+    int depth = 0;
+    for (const char *p = open; *p; p++) {
+        if (*p == '(' || *p == '[' || *p == '{')
+            depth++;
+        else if ((*p == ')' || *p == ']' || *p == '}') && --depth == 0)
+            return p + 1;
+    }
+    return NULL;
+}
+
+#define MAX_DERIVED 32
+#define NAME_LEN 64
+
+static int is_name_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '_';
+}
+
+/* The index of [from, to) among the names, or -1. */
+static int name_index(const char *from, const char *to, char names[][NAME_LEN], int n)
+{
+    for (int i = 0; i < n; i++)
+        if (strlen(names[i]) == (size_t)(to - from) && memcmp(names[i], from, (size_t)(to - from)) == 0)
+            return i;
+    return -1;
+}
+
+/* Whether [from, to) uses one of the names as a value that places an
+ * access: inside an array index or a call's arguments (sample(x, n, i - k)
+ * reads x[i - k]), or as the base of an array when the name is unit
+ * (row[j] with row = src + x; D[j] with D = table + p * len walks memory
+ * private to the thread).  With outside_brackets, any use counts but those
+ * inside an index: the test for whether an expression derives from a name
+ * rather than from memory the name selects (k = row_ptr[u] does not). */
+static int uses_name(const char *from, const char *to, char names[][NAME_LEN], const int *unit, int n,
+                     int outside_brackets)
+{
+    enum { GROUP, INDEX, CALL };
+    char stack[256];
+    int depth = 0, placing = 0, indexing = 0;
+    for (const char *p = from; p < to; p++) {
+        if (*p == '[' || *p == '(') {
+            int kind = GROUP;
+            if (*p == '[') {
+                kind = INDEX;
+            } else {
+                const char *q = p;
+                while (q > from && isspace((unsigned char)q[-1]))
+                    q--;
+                const char *w = q;
+                while (w > from && is_name_char(w[-1]))
+                    w--;
+                static const char *const KEYWORDS[] = {"if", "for", "while", "switch", "return", "sizeof"};
+                int keyword = 0;
+                for (size_t k = 0; k < sizeof KEYWORDS / sizeof *KEYWORDS; k++)
+                    keyword |= strlen(KEYWORDS[k]) == (size_t)(q - w) && memcmp(KEYWORDS[k], w, (size_t)(q - w)) == 0;
+                if (w < q && !keyword && !isdigit((unsigned char)*w))
+                    kind = CALL;
+            }
+            if (depth < (int)sizeof stack) {
+                stack[depth++] = (char)kind;
+                placing += kind != GROUP;
+                indexing += kind == INDEX;
+            }
+        } else if ((*p == ']' || *p == ')') && depth > 0) {
+            depth--;
+            placing -= stack[depth] != GROUP;
+            indexing -= stack[depth] == INDEX;
+        } else if (is_name_char(*p) && (p == from || !is_name_char(p[-1]))) {
+            const char *e = p;
+            while (e < to && is_name_char(*e))
+                e++;
+            const char *after = e;
+            while (after < to && isspace((unsigned char)*after))
+                after++;
+            int k = name_index(p, e, names, n);
+            if (!isdigit((unsigned char)*p) && k >= 0 &&
+                (outside_brackets ? !indexing : *after == '[' ? unit[k] : placing))
+                return 1;
+            p = e - 1;
+        }
+    }
+    return 0;
+}
+
+/* Whether the expression [from, to) has, as a whole term of its top-level
+ * sum (a cast aside), one of the names marked unit: src + row * w + x moves
+ * by one element when x does; table + p * len does not. */
+static int has_unit_term(const char *from, const char *to, char names[][NAME_LEN], const int *unit, int n)
+{
+    int depth = 0;
+    const char *term = from;
+    for (const char *p = from; p <= to; p++) {
+        if (p < to && (*p == '(' || *p == '['))
+            depth++;
+        else if (p < to && (*p == ')' || *p == ']'))
+            depth--;
+        if (p < to && (depth != 0 || (*p != '+' && *p != '-')))
+            continue;
+        const char *a = term, *z = p;
+        while (a < z && isspace((unsigned char)*a))
+            a++;
+        while (z > a && isspace((unsigned char)z[-1]))
+            z--;
+        if (*a == '(' && a < z) {   /* a cast: (long long)x */
+            const char *c = memchr(a, ')', (size_t)(z - a));
+            if (c && !memchr(a, '[', (size_t)(c - a)))
+                for (a = c + 1; a < z && isspace((unsigned char)*a); a++)
+                    ;
+        }
+        for (int i = 0; i < n; i++)
+            if (unit[i] && strlen(names[i]) == (size_t)(z - a) && memcmp(names[i], a, (size_t)(z - a)) == 0)
+                return 1;
+        term = p + 1;
+    }
+    return 0;
+}
+
+/* The end of the expression that starts at s: the first ; or the first ,
+ * or ) not nested in brackets. */
+static const char *expression_end(const char *s)
+{
+    int depth = 0;
+    for (; *s; s++) {
+        if (*s == '(' || *s == '[' || *s == '{')
+            depth++;
+        else if (depth > 0 && (*s == ')' || *s == ']' || *s == '}'))
+            depth--;
+        else if (*s == ';' || (depth == 0 && (*s == ',' || *s == ')' || *s == '}')))
+            return s;
+    }
+    return s;
+}
+
+/* The variables whose value follows from the thread index `var` in the
+ * kernel text [src, to): var itself and, to a fixpoint, every name
+ * declared or assigned from an expression using one of them outside an
+ * index (gid -> ox = gid % w -> x0 = ox * w / ow -> the loop counter
+ * x = x0), each marked unit where it is a whole term of its sum
+ * (has_unit_term).  Returns the count. */
+static int derived_names(const char *src, const char *to, const char *var, char names[][NAME_LEN], int *unit)
+{
+    int n = 1;
+    snprintf(names[0], NAME_LEN, "%s", var);
+    unit[0] = 1;
+    for (int grew = 1; grew && n < MAX_DERIVED;) {
+        grew = 0;
+        for (const char *p = src + 1; p < to && n < MAX_DERIVED; p++) {
+            if (*p != '=' || p[1] == '=' || strchr("=!<>+-*/%&|^", p[-1]))
+                continue;
+            const char *ve = p;
+            while (ve > src && isspace((unsigned char)ve[-1]))
+                ve--;
+            const char *vb = ve;
+            while (vb > src && is_name_char(vb[-1]))
+                vb--;
+            const char *end = expression_end(p + 1);
+            if (vb == ve || ve - vb >= NAME_LEN || end >= to || name_index(vb, ve, names, n) >= 0 ||
+                !uses_name(p + 1, end, names, unit, n, 1))
+                continue;
+            unit[n] = has_unit_term(p + 1, end, names, unit, n);
+            snprintf(names[n++], NAME_LEN, "%.*s", (int)(ve - vb), vb);
+            grew = 1;
+        }
+    }
+    return n;
+}
+
+/* The next loop keyword ("for (" or "while (", as a whole word) in
+ * [s, to), or NULL; *kw is the length of the word. */
+static const char *next_loop(const char *s, const char *to, size_t *kw)
+{
+    for (const char *p = s; p < to; p++) {
+        *kw = strncmp(p, "for (", 5) == 0 ? 3 : strncmp(p, "while (", 7) == 0 ? 5 : 0;
+        if (*kw && (p == s || !is_name_char(p[-1])))
+            return p;
+    }
+    return NULL;
+}
+
+static int has_loop_in(const char *s, const char *to)
+{
+    size_t kw;
+    return next_loop(s, to, &kw) != NULL;
+}
+
+/* Whether the thread index `var` lays out the hot accesses of the kernel
+ * [src, to): it has no loop, or the body of some innermost loop (where the
+ * bulk of the traffic is) places an access by the index or a name derived
+ * from it.  A kernel whose loops never do (a DFT
+ * over all of x per thread, a binary search, a table private to the
+ * thread, an edge list, every body of an n-body system) moves the bulk of
+ * its traffic the same way whatever the mapping of threads to elements. */
+static int thread_index_is_coalescing(const char *src, const char *to, const char *var)
+{
+    char names[MAX_DERIVED][NAME_LEN];
+    int unit[MAX_DERIVED];
+    int n = derived_names(src, to, var, names, unit), loops = 0;
+    size_t kw;
+    for (const char *p = src; (p = next_loop(p, to, &kw)) != NULL;) {
+        const char *body = after_match(p + kw + 1);
+        if (!body)
+            break;
+        while (isspace((unsigned char)*body))
+            body++;
+        const char *end = *body == '{' ? after_match(body) : strchr(body, ';');
+        if (!end || end > to)
+            break;
+        loops++;
+        if (!has_loop_in(body, end) && uses_name(body, end, names, unit, n, 0))
+            return 1;
+        p = body;   /* inner loops are visited too */
+    }
+    return !loops;
+}
+
 /* One thread per element with i = blockIdx.x * blockDim.x + threadIdx.x and
  * no other use of the thread's position: mapping thread (b, t) to element
  * t * gridDim.x + b still covers every element once, but neighbouring
- * threads now touch addresses gridDim.x elements apart. */
+ * threads now touch addresses gridDim.x elements apart.  Planted only where
+ * that changes the hot accesses (thread_index_is_coalescing): elsewhere
+ * the "uncoalesced" variant would be the reference's access pattern under
+ * another name, and no measure could order the two. */
 static void uncoalesced_variant(VariantList *l, const char *src, const cJSON *launches, const cJSON *knobs)
 {
     if (count_of(src, COALESCED_INDEX) != 1 || count_of(src, "threadIdx") != 1 || count_of(src, "blockDim") != 1 ||
         strstr(src, "__shared__") || strstr(src, "__syncthreads") || strstr(src, "__shfl"))
+        return;
+    /* the variable the index is assigned to: "... NAME = [(cast)]blockIdx.x ..." */
+    const char *at = strstr(src, COALESCED_INDEX), *eq = at;
+    while (eq > src && *eq != '=' && *eq != '\n')
+        eq--;
+    if (*eq != '=')
+        return;
+    const char *ve = eq;
+    while (ve > src && isspace((unsigned char)ve[-1]))
+        ve--;
+    const char *vb = ve;
+    while (vb > src && (isalnum((unsigned char)vb[-1]) || vb[-1] == '_'))
+        vb--;
+    char var[64];
+    if (vb == ve || (size_t)(ve - vb) >= sizeof var)
+        return;
+    snprintf(var, sizeof var, "%.*s", (int)(ve - vb), vb);
+    /* the kernel's body: helpers' loops run once per call, as the kernel's
+     * statement that calls them does */
+    const char *body = strchr(strstr(src, "__global__"), '{'), *body_end = body ? after_match(body) : NULL;
+    if (!body_end || !thread_index_is_coalescing(body, body_end, var))
         return;
     add_variant(l, "uncoalesced", xreplace_all(src, COALESCED_INDEX, TRANSPOSED_INDEX), cJSON_Duplicate(launches, 1),
                 knobs, "uncoalesced", "slower", "mapping", "transposed-uncoalesced");

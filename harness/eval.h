@@ -21,6 +21,7 @@
 #include "common/launch.h"
 #include "common/problem.h"
 #include "harness/compare.h"
+#include "harness/cref.h"
 #include "harness/deadline.h"
 #include "harness/gpu_worker.h"
 #include "harness/profile_metrics.h"
@@ -161,6 +162,11 @@ typedef struct EvalSession {
     char eager_key[512];
     double eager_ms;
     char eager_note[256];
+    /* eval_session_measure's inputs of the last (program, config, seed):
+     * the kernels of a program measured one after another (a reference
+     * and its variant in `harness profile --pairs`) draw them once; owned */
+    RefBuffers measure_inputs;
+    char measure_key[512];
 } EvalSession;
 
 /* Starts the worker for o->device (and fixes the target arch).  -1 with e

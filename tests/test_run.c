@@ -515,3 +515,40 @@ TEST(run_kernels_contenders)
     free(harness);
     return 0;
 }
+
+/* `harness profile` measures a program's kernels one after another on one
+ * config's inputs, drawn once (the session keeps them): each kernel that
+ * compiles is measured, each one that does not says so. */
+TEST(profile_kernels_of_one_program)
+{
+    char *harness = fake_gpu_harness(t);
+    if (!harness)
+        SKIP("no harness next to the test runner (build both with make), or the fake driver did not build");
+    const char *d = t->tmpdir;
+    char *out = NULL;
+    CHECK(make_folder(t) == 0);
+    char *so = xasprintf("%s/libcuda.so.1", d);
+    setenv("CUDAPERF_LIBCUDA", so, 1);
+    free(so);
+    setenv("FAKE_CUDA_MODE", "ok", 1);
+    CHECK(test_sh(&out, "%s --catalog %s/cat.db ingest --quiet --cache %s/cref %s/progs", harness, d, d, d) == 0);
+    free(out);
+    int st = test_sh(&out, "%s --catalog %s/cat.db profile --kernels all --config small --occupancy-only --jobs 1 "
+                           "--cache %s/cache 2>/dev/null",
+                     harness, d, d);
+    int pass = 0, compile = 0, lines = 0;
+    for (char *l = out ? strtok(out, "\n") : NULL; l; l = strtok(NULL, "\n")) {
+        if (*l != '{')
+            continue;   /* the runner's own lines */
+        lines++;
+        pass += strstr(l, "\"status\":\"pass\"") != NULL;
+        compile += strstr(l, "\"status\":\"compile_error\"") != NULL;
+    }
+    CHECK_MSG(st == 0 && lines == 4 && pass == 2 && compile == 2, "status %d, %d lines, %d pass, %d compile errors", st,
+              lines, pass, compile);
+    free(out);
+    unsetenv("FAKE_CUDA_MODE");
+    unsetenv("CUDAPERF_LIBCUDA");
+    free(harness);
+    return 0;
+}

@@ -151,6 +151,95 @@ TEST(variants_rewrites)
     return 0;
 }
 
+/* The uncoalesced variant is planted only where the thread index lays out
+ * the hot accesses: the innermost loop's body places an access by it or by
+ * a name derived from it (directly, through a helper's argument, or as a
+ * base that moves by one element per thread). */
+TEST(variants_uncoalesced_only_where_the_mapping_matters)
+{
+    static const struct {
+        const char *what, *source;
+        int planted;
+    } CASES[] = {
+        {"conv: ox = gid % w indexes the loop's loads",
+         "extern \"C\" __global__ void conv(const float *x, const float *k, float *y, int n, int w, int t)\n"
+         "{\n"
+         "    const long long gid = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+         "    if (gid >= n)\n"
+         "        return;\n"
+         "    const int ox = (int)(gid % w), oy = (int)(gid / w);\n"
+         "    float acc = 0;\n"
+         "    for (int j = 0; j < t; j++)\n"
+         "        acc += x[oy * (w + t) + ox + j] * k[j];\n"
+         "    y[gid] = acc;\n"
+         "}\n",
+         1},
+        {"a row pointer src + x walked by the inner loop",
+         "extern \"C\" __global__ void box(const float *in, float *out, int w)\n"
+         "{\n"
+         "    const int x = blockIdx.x * blockDim.x + threadIdx.x;\n"
+         "    float acc = 0;\n"
+         "    for (int i = 0; i < 3; i++) {\n"
+         "        const float *row = in + i * w + x;\n"
+         "        for (int j = 0; j < 3; j++)\n"
+         "            acc += row[j];\n"
+         "    }\n"
+         "    out[x] = acc;\n"
+         "}\n",
+         1},
+        {"a helper's argument: tap(x, i - j) reads x[i - j]",
+         "__device__ float tap(const float *x, long long j) { return j >= 0 ? x[j] : 0; }\n"
+         "extern \"C\" __global__ void fir(const float *x, const float *h, float *y, int n, int t)\n"
+         "{\n"
+         "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+         "    float acc = 0;\n"
+         "    for (int j = 0; j < t; j++)\n"
+         "        acc += h[j] * tap(x, i - j);\n"
+         "    y[i] = acc;\n"
+         "}\n",
+         1},
+        {"a DFT: every thread reads all of x in its loop",
+         "extern \"C\" __global__ void dft(const float *x, const float *f, float *y, int n, int nf)\n"
+         "{\n"
+         "    const int m = blockIdx.x * blockDim.x + threadIdx.x;\n"
+         "    const float w = f[m];\n"
+         "    float re = 0;\n"
+         "    for (int j = 0; j < n; j++)\n"
+         "        re += x[j] * cosf(w * j);\n"
+         "    y[m] = re;\n"
+         "}\n",
+         0},
+        {"a table private to the thread (base p * len)",
+         "extern \"C\" __global__ void table(int *t, int b, int len)\n"
+         "{\n"
+         "    const long long p = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+         "    int *d = t + p * len;\n"
+         "    for (int j = 1; j < len; j++)\n"
+         "        d[j] = d[j - 1] + j;\n"
+         "}\n",
+         0},
+        {"an edge list: the loop's bounds come from row_ptr[u], its loads do not",
+         "extern \"C\" __global__ void deg(const int *row_ptr, const int *col, float *s, int n)\n"
+         "{\n"
+         "    const long long u = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+         "    for (int k = row_ptr[u]; k < row_ptr[u + 1]; k++)\n"
+         "        for (int a = row_ptr[u]; a < row_ptr[u + 1]; a++)\n"
+         "            s[k] += col[a] == col[k];\n"
+         "}\n",
+         0},
+    };
+    cJSON *launches = plan("(n+255)/256", "256", "0");
+    for (size_t c = 0; c < sizeof CASES / sizeof *CASES; c++) {
+        GenVariant *v;
+        int n = variants_derive(CASES[c].source, launches, NULL, &v);
+        CHECK_MSG(!!find(v, n, "uncoalesced") == CASES[c].planted, "%s: uncoalesced variant %s", CASES[c].what,
+                  CASES[c].planted ? "missing" : "planted");
+        variants_free(v, n);
+    }
+    cJSON_Delete(launches);
+    return 0;
+}
+
 static char *bin_dir(void)
 {
     char self[4096];
