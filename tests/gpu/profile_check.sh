@@ -7,7 +7,8 @@
 #   bin/harness --catalog /tmp/b/catalog.db ingest --jobs 16 /tmp/ds/programs
 #
 #   tests/gpu/profile_check.sh CATALOG OUTDIR [BIN_DIR]
-#   (PROGRAMS=/tmp/ds/programs: the generated folders, for the one eval --profile)
+#   (PROGRAMS=/tmp/ds/programs: the generated folders, for the one eval --profile;
+#    STEPS="0 a b c" the steps to run, PAIRS=110 and PAIRS_SECONDS=150 the size and bound of step a)
 #
 # Steps, each bounded by `timeout` (about 6 minutes in all on an H200):
 #   0. environment, and one `harness eval --profile` printed in full
@@ -55,6 +56,8 @@ step() { # name seconds command... : runs with a bound, logs, says how it ended
     echo "$dt" >"$OUT/$name.seconds"
 }
 
+STEPS=" ${STEPS:-0 a b c} "
+if [[ $STEPS == *" 0 "* ]]; then
 echo "== 0. one candidate with eval --profile (static vs measured side by side)"
 D=$(ls -d "${PROGRAMS:-/tmp/ds/programs}"/c/ew_unary/*/ 2>/dev/null | head -1)
 if [ -n "$D" ]; then
@@ -64,13 +67,21 @@ else
     echo "(no program folder under \${PROGRAMS:-/tmp/ds/programs}/c/ew_unary: set PROGRAMS)"
 fi
 
+fi
+if [[ $STEPS == *" a "* ]]; then
 echo "== a. coalescing pairs (large config)"
-step pairs 150 "$H" --catalog "$CAT" profile --pairs uncoalesced --sample 110 --config large --jobs 16
+step pairs "${PAIRS_SECONDS:-150}" "$H" --catalog "$CAT" profile --pairs uncoalesced --sample "${PAIRS:-110}" \
+    --config large --jobs 16
+fi
+if [[ $STEPS == *" b "* ]]; then
 echo "== b. occupancy of every reference (small config, API vs static)"
 step occupancy 160 "$H" --catalog "$CAT" profile --kernels reference --config small --occupancy-only --jobs 16
+fi
+if [[ $STEPS == *" c "* ]]; then
 echo "== c. DRAM bytes of streaming references (large config)"
 step dram 80 "$H" --catalog "$CAT" profile --kernels reference --families ew_unary,ew_binary,blas1 --sample 45 \
     --config large --jobs 16
+fi
 
 echo "== summary"
 "$PY" - "$OUT" "$(( $(date +%s) - T0 ))" <<'PYEOF' | tee "$OUT/summary.md"
