@@ -208,9 +208,13 @@ def ncu(catalog, out, harness, want=20):
             continue
         families.add(fam)
         picked.append((name, kid))
-    picked = picked[:want]
+    # every candidate in turn until `want` of them were timed by both: a
+    # kernel the harness gives no time for (its large config failed) is
+    # replaced by the next family's
     results = []
     for name, kid in picked:
+        if len(results) == want:
+            break
         d = export_folder(db, name, kid, out)
         p = subprocess.run([harness, "eval", d, "--configs", "large", "--trials", "1", "--cache", out + "/hcache",
                             "--json"], capture_output=True, text=True)
@@ -238,7 +242,8 @@ def ncu(catalog, out, harness, want=20):
         if ns is None or not h:
             print("%s: ncu gave no time (%s)" % (name, (p.stderr or p.stdout)[-300:]))
             continue
-        results.append((name, h, ns / 1e6, cu))
+        results.append((name, float(h), ns / 1e6, float(cu) if cu not in (None, "") else None))
+        print("  %s: harness %r ms, ncu %.6f ms, CUPTI %r ms" % (name, h, ns / 1e6, cu), flush=True)
     print("%-44s %12s %12s %12s %8s" % ("program (config large)", "harness ms", "ncu ms", "CUPTI ms", "diff"))
     diffs = []
     for prog, h, n, c in results:
