@@ -1409,13 +1409,13 @@ static void gen_index(Stage *s, const L1Spec *sp, int i)
         tp_param(t, "K", 4 * gen_randint(g, 1, 8), 256, 3);
         tp_input(t, "src", "B,K", -1, 1);
         tp_input_int(t, "idx", "B,K", "0", "N");
-        tp_forward(t, "return torch.zeros(src.shape[0], %s, dtype=src.dtype).scatter_add(1, idx, src)", "N");
+        tp_forward(t, "return torch.zeros(src.shape[0], %s, dtype=src.dtype, device=src.device).scatter_add(1, idx, src)", "N");
         tp_output(t, NULL, "B,N");
     } else {
         tp_param(t, "K", 4 * gen_randint(g, 1, 8), 4096, 3);
         tp_input(t, "src", "K,N", -1, 1);
         tp_input_int(t, "idx", "K", "0", "B");
-        tp_forward(t, "return torch.zeros(%s, src.shape[1], dtype=src.dtype).index_add(0, idx, src)", "B");
+        tp_forward(t, "return torch.zeros(%s, src.shape[1], dtype=src.dtype, device=src.device).index_add(0, idx, src)", "B");
         tp_output(t, NULL, "B,N");
     }
     tp_default_tolerance(t, strstr(op, "add") ? 10 : 1);

@@ -37,6 +37,40 @@ static int generate_all(TestCtx *t, const char *out, int by_level[3], int *chang
     return 0;
 }
 
+/* The first tensor made in forward() without device=: such a tensor stays
+ * on the CPU while the model and its inputs are on the GPU ("Expected all
+ * tensors to be on the same device", seen on the H200 only).  NULL when
+ * every factory call in forward names its device. */
+static const char *factory_without_device(const char *source)
+{
+    static const char *const FACTORIES[] = {"torch.zeros(", "torch.ones(",  "torch.full(",    "torch.empty(",
+                                            "torch.arange(", "torch.rand(", "torch.randn(",   "torch.randint(",
+                                            "torch.eye(",   "torch.tensor(", "torch.linspace("};
+    const char *fwd = strstr(source, "    def forward(");
+    if (!fwd)
+        return NULL;
+    const char *end = strstr(fwd + 1, "\n    def ");
+    const char *top = strstr(fwd, "\ndef ");
+    if (!end || (top && top < end))
+        end = top ? top : fwd + strlen(fwd);
+    for (size_t f = 0; f < sizeof FACTORIES / sizeof *FACTORIES; f++)
+        for (const char *c = strstr(fwd, FACTORIES[f]); c && c < end; c = strstr(c + 1, FACTORIES[f])) {
+            int depth = 0;
+            const char *q = c + strlen(FACTORIES[f]) - 1;
+            for (; *q; q++) {
+                depth += *q == '(';
+                if (*q == ')' && --depth == 0)
+                    break;
+            }
+            char *call = xasprintf("%.*s", (int)(q - c), c);
+            int named = strstr(call, "device=") != NULL;
+            free(call);
+            if (!named)
+                return c;
+        }
+    return NULL;
+}
+
 /* Loads every program's meta.json under out/torch and checks the torch
  * rules: lang, entry Model, the level's category, model-filled "w." args,
  * every buffer of every config under 2 GiB. */
@@ -66,6 +100,13 @@ static int check_metas(TestCtx *t, const char *out, int *n_meta)
                 CHECK_MSG(strcmp(p->lang, "torch") == 0 && strcmp(p->entry, "Model") == 0, "%s", meta);
                 CHECK_MSG(p->category && strncmp(p->category, "torch-level", 11) == 0, "%s: category", meta);
                 CHECK_MSG(file_exists(py), "%s missing", py);
+                char *src = NULL;
+                Error fe2;
+                if (file_read_all(py, 1 << 20, &src, NULL, &fe2) == 0) {
+                    const char *bad = factory_without_device(src);
+                    CHECK_MSG(!bad, "%s: forward makes a tensor without device=: %.60s", py, bad);
+                }
+                free(src);
                 for (int i = 0; i < p->n_args; i++) {
                     const ProblemArg *a = &p->args[i];
                     if (strncmp(a->name, "w.", 2) == 0)
