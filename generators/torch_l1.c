@@ -1295,10 +1295,19 @@ static void gen_cum(Stage *s, const L1Spec *sp, int i)
         cuda_cum(s->t, s, op, dim < 0 ? s->rank - 1 : dim, "x", NULL);
         return;
     }
+    /* In f16 and bf16 the running value is kept in f32 and each output
+     * rounded once.  torch leaves the accumulation's precision to the
+     * device: on the H200 its bf16 cumsum, cumprod and logcumsumexp over
+     * rows of 1,024 and more differed from an f32 running value rounded
+     * per output by up to half the value at single elements, where its CPU
+     * build agreed with it; the reference would be a property of the
+     * machine, not of the program. */
+    int half = strcmp(tp_dtype(s->t), "f32") != 0;
+    const char *x = half ? "x.float()" : "x", *back = half ? ".to(x.dtype)" : "";
     if (strcmp(op, "cumsum_reverse") == 0)
-        tp_forward(s->t, "h = torch.flip(torch.cumsum(torch.flip(x, [%d]), dim=%d), [%d])", dim, dim, dim);
+        tp_forward(s->t, "h = torch.flip(torch.cumsum(torch.flip(%s, [%d]), dim=%d), [%d])%s", x, dim, dim, dim, back);
     else
-        tp_forward(s->t, "h = torch.%s(x, dim=%d)", op, dim);
+        tp_forward(s->t, "h = torch.%s(%s, dim=%d)%s", op, x, dim, back);
     snprintf(s->var, sizeof s->var, "h");
     const char *in = st_cuda_in(s);
     st_add_flops(s, "%s", st_numel(s));
