@@ -4,7 +4,8 @@
  * candidates, strong and weak, from which the harness builds preference
  * data: knob changes that keep the kernel correct (block size, read-only
  * `__restrict__` loads dropped, a transposed thread-to-element mapping that
- * breaks coalescing, every kernel capped at 24 registers with a loop
+ * breaks coalescing (only where the thread index lays out the accesses of
+ * the innermost loops: elsewhere it would change nothing), every kernel capped at 24 registers with a loop
  * unrolled 32 times so that ptxas spills) and planted defects that look
  * plausible (missing bounds check, off-by-one bound, missing
  * `__syncthreads`, non-atomic accumulation, wrong reduction identity).  Each is a mechanical rewrite of
