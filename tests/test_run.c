@@ -449,6 +449,19 @@ static char *fake_gpu_harness(TestCtx *t)
     return NULL;
 }
 
+/* Turns the fake driver (built by fake_gpu_harness) on in "ok" mode and
+ * ingests the folder of make_folder into <tmpdir>/cat.db; 0 on success.
+ * The caller unsets FAKE_CUDA_MODE and CUDAPERF_LIBCUDA when done. */
+static int ingest_under_fake_driver(TestCtx *t, const char *harness)
+{
+    const char *d = t->tmpdir;
+    char *so = xasprintf("%s/libcuda.so.1", d);
+    setenv("CUDAPERF_LIBCUDA", so, 1);
+    free(so);
+    setenv("FAKE_CUDA_MODE", "ok", 1);
+    return test_sh(NULL, "%s --catalog %s/cat.db ingest --quiet --cache %s/cref %s/progs", harness, d, d, d);
+}
+
 /* `harness eval` runs a torch program's "large" config by default on the GPU
  * (its reference runs there too), not with the CPU backend. */
 TEST(eval_torch_default_configs)
@@ -493,12 +506,7 @@ TEST(run_kernels_contenders)
                   "printf '{\"defect\": \"skip-last\", \"expect\": \"fail\"}\\n' > %s/progs/ok-axpy/variants/skip-last/knobs.json; "
                   "printf '{\"derived\": \"no-compile\", \"expect\": \"slower\"}\\n' > %s/progs/ok-axpy/variants/no-compile/knobs.json",
                   d, d) == 0);
-    char *so = xasprintf("%s/libcuda.so.1", d);
-    setenv("CUDAPERF_LIBCUDA", so, 1);
-    free(so);
-    setenv("FAKE_CUDA_MODE", "ok", 1);
-    CHECK(test_sh(&out, "%s --catalog %s/cat.db ingest --quiet --cache %s/cref %s/progs", harness, d, d, d) == 0);
-    free(out);
+    CHECK(ingest_under_fake_driver(t, harness) == 0);
     int st = test_sh(&out, "%s --catalog %s/cat.db run --kernels contenders --configs small --timing-runs 0 --trials 1 "
                            "--jobs 0 --cache %s/cache",
                      harness, d, d);
@@ -527,12 +535,7 @@ TEST(profile_kernels_of_one_program)
     const char *d = t->tmpdir;
     char *out = NULL;
     CHECK(make_folder(t) == 0);
-    char *so = xasprintf("%s/libcuda.so.1", d);
-    setenv("CUDAPERF_LIBCUDA", so, 1);
-    free(so);
-    setenv("FAKE_CUDA_MODE", "ok", 1);
-    CHECK(test_sh(&out, "%s --catalog %s/cat.db ingest --quiet --cache %s/cref %s/progs", harness, d, d, d) == 0);
-    free(out);
+    CHECK(ingest_under_fake_driver(t, harness) == 0);
     int st = test_sh(&out, "%s --catalog %s/cat.db profile --kernels all --config small --occupancy-only --jobs 1 "
                            "--cache %s/cache 2>/dev/null",
                      harness, d, d);
