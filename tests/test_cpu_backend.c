@@ -274,6 +274,60 @@ TEST(cpu_backend_out_of_bounds)
     return 0;
 }
 
+/* Dynamic shared memory ends where the launch's smem bytes end, as the
+ * block's shared window does on a GPU: reading one element past it faults
+ * (a GPU says CUDA_ERROR_ILLEGAL_ADDRESS), and the message says it was
+ * shared memory; the same kernel reading inside it passes. */
+TEST(cpu_backend_shared_memory_bounds)
+{
+    static const char *PLAN =
+        "{ \"launches\": [ {\"kernel\": \"axpy\", \"grid\": [\"(n+255)/256\"], \"block\": [256], \"smem\": \"1024\", "
+        "\"args\": [\"x\", \"y\", \"a\", \"n\"]} ] }";
+#define SMEM_AXPY(OFFSET)                                                                                              \
+    "extern \"C\" __global__ void axpy(const float *x, float *y, float a, int n)\n"                                      \
+    "{\n"                                                                                                               \
+    "    extern __shared__ float sh[];\n"                                                                               \
+    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"                                                              \
+    "    sh[threadIdx.x] = i < n ? x[i] : 0.0f;\n"                                                                      \
+    "    __syncthreads();\n"                                                                                            \
+    "    float v = sh[threadIdx.x + " OFFSET "];\n"                                                                     \
+    "    if (i < n)\n"                                                                                                  \
+    "        y[i] = a * v + y[i];\n"                                                                                    \
+    "    else if (v == 12345.0f) /* every thread reads */\n"                                                          \
+    "        y[0] = 0.0f;\n"                                                                                            \
+    "}\n"
+    static const struct {
+        const char *what, *src, *status, *want;
+    } CASES[] = {
+        {"inside the 1024 bytes", SMEM_AXPY("0"), "pass", ""},
+        {"one float past them", SMEM_AXPY("1"), "runtime_error",
+         "illegal memory access (CUDA_ERROR_ILLEGAL_ADDRESS on a GPU): signal 11 (Segmentation fault) at address "},
+        /* the same, its end: which block faults first depends on the CPU worker's threads */
+        {"one float past them (where)", SMEM_AXPY("1"), "runtime_error",
+         "shared memory, byte 0 past the end of the block's 1024 bytes of dynamic shared memory in block ("},
+    };
+#undef SMEM_AXPY
+    char *exe = test_harness_exe();
+    if (!exe)
+        SKIP("the harness binary is not next to the test runner (build both with make)");
+    for (size_t i = 0; i < sizeof CASES / sizeof *CASES; i++) {
+        EvalReport r;
+        Problem *p = NULL;
+        if (eval_on_cpu(t, exe, CASES[i].what, "ok-axpy", CASES[i].src, PLAN, &r, &p) != 0)
+            continue;
+        for (int k = 0; k < r.n_configs; k++) {
+            const EvalConfig *ec = &r.configs[k];
+            CHECK_MSG(strcmp(eval_status_name(ec->status), CASES[i].status) == 0 && strstr(ec->message, CASES[i].want),
+                      "%s: %s: %s '%s', expected %s '%s'", CASES[i].what, ec->config->name,
+                      eval_status_name(ec->status), ec->message, CASES[i].status, CASES[i].want);
+        }
+        eval_report_release(&r);
+        problem_free(p);
+    }
+    free(exe);
+    return 0;
+}
+
 /* Each unsupported construct is refused with its name and line. */
 TEST(cpu_backend_refusals)
 {
