@@ -522,11 +522,26 @@ static void grid_stride_variant(VariantList *l, const char *src, const cJSON *la
     const char *close = strstr(body, "\n}");
     if (!close || strstr(close + 2, "}") || memmem(body, (size_t)(close - body), "return", 6))
         return;
+    /* the loop counts in long long; a variable the reference declared
+     * narrower keeps its type inside (an int i widened would change which
+     * overload of max(i - k, 0) NVRTC picks, or find none) */
+    const char *type_end = name;
+    while (type_end > indent_end && type_end[-1] == ' ')
+        type_end--;
+    const char *type = indent_end;
+    if (strncmp(type, "const ", 6) == 0)
+        type += 6;
+    int wide = (size_t)(type_end - type) == strlen("long long") && strncmp(type, "long long", 9) == 0;
+    char counter[80];
+    snprintf(counter, sizeof counter, wide ? "%s" : "%s_stride", var);
     StrBuf b = STRBUF_INIT;
     sb_printf(&b, "%.*s", (int)(line - src), src);
-    sb_printf(&b, "%.*sfor (long long %s = (long long)%s; %s < %.*s;\n", (int)(indent_end - line), line, var,
-              COALESCED_INDEX, var, (int)(bound_end - bound), bound);
-    sb_printf(&b, "%.*s     %s += (long long)gridDim.x * blockDim.x) {\n", (int)(indent_end - line), line, var);
+    sb_printf(&b, "%.*sfor (long long %s = (long long)%s; %s < %.*s;\n", (int)(indent_end - line), line, counter,
+              COALESCED_INDEX, counter, (int)(bound_end - bound), bound);
+    sb_printf(&b, "%.*s     %s += (long long)gridDim.x * blockDim.x) {\n", (int)(indent_end - line), line, counter);
+    if (!wide)
+        sb_printf(&b, "%.*s    %.*s %s = (%.*s)%s;\n", (int)(indent_end - line), line, (int)(type_end - indent_end),
+                  indent_end, var, (int)(type_end - type), type, counter);
     for (const char *q = body; q <= close;) {
         const char *e = strchr(q, '\n');
         if (e - q > 0)

@@ -151,6 +151,40 @@ TEST(variants_rewrites)
     return 0;
 }
 
+/* The grid-stride rewrite counts in long long but keeps the type the
+ * reference gave its index: an int i widened would make max(i - k, 0)
+ * ambiguous for NVRTC (run 16: gemv gbmv-n-f64's variant did not compile). */
+TEST(variants_grid_stride_keeps_the_index_type)
+{
+    static const char *NARROW =
+        "extern \"C\" __global__ void band(const float *x, float *y, int n, int k)\n"
+        "{\n"
+        "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n)\n"
+        "        return;\n"
+        "    y[i] = x[max(i - k, 0)];\n"
+        "}\n";
+    cJSON *launches = plan("(n+255)/256", "256", "0");
+    GenVariant *v;
+    int n = variants_derive(NARROW, launches, NULL, &v);
+    const GenVariant *gs = find(v, n, "grid-stride");
+    CHECK_MSG(gs && strstr(gs->source, "for (long long i_stride = (long long)blockIdx.x * blockDim.x + threadIdx.x; "
+                                       "i_stride < n;") &&
+                  strstr(gs->source, "        const int i = (int)i_stride;\n        y[i] = x[max(i - k, 0)];"),
+              "%s", gs ? gs->source : "(none)");
+    Error e;
+    NvrtcResult r;
+    memset(&r, 0, sizeof r);
+    char *cache = xasprintf("%s/nvrtc", t->tmpdir);
+    CHECK_MSG(gs && nvrtc_compile(gs->source, "sm_90", cache, &r, &e) == 0, "NVRTC: %s %s", e.msg,
+              r.log ? r.log : "");
+    nvrtc_result_release(&r);
+    free(cache);
+    variants_free(v, n);
+    cJSON_Delete(launches);
+    return 0;
+}
+
 /* The uncoalesced variant is planted only where the thread index lays out
  * the hot accesses: the innermost loop's body places an access by it or by
  * a name derived from it (directly, through a helper's argument, or as a
