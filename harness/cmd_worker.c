@@ -138,8 +138,8 @@ static int do_alloc(Worker *w, WpReader *in, Error *e)
         if (w->size[i] > (16ULL << 30))
             FAIL(e, "ALLOC: buffer %u of %llu bytes is over 16 GiB", i, (unsigned long long)w->size[i]);
         CU_CHECK(d, e, d->mem_alloc(&w->base[i], w->size[i] + 2 * WP_GUARD_BYTES));
-        CU_CHECK(d, e, d->memset_d8(w->base[i], WP_GUARD_BYTE, WP_GUARD_BYTES));
-        CU_CHECK(d, e, d->memset_d8(buf_ptr(w, i) + w->size[i], WP_GUARD_BYTE, WP_GUARD_BYTES));
+        CU_CHECK(d, e, d->memset_d8(w->base[i], guard_zone_byte(i), WP_GUARD_BYTES));
+        CU_CHECK(d, e, d->memset_d8(buf_ptr(w, i) + w->size[i], guard_zone_byte(i), WP_GUARD_BYTES));
     }
 done:
     return rc;

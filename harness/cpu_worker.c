@@ -36,7 +36,7 @@
  * The tail guard is WP_GUARD_BYTES plus what keeps the data BUFFER_ALIGN
  * aligned (under 256 bytes), so the PROT_NONE zone starts right after it;
  * the head guard is WP_GUARD_BYTES plus what is left down to a page.  Both
- * hold WP_GUARD_BYTE and are scanned after each RUN (guard_zone.h): a write
+ * hold the buffer's guard byte and are scanned after each RUN (guard_zone.h): a write
  * into them is reported as the GPU worker reports it; an access beyond them
  * faults, and the crash answer names the buffer.  Nothing mapped lies
  * between the tail guard and the PROT_NONE zone, where overruns go. */
@@ -368,8 +368,8 @@ static int do_alloc(CpuWorker *w, WpReader *in, Error *e)
         b->tail = tail;
         b->head = rw - (size_t)sz - tail;
         b->data = m + red + b->head;
-        guard_zone_fill(b->data - b->head, b->head);
-        guard_zone_fill(b->data + sz, b->tail);
+        guard_zone_fill(b->data - b->head, b->head, i);
+        guard_zone_fill(b->data + sz, b->tail, i);
     }
 done:
     set_soft_limit(RLIMIT_AS, (rlim_t)address_space() + MEMORY_HEADROOM);

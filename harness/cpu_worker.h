@@ -5,7 +5,7 @@
  * names the CPU ("CPU (N cores, <model>)", compute capability 0.0); LOAD
  * takes a shared object built by cpu_compile.h and dlopen()s it from a
  * memfd; ALLOC maps every buffer separately, 256-byte aligned as
- * cuMemAlloc's, with guards of WP_GUARD_BYTE before and after it
+ * cuMemAlloc's, with guards of its own byte before and after it
  * (guard_zone.h, checked as the GPU worker checks them) and PROT_NONE zones
  * as large as the buffer (1 MiB to 1 GiB) beyond them;
  * RUN runs the launches with cpu_runtime.h (the GPU's grid, block and

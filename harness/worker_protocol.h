@@ -17,8 +17,8 @@
  *   LOAD         cubin bytes (replaces the loaded module)    -
  *   ALLOC        u32 n, u64 bytes[n] (frees earlier buffers;  -
  *                each buffer is its own cuMemAlloc, with
- *                WP_GUARD_BYTES of WP_GUARD_BYTE before and
- *                after it)
+ *                WP_GUARD_BYTES of its guard byte before and
+ *                after it: guard_zone.h)
  *   UPLOAD       u32 index, bytes (exactly the buffer size)  -
  *   FILL         u32 index, u32 k (1, 2, 4 or 8), k bytes:   -
  *                the element pattern repeated (poison)
