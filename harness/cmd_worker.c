@@ -6,12 +6,15 @@
  * timeout it answers every further request with that error, and the parent
  * kills it and starts a fresh one (an illegal address kills the context for
  * good, so in-process recovery is not attempted). */
+#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/strbuf.h"
@@ -40,6 +43,9 @@ typedef struct Worker {
     uint32_t n_bufs;
     CUdeviceptr *base;    /* allocation start; the buffer is base + WP_GUARD_BYTES */
     uint64_t *size;
+    int shm_fd;           /* the staging memfd (worker_protocol.h), -1 without */
+    uint8_t *shm;         /* its mapping, shm_len bytes; NULL until first used */
+    size_t shm_len;
 } Worker;
 
 static CUdeviceptr buf_ptr(const Worker *w, uint32_t i)
@@ -502,6 +508,52 @@ done:
     return rc;
 }
 
+/* The staging memory, mapped at least `len` bytes long (at its current
+ * size, which the parent has grown to hold the transfer). */
+static int map_staging(Worker *w, uint64_t len, const char *what, Error *e)
+{
+    if (w->shm_fd < 0)
+        return ERR(e, "%s: no staging memory (--fd-shm)", what);
+    if (w->shm_len >= len)
+        return 0;
+    struct stat sb;
+    if (fstat(w->shm_fd, &sb) != 0)
+        return ERR(e, "%s: staging memory: %s", what, strerror(errno));
+    if ((uint64_t)sb.st_size < len)
+        return ERR(e, "%s: the staging memory has %lld bytes, the transfer %llu", what, (long long)sb.st_size,
+                   (unsigned long long)len);
+    if (w->shm)
+        munmap(w->shm, w->shm_len);
+    w->shm_len = 0;
+    w->shm = mmap(NULL, (size_t)sb.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, w->shm_fd, 0);
+    if (w->shm == MAP_FAILED) {
+        w->shm = NULL;
+        return ERR(e, "%s: cannot map the staging memory: %s", what, strerror(errno));
+    }
+    w->shm_len = (size_t)sb.st_size;
+    return 0;
+}
+
+/* UPLOAD_SHM / DOWNLOAD_SHM: u32 index, u64 bytes (the buffer's size). */
+static int do_staged(Worker *w, WpReader *in, int upload, Error *e)
+{
+    int rc = 0;
+    uint32_t i;
+    const char *what = upload ? "UPLOAD_SHM" : "DOWNLOAD_SHM";
+    TRY(get_index(w, in, what, &i, e));
+    uint64_t len = wp_get_u64(in);
+    if (in->bad || wp_remaining(in) != 0 || len != w->size[i])
+        FAIL(e, "%s: %llu bytes for buffer %u of %llu", what, (unsigned long long)len, i,
+             (unsigned long long)w->size[i]);
+    TRY(map_staging(w, len, what, e));
+    if (len && upload)
+        CU_CHECK(&w->d, e, w->d.memcpy_htod(buf_ptr(w, i), w->shm, len));
+    else if (len)
+        CU_CHECK(&w->d, e, w->d.memcpy_dtoh(w->shm, buf_ptr(w, i), len));
+done:
+    return rc;
+}
+
 static int do_download(Worker *w, WpReader *in, WpBuf *out, Error *e)
 {
     int rc = 0;
@@ -516,14 +568,14 @@ done:
     return rc;
 }
 
-static const char USAGE[] = "usage: harness worker --fd-in N --fd-out N [--device N] [--backend gpu|cpu]\n"
+static const char USAGE[] = "usage: harness worker --fd-in N --fd-out N [--fd-shm N] [--device N] [--backend gpu|cpu]\n"
                             "  The worker process; the harness starts it itself (see worker_protocol.h).\n"
                             "  --backend cpu serves the same protocol on the CPU (cpu_worker.h).\n";
 
 int cmd_worker(CliContext *cx, int argc, char **argv)
 {
     (void)cx;
-    int fd_in = -1, fd_out = -1, device = 0, cpu = 0;
+    int fd_in = -1, fd_out = -1, fd_shm = -1, device = 0, cpu = 0;
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
             fputs(USAGE, stdout);
@@ -532,6 +584,8 @@ int cmd_worker(CliContext *cx, int argc, char **argv)
             fd_in = atoi(argv[++i]);
         } else if (strcmp(argv[i], "--fd-out") == 0 && i + 1 < argc) {
             fd_out = atoi(argv[++i]);
+        } else if (strcmp(argv[i], "--fd-shm") == 0 && i + 1 < argc) {
+            fd_shm = atoi(argv[++i]);
         } else if (strcmp(argv[i], "--device") == 0 && i + 1 < argc) {
             device = atoi(argv[++i]);
         } else if (strcmp(argv[i], "--backend") == 0 && i + 1 < argc) {
@@ -550,6 +604,7 @@ int cmd_worker(CliContext *cx, int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
     Worker w;
     memset(&w, 0, sizeof w);
+    w.shm_fd = fd_shm;
     Error e;
     if (worker_init(&w, device, &e) != 0) {
         w.broken = WP_NO_DEVICE;
@@ -580,6 +635,8 @@ int cmd_worker(CliContext *cx, int argc, char **argv)
             case WP_FILL: r = do_fill(&w, &in, &e); break;
             case WP_RUN: r = do_run(&w, &f, &data, &e); break;
             case WP_DOWNLOAD: r = do_download(&w, &in, &data, &e); break;
+            case WP_UPLOAD_SHM: r = do_staged(&w, &in, 1, &e); break;
+            case WP_DOWNLOAD_SHM: r = do_staged(&w, &in, 0, &e); break;
             case WP_EXIT: break;
             default: r = ERR(&e, "unknown request type %u", f.type); st = WP_BAD_REQUEST; break;
             }

@@ -40,6 +40,13 @@ typedef struct GpuWorker {
     WorkerBackend backend;
     char *exe;           /* from malloc() */
     GpuInfo info;
+    /* The staging memory of large transfers (worker_protocol.h), GPU
+     * backend only: a memfd the worker inherits (-1: none, transfers go
+     * through the pipe) and the parent's mapping of it; owned, released
+     * with the worker. */
+    int shm_fd;
+    uint8_t *shm;
+    size_t shm_len;
 } GpuWorker;
 
 /* Starts a worker for `device` from executable `exe` (NULL: /proc/self/exe)

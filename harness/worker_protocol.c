@@ -24,7 +24,7 @@ const char *wp_status_name(WpStatus s)
 const char *wp_type_name(uint32_t type)
 {
     static const char *const names[] = {"?", "HELLO", "LOAD", "ALLOC", "UPLOAD", "FILL", "RUN", "DOWNLOAD", "EXIT",
-                                         "LOAD_BASELINE", "TIME", "PROFILE"};
+                                         "LOAD_BASELINE", "TIME", "PROFILE", "UPLOAD_SHM", "DOWNLOAD_SHM"};
     type &= ~WP_RESPONSE;
     return type < sizeof names / sizeof *names ? names[type] : "?";
 }

@@ -63,7 +63,7 @@
 #include "common/error.h"
 
 #define WP_MAGIC 0x4B575043u /* "CPWK" */
-#define WP_VERSION 4
+#define WP_VERSION 5
 #define WP_RESPONSE 0x100u
 /* A payload is at most one 16 GiB buffer plus its header. */
 #define WP_MAX_PAYLOAD ((16ULL << 30) + 64)
@@ -82,8 +82,19 @@ typedef enum WpType {
     WP_HELLO = 1, WP_LOAD, WP_ALLOC, WP_UPLOAD, WP_FILL, WP_RUN, WP_DOWNLOAD, WP_EXIT,
     WP_LOAD_BASELINE, /* GPU only: cubin of the baseline (module slot 1) */
     WP_TIME,          /* GPU only: the timing protocol (below) */
-    WP_PROFILE        /* GPU only: hardware metrics of a plan and the API's occupancy (wp_profile.h) */
+    WP_PROFILE,       /* GPU only: hardware metrics of a plan and the API's occupancy (wp_profile.h) */
+    WP_UPLOAD_SHM,    /* GPU only: u32 index, u64 bytes: UPLOAD from the staging memory (below) */
+    WP_DOWNLOAD_SHM   /* GPU only: u32 index, u64 bytes: DOWNLOAD into the staging memory */
 } WpType;
+
+/* Staging memory: the parent hands the GPU worker a memfd (`--fd-shm N`)
+ * and moves large buffers through it, one at a time: it writes a buffer
+ * there and sends UPLOAD_SHM, or sends DOWNLOAD_SHM and reads the buffer
+ * there once answered.  The worker maps the memfd at its current size
+ * (the parent only grows it).  A pipe moves about a hundred MB a second on
+ * a loaded machine; a large config's half a gigabyte of inputs, uploaded for
+ * the run and again for timing, cost seconds per candidate that way. */
+#define WP_STAGING_MIN_BYTES (1u << 20)
 
 typedef enum WpStatus {
     WP_OK = 0,

@@ -555,3 +555,28 @@ TEST(profile_kernels_of_one_program)
     free(harness);
     return 0;
 }
+
+/* Buffers of a MiB and more travel through the staging memory
+ * (worker_protocol.h), not the pipe: the axpy fixture at n = 1,000,000
+ * (4 MB per buffer; x and y uploaded, y downloaded) under the fake driver
+ * passes, so both directions carry the right bytes. */
+TEST(gpu_worker_staged_transfers)
+{
+    char *harness = fake_gpu_harness(t);
+    if (!harness)
+        SKIP("no harness next to the test runner (build both with make), or the fake driver did not build");
+    const char *d = t->tmpdir;
+    char *out = NULL;
+    CHECK(test_sh(NULL, "set -e; cp -r tests/data/programs/ok-axpy %s/ax; cp tests/data/kernels/axpy/kernel.cu "
+                        "tests/data/kernels/axpy/launch.json %s/ax/; sed -i 's/67108864/1000000/' %s/ax/meta.json; "
+                        "grep -q 1000000 %s/ax/meta.json",
+                  d, d, d, d) == 0);
+    int st = test_sh(&out, "CUDAPERF_LIBCUDA=%s/libcuda.so.1 FAKE_CUDA_MODE=ok %s eval %s/ax --configs large,small "
+                           "--trials 2 --timing-runs 0 --cache %s/cache 2>&1",
+                     d, harness, d, d);
+    CHECK_MSG(st == 0 && out && strstr(out, "\nlarge          pass") && strstr(out, "\nsmall          pass"),
+              "status %d: %s", st, out ? out : "");
+    free(out);
+    free(harness);
+    return 0;
+}
