@@ -23,6 +23,9 @@
 #               Spearman rank correlation of the two runs' medians
 #   kernelbench the same KB kernels through KernelBench's load_inline flow
 #               (tests/bench/kernelbench_flow.py) and through `harness eval`
+#   torchrefs   every torch program's reference CUDA implementation, its reference computed by torch on
+#               the GPU, small/edge/large, in DIR/catalog-torch.db (the C catalog plus the torch programs;
+#               TORCH_BUDGET bounds it)
 #   ncu         harness medians against ncu's gpu__time_duration.sum (20 kernels, large
 #               configs of single-launch references, one per family)
 #   speedup     the contenders (`--kernels contenders`: the reference and the variants not planted
@@ -190,6 +193,25 @@ phase_speedup() {
         "$H" --catalog "$cpucat" results "$c" --json >"$OUT/speedup-cpu.json"
         "$PY" tests/bench/device_analysis.py agreement "$OUT/speedup-gpu.json" "$OUT/speedup-cpu.json"
     fi
+}
+
+phase_torchrefs() {
+    # every torch program's reference CUDA implementation against torch on the GPU (correctness on
+    # small, edge and large), in a catalog of its own: the C catalog plus the torch programs
+    local tcat="$OUT/catalog-torch.db" t0=$(date +%s)
+    if [ ! -f "$tcat" ]; then
+        [ -d "$OUT/programs/torch" ] || bin/cudaperf-gen --out "$OUT/programs" >"$OUT/gen.log" 2>&1
+        cp "$CAT" "$tcat"
+        "$H" --catalog "$tcat" ingest --jobs "$CORES" "$OUT/programs/torch" >"$OUT/ingest-torch.log" 2>&1
+        echo "torch ingest: exit $?, $(( $(date +%s) - t0 )) s"; tail -1 "$OUT/ingest-torch.log"
+    fi
+    ${TORCH_BUDGET:+timeout -s INT "$TORCH_BUDGET"} \
+    "$H" --catalog "$tcat" run --program 'torch/%' --kernels reference --timing-runs 0 --trials 1 --per-gpu 4 \
+        --jobs 2 --cache "$OUT/cache-torch" >"$OUT/torchrefs.log" 2>&1
+    echo "torch references: exit $?, $(( $(date +%s) - t0 )) s"
+    tail -1 "$OUT/torchrefs.log"
+    "$H" --catalog "$tcat" results --json >"$OUT/torchrefs.json"
+    "$PY" tests/bench/device_analysis.py failures "$OUT/torchrefs.json" | tail -30
 }
 
 phase_ncu() {
