@@ -23,6 +23,8 @@
 #               Spearman rank correlation of the two runs' medians
 #   kernelbench the same KB kernels through KernelBench's load_inline flow
 #               (tests/bench/kernelbench_flow.py) and through `harness eval`
+#   defects     DEFECTS_SAMPLE low-precision-accumulation variants on the large config, where long sums
+#               show them (verify leaves large out)
 #   torchrefs   every torch program's reference CUDA implementation, its reference computed by torch on
 #               the GPU, small/edge/large, in DIR/catalog-torch.db (the C catalog plus the torch programs;
 #               TORCH_BUDGET bounds it)
@@ -193,6 +195,35 @@ phase_speedup() {
         "$H" --catalog "$cpucat" results "$c" --json >"$OUT/speedup-cpu.json"
         "$PY" tests/bench/device_analysis.py agreement "$OUT/speedup-gpu.json" "$OUT/speedup-cpu.json"
     fi
+}
+
+DEFECTS_SAMPLE=${DEFECTS_SAMPLE:-150}
+phase_defects() {
+    # the planted defects that show on long sums only: DEFECTS_SAMPLE low-precision-accumulation variants,
+    # spread over the catalog, on the large config (the verify phase leaves it out); bounded by DEFECTS_BUDGET
+    "$PY" - "$CAT" "$DEFECTS_SAMPLE" >"$OUT/defects-ids.txt" <<'PYEOF'
+import json, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+want = int(sys.argv[2])
+ids = [kid for kid, k in db.execute("SELECT id, knobs FROM kernels ORDER BY id")
+       if json.loads(k or "{}").get("defect") == "low-precision-accumulation"]
+step = max(1.0, len(ids) / want)
+print(",".join(str(ids[int(i * step)]) for i in range(min(want, len(ids)))))
+PYEOF
+    local t0=$(date +%s)
+    ${DEFECTS_BUDGET:+timeout -s INT "$DEFECTS_BUDGET"} \
+    "$H" --catalog "$CAT" run --kernels "$(cat "$OUT/defects-ids.txt")" --configs large --timing-runs 0 --trials 1 \
+        --per-gpu $((CORES - 2)) --jobs 2 --cache "$OUT/cache" >"$OUT/defects.log" 2>&1
+    echo "defects run: exit $?, $(( $(date +%s) - t0 )) s"
+    tail -1 "$OUT/defects.log"
+    "$H" --catalog "$CAT" results --json >"$OUT/defects.json"
+    "$PY" - "$OUT/defects.json" <<'PYEOF'
+import collections, json, sys
+rows = json.load(open(sys.argv[1]))["results"]
+st = collections.Counter(r["status"] for r in rows)
+print("low-precision-accumulation on the large config: %d kernels, caught (not pass) %d; %s"
+      % (len(rows), sum(v for k, v in st.items() if k != "pass"), dict(st)))
+PYEOF
 }
 
 phase_torchrefs() {
