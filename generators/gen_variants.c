@@ -212,6 +212,38 @@ static int is_name_char(char c)
     return isalnum((unsigned char)c) || c == '_';
 }
 
+/* The name that ends, blanks aside, right before p (not before from):
+ * returns its end and sets *start to its first byte; *start == the end
+ * when there is none. */
+static const char *name_before(const char *from, const char *p, const char **start)
+{
+    const char *end = p;
+    while (end > from && isspace((unsigned char)end[-1]))
+        end--;
+    const char *b = end;
+    while (b > from && is_name_char(b[-1]))
+        b--;
+    *start = b;
+    return end;
+}
+
+/* The variable the coalesced index at `at` is assigned to ("... NAME =
+ * [(cast)]blockIdx.x ..." on one line), copied into var (len bytes):
+ * returns the name's first byte, or NULL when its line assigns none. */
+static const char *index_variable(const char *src, const char *at, char *var, size_t len)
+{
+    const char *eq = at;
+    while (eq > src && *eq != '=' && *eq != '\n')
+        eq--;
+    if (*eq != '=')
+        return NULL;
+    const char *start, *end = name_before(src, eq, &start);
+    if (start == end || (size_t)(end - start) >= len)
+        return NULL;
+    snprintf(var, len, "%.*s", (int)(end - start), start);
+    return start;
+}
+
 /* The index of [from, to) among the names, or -1. */
 static int name_index(const char *from, const char *to, char names[][NAME_LEN], int n)
 {
@@ -240,12 +272,7 @@ static int uses_name(const char *from, const char *to, char names[][NAME_LEN], c
             if (*p == '[') {
                 kind = INDEX;
             } else {
-                const char *q = p;
-                while (q > from && isspace((unsigned char)q[-1]))
-                    q--;
-                const char *w = q;
-                while (w > from && is_name_char(w[-1]))
-                    w--;
+                const char *w, *q = name_before(from, p, &w);
                 static const char *const KEYWORDS[] = {"if", "for", "while", "switch", "return", "sizeof"};
                 int keyword = 0;
                 for (size_t k = 0; k < sizeof KEYWORDS / sizeof *KEYWORDS; k++)
@@ -344,12 +371,7 @@ static int derived_names(const char *src, const char *to, const char *var, char 
         for (const char *p = src + 1; p < to && n < MAX_DERIVED; p++) {
             if (*p != '=' || p[1] == '=' || strchr("=!<>+-*/%&|^", p[-1]))
                 continue;
-            const char *ve = p;
-            while (ve > src && isspace((unsigned char)ve[-1]))
-                ve--;
-            const char *vb = ve;
-            while (vb > src && is_name_char(vb[-1]))
-                vb--;
+            const char *vb, *ve = name_before(src, p, &vb);
             const char *end = expression_end(p + 1);
             if (vb == ve || ve - vb >= NAME_LEN || end >= to || name_index(vb, ve, names, n) >= 0 ||
                 !uses_name(p + 1, end, names, unit, n, 1))
@@ -383,10 +405,10 @@ static int has_loop_in(const char *s, const char *to)
 /* Whether the thread index `var` lays out the hot accesses of the kernel
  * [src, to): it has no loop, or the body of some innermost loop (where the
  * bulk of the traffic is) places an access by the index or a name derived
- * from it.  A kernel whose loops never do (a DFT
- * over all of x per thread, a binary search, a table private to the
- * thread, an edge list, every body of an n-body system) moves the bulk of
- * its traffic the same way whatever the mapping of threads to elements. */
+ * from it.  A kernel whose loops never do (a DFT over all of x per thread,
+ * a binary search, a table private to the thread, an edge list, every body
+ * of an n-body system) moves the bulk of its traffic the same way whatever
+ * the mapping of threads to elements. */
 static int thread_index_is_coalescing(const char *src, const char *to, const char *var)
 {
     char names[MAX_DERIVED][NAME_LEN];
@@ -422,22 +444,9 @@ static void uncoalesced_variant(VariantList *l, const char *src, const cJSON *la
     if (count_of(src, COALESCED_INDEX) != 1 || count_of(src, "threadIdx") != 1 || count_of(src, "blockDim") != 1 ||
         strstr(src, "__shared__") || strstr(src, "__syncthreads") || strstr(src, "__shfl"))
         return;
-    /* the variable the index is assigned to: "... NAME = [(cast)]blockIdx.x ..." */
-    const char *at = strstr(src, COALESCED_INDEX), *eq = at;
-    while (eq > src && *eq != '=' && *eq != '\n')
-        eq--;
-    if (*eq != '=')
+    char var[NAME_LEN];
+    if (!index_variable(src, strstr(src, COALESCED_INDEX), var, sizeof var))
         return;
-    const char *ve = eq;
-    while (ve > src && isspace((unsigned char)ve[-1]))
-        ve--;
-    const char *vb = ve;
-    while (vb > src && (isalnum((unsigned char)vb[-1]) || vb[-1] == '_'))
-        vb--;
-    char var[64];
-    if (vb == ve || (size_t)(ve - vb) >= sizeof var)
-        return;
-    snprintf(var, sizeof var, "%.*s", (int)(ve - vb), vb);
     /* the kernel's body: helpers' loops run once per call, as the kernel's
      * statement that calls them does */
     const char *body = strchr(strstr(src, "__global__"), '{'), *body_end = body ? after_match(body) : NULL;
@@ -484,22 +493,10 @@ static void grid_stride_variant(VariantList *l, const char *src, const cJSON *la
     while (line > src && line[-1] != '\n')
         line--;
     /* "    const long long i = (long long)" before the index expression */
-    char var[64] = "";
-    const char *eq = NULL;
-    for (const char *q = line; q < at; q++)
-        if (*q == '=')
-            eq = q;
-    if (!eq)
+    char var[NAME_LEN];
+    const char *name = index_variable(src, at, var, sizeof var);
+    if (!name)
         return;
-    const char *name_end = eq;
-    while (name_end > line && name_end[-1] == ' ')
-        name_end--;
-    const char *name = name_end;
-    while (name > line && (isalnum((unsigned char)name[-1]) || name[-1] == '_'))
-        name--;
-    if (name == name_end || name_end - name >= (long)sizeof var)
-        return;
-    snprintf(var, sizeof var, "%.*s", (int)(name_end - name), name);
     const char *indent_end = line;
     while (*indent_end == ' ')
         indent_end++;
@@ -527,7 +524,7 @@ static void grid_stride_variant(VariantList *l, const char *src, const cJSON *la
      * overload of max(i - k, 0) NVRTC picks, or find none) */
     const char *type_end = name;
     while (type_end > indent_end && type_end[-1] == ' ')
-        type_end--;
+        type_end--;   /* the type: from the indent to the name */
     const char *type = indent_end;
     if (strncmp(type, "const ", 6) == 0)
         type += 6;
