@@ -132,13 +132,15 @@ struct Slot {
     size_t stacks_len, stride;
     uint32_t n_stacks;
     Fiber *fibers;         /* from malloc(), CPU_MAX_BLOCK_THREADS of them */
-    /* Dynamic shared memory: one mapping of SMEM_MAP_BYTES whose last page
-     * is PROT_NONE; a launch's smem bytes end right at that page (smem
-     * points there), so an access past them faults, as on the GPU, where
-     * the block's shared window ends there too. */
-    char *smem_map;        /* from mmap(); NULL until the first launch */
-    char *smem;            /* this launch's dynamic shared memory, inside smem_map */
-    uint32_t smem_bytes;   /* its size (the launch's smem, rounded up to 16) */
+    /* Dynamic shared memory: one mapping, the GPU's most per block in
+     * whole pages and then a PROT_NONE page at smem_end; a launch's smem
+     * bytes end right there, so an access past them faults, as on the
+     * GPU, where the block's shared window ends there too. */
+    char *smem_map;        /* from mmap(), smem_map_len bytes; NULL until the first launch */
+    size_t smem_map_len;
+    char *smem_end;        /* the PROT_NONE page */
+    char *smem;            /* this launch's dynamic shared memory: smem_bytes up to smem_end */
+    uint32_t smem_bytes;   /* the launch's smem, rounded up to 16 */
     void *alt_stack;       /* from mmap() */
     FiberCtx sched;        /* the scheduler's context while a fiber runs */
     jmp_buf trap_jump;     /* a trap without fibers returns here */
@@ -631,18 +633,10 @@ int cpu_runtime_new(int n_slots, CpuRuntime **out, Error *e)
     return 0;
 }
 
-/* The read-write part of a slot's shared-memory mapping: the GPU's most
- * per block, in whole pages. */
-static size_t smem_usable_bytes(void)
-{
-    size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    return (CPU_MAX_SMEM_BYTES + page - 1) / page * page;
-}
-
 /* Maps s's shared memory, its last page PROT_NONE (see Slot). */
 static int map_shared_memory(Slot *s, char *err, size_t len)
 {
-    size_t usable = smem_usable_bytes(), page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), usable = (CPU_MAX_SMEM_BYTES + page - 1) / page * page;
     void *m = mmap(NULL, usable + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED) {
         snprintf(err, len, "cannot map shared memory: %s", strerror(errno));
@@ -654,6 +648,8 @@ static int map_shared_memory(Slot *s, char *err, size_t len)
         return -1;
     }
     s->smem_map = m;
+    s->smem_map_len = usable + page;
+    s->smem_end = s->smem_map + usable;
     return 0;
 }
 
@@ -666,7 +662,7 @@ void cpu_runtime_free(CpuRuntime *rt)
         if (s->stacks)
             munmap(s->stacks, s->stacks_len);
         if (s->smem_map)
-            munmap(s->smem_map, smem_usable_bytes() + (size_t)sysconf(_SC_PAGESIZE));
+            munmap(s->smem_map, s->smem_map_len);
         if (s->alt_stack)
             munmap(s->alt_stack, ALT_STACK_BYTES);
         free(s->fibers);
@@ -713,7 +709,7 @@ int cpu_runtime_launch(CpuRuntime *rt, const CpuLaunch *L, double deadline, Erro
         if (!s->smem_map && map_shared_memory(s, err, sizeof err) != 0)
             return ERR(e, "%s", err);
         s->smem_bytes = (L->smem + 15u) & ~15u;
-        s->smem = s->smem_map + smem_usable_bytes() - s->smem_bytes;
+        s->smem = s->smem_end - s->smem_bytes;
         s->L = L;
         s->fiber_mode = L->use_fibers;
         s->n_threads = n_threads;
@@ -791,10 +787,11 @@ void cpu_runtime_describe_crash(const void *addr, char *buf, size_t len, int *st
         *stack_overflow = (size_t)((const char *)addr - s->stacks) % s->stride < page;
     }
     char smem[160] = "";
-    const char *a = addr, *end = s->smem_map ? s->smem_map + smem_usable_bytes() : NULL;
-    if (end && a >= end && a < end + sysconf(_SC_PAGESIZE))
-        snprintf(smem, sizeof smem, ": shared memory, byte %ld past the end of the block's %u bytes of dynamic shared memory",
-                 (long)(a - end), s->smem_bytes);
+    const char *a = addr;
+    if (s->smem_map && a >= s->smem_end && a < s->smem_map + s->smem_map_len)
+        snprintf(smem, sizeof smem,
+                 ": shared memory, byte %ld past the end of the block's %u bytes of dynamic shared memory",
+                 (long)(a - s->smem_end), s->smem_bytes);
     snprintf(buf, len, "%s in block (%u,%u,%u), thread (%u,%u,%u) of kernel %s", smem, s->bid[0], s->bid[1],
              s->bid[2], f->k.thread_idx[0], f->k.thread_idx[1], f->k.thread_idx[2], s->L ? s->L->name : "?");
 }

@@ -247,26 +247,27 @@ static int use_staging(GpuWorker *w, size_t len)
     return 1;
 }
 
-/* The request of a staged transfer: u32 index, u64 bytes. */
-static void staged_request(uint8_t req[12], uint32_t index, uint64_t len)
+/* UPLOAD_SHM or DOWNLOAD_SHM of buffer `index` (u32 index, u64 bytes),
+ * under the deadline of moving its len bytes. */
+static int call_staged(GpuWorker *w, uint32_t type, uint32_t index, uint64_t len, WpStatus *status, Error *e)
 {
+    uint8_t req[12];
     memcpy(req, &index, 4);
     memcpy(req + 4, &len, 8);
+    WpFrame resp;
+    WpReader d;
+    if (call(w, type, req, sizeof req, NULL, 0, transfer_deadline(len), &resp, &d, status, e) != 0)
+        return -1;
+    wp_frame_release(&resp);
+    return 0;
 }
 
 int gpu_worker_upload(GpuWorker *w, uint32_t index, const void *data, size_t len, WpStatus *status, Error *e)
 {
     if (!use_staging(w, len))
         return call_simple(w, WP_UPLOAD, &index, 4, data, len, status, e);
-    uint8_t req[12];
-    staged_request(req, index, len);
     memcpy(w->shm, data, len);
-    WpFrame resp;
-    WpReader d;
-    if (call(w, WP_UPLOAD_SHM, req, sizeof req, NULL, 0, transfer_deadline(len), &resp, &d, status, e) != 0)
-        return -1;
-    wp_frame_release(&resp);
-    return 0;
+    return call_staged(w, WP_UPLOAD_SHM, index, len, status, e);
 }
 
 int gpu_worker_fill(GpuWorker *w, uint32_t index, const void *pattern, uint32_t k, WpStatus *status, Error *e)
@@ -405,17 +406,14 @@ void run_outcome_release(RunOutcome *o)
 
 int gpu_worker_download(GpuWorker *w, uint32_t index, void *dst, size_t len, WpStatus *status, Error *e)
 {
-    WpFrame resp;
-    WpReader d;
     if (use_staging(w, len)) {
-        uint8_t req[12];
-        staged_request(req, index, len);
-        if (call(w, WP_DOWNLOAD_SHM, req, sizeof req, NULL, 0, transfer_deadline(len), &resp, &d, status, e) != 0)
+        if (call_staged(w, WP_DOWNLOAD_SHM, index, len, status, e) != 0)
             return -1;
-        wp_frame_release(&resp);
         memcpy(dst, w->shm, len);
         return 0;
     }
+    WpFrame resp;
+    WpReader d;
     if (call(w, WP_DOWNLOAD, &index, 4, NULL, 0, transfer_deadline(len), &resp, &d, status, e) != 0)
         return -1;
     int rc = 0;
