@@ -193,6 +193,41 @@ TEST(cpu_backend_kernels)
     return run_list(t, "tests/data/kernels/cpu_expected.txt", 1, 10);
 }
 
+/* A kernel for the ok-axpy fixture and what the CPU backend must say of it:
+ * the verdict, and what each config's message must hold, every %lld
+ * standing for the buffer's size (4 n bytes); NULL for a pass. */
+typedef struct BoundsCase {
+    const char *what, *src, *status, *want;
+} BoundsCase;
+
+/* Evaluates each case under launch plan `plan` on ok-axpy's three configs
+ * but large and checks its verdicts and messages. */
+static void check_bounds_cases(TestCtx *t, const char *exe, const char *plan, const BoundsCase *cases, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        EvalReport r;
+        Problem *p = NULL;
+        if (eval_on_cpu(t, exe, cases[i].what, "ok-axpy", cases[i].src, plan, &r, &p) != 0)
+            continue;
+        char *all = report_text(&r);
+        CHECK_MSG(strcmp(eval_status_name(r.status), cases[i].status) == 0, "%s: verdict %s, expected %s:%s",
+                  cases[i].what, eval_status_name(r.status), cases[i].status, all);
+        CHECK_MSG(r.n_configs == 3, "%s: %d configs", cases[i].what, r.n_configs);
+        for (int k = 0; k < r.n_configs; k++) {
+            const EvalConfig *ec = &r.configs[k];
+            long long bytes = 4 * ec->config->params[0];
+            char want[512];
+            snprintf(want, sizeof want, cases[i].want ? cases[i].want : "", bytes, bytes);
+            CHECK_MSG(strcmp(eval_status_name(ec->status), cases[i].status) == 0 && strstr(ec->message, want),
+                      "%s: %s: %s '%s', expected %s '%s'", cases[i].what, ec->config->name,
+                      eval_status_name(ec->status), ec->message, cases[i].status, want);
+        }
+        free(all);
+        eval_report_release(&r);
+        problem_free(p);
+    }
+}
+
 /* Out-of-bounds accesses get the GPU worker's verdicts and messages: a
  * write into a guard zone is reported by the shared guard check, an access
  * beyond it faults in the buffer's PROT_NONE zone and the crash answer
@@ -218,12 +253,7 @@ TEST(cpu_backend_out_of_bounds)
 #define READ "accessed"
 #define WROTE "accessed"
 #endif
-    static const struct {
-        const char *what, *src, *status;
-        /* what each config's message must hold, every %lld standing for the
-         * buffer's size (4 n bytes); NULL for a pass */
-        const char *want;
-    } CASES[] = {
+    static const BoundsCase CASES[] = {
         {"one element past the end of y", AXPY_BODY "    if (i == 0)\n        y[n] = 1.0f;\n}\n", "runtime_error",
          "wrote out of bounds: 'y' has %lld bytes, the kernel wrote byte %lld (0 past the end)"},
         {"one element before the start of y", AXPY_BODY "    if (i == 0)\n        y[-1] = 1.0f;\n}\n",
@@ -248,28 +278,7 @@ TEST(cpu_backend_out_of_bounds)
     char *exe = test_harness_exe();
     if (!exe)
         SKIP("the harness binary is not next to the test runner (build both with make)");
-    for (size_t i = 0; i < sizeof CASES / sizeof *CASES; i++) {
-        EvalReport r;
-        Problem *p = NULL;
-        if (eval_on_cpu(t, exe, CASES[i].what, "ok-axpy", CASES[i].src, PLAN, &r, &p) != 0)
-            continue;
-        char *all = report_text(&r);
-        CHECK_MSG(strcmp(eval_status_name(r.status), CASES[i].status) == 0, "%s: verdict %s, expected %s:%s",
-                  CASES[i].what, eval_status_name(r.status), CASES[i].status, all);
-        CHECK_MSG(r.n_configs == 3, "%s: %d configs", CASES[i].what, r.n_configs);
-        for (int k = 0; k < r.n_configs; k++) {
-            const EvalConfig *ec = &r.configs[k];
-            long long bytes = 4 * ec->config->params[0];
-            char want[512];
-            snprintf(want, sizeof want, CASES[i].want ? CASES[i].want : "", bytes, bytes);
-            CHECK_MSG(strcmp(eval_status_name(ec->status), CASES[i].status) == 0 && strstr(ec->message, want),
-                      "%s: %s: %s '%s', expected %s '%s'", CASES[i].what, ec->config->name,
-                      eval_status_name(ec->status), ec->message, CASES[i].status, want);
-        }
-        free(all);
-        eval_report_release(&r);
-        problem_free(p);
-    }
+    check_bounds_cases(t, exe, PLAN, CASES, sizeof CASES / sizeof *CASES);
     free(exe);
     return 0;
 }
@@ -296,10 +305,8 @@ TEST(cpu_backend_shared_memory_bounds)
     "    else if (v == 12345.0f) /* every thread reads */\n"                                                          \
     "        y[0] = 0.0f;\n"                                                                                            \
     "}\n"
-    static const struct {
-        const char *what, *src, *status, *want;
-    } CASES[] = {
-        {"inside the 1024 bytes", SMEM_AXPY("0"), "pass", ""},
+    static const BoundsCase CASES[] = {
+        {"inside the 1024 bytes", SMEM_AXPY("0"), "pass", NULL},
         {"one float past them", SMEM_AXPY("1"), "runtime_error",
          "illegal memory access (CUDA_ERROR_ILLEGAL_ADDRESS on a GPU): signal 11 (Segmentation fault) at address "},
         /* the same, its end: which block faults first depends on the CPU worker's threads */
@@ -310,20 +317,7 @@ TEST(cpu_backend_shared_memory_bounds)
     char *exe = test_harness_exe();
     if (!exe)
         SKIP("the harness binary is not next to the test runner (build both with make)");
-    for (size_t i = 0; i < sizeof CASES / sizeof *CASES; i++) {
-        EvalReport r;
-        Problem *p = NULL;
-        if (eval_on_cpu(t, exe, CASES[i].what, "ok-axpy", CASES[i].src, PLAN, &r, &p) != 0)
-            continue;
-        for (int k = 0; k < r.n_configs; k++) {
-            const EvalConfig *ec = &r.configs[k];
-            CHECK_MSG(strcmp(eval_status_name(ec->status), CASES[i].status) == 0 && strstr(ec->message, CASES[i].want),
-                      "%s: %s: %s '%s', expected %s '%s'", CASES[i].what, ec->config->name,
-                      eval_status_name(ec->status), ec->message, CASES[i].status, CASES[i].want);
-        }
-        eval_report_release(&r);
-        problem_free(p);
-    }
+    check_bounds_cases(t, exe, PLAN, CASES, sizeof CASES / sizeof *CASES);
     free(exe);
     return 0;
 }

@@ -462,6 +462,14 @@ static int ingest_under_fake_driver(TestCtx *t, const char *harness)
     return test_sh(NULL, "%s --catalog %s/cat.db ingest --quiet --cache %s/cref %s/progs", harness, d, d, d);
 }
 
+/* Undoes the environment of the fake driver (ingest_under_fake_driver and
+ * the tests that set it themselves). */
+static void fake_driver_off(void)
+{
+    unsetenv("FAKE_CUDA_MODE");
+    unsetenv("CUDAPERF_LIBCUDA");
+}
+
 /* `harness eval` runs a torch program's "large" config by default on the GPU
  * (its reference runs there too), not with the CPU backend. */
 TEST(eval_torch_default_configs)
@@ -518,8 +526,7 @@ TEST(run_kernels_contenders)
     st = test_sh(&out, "%s --catalog %s/cat.db run --resume 1 --jobs 0 --cache %s/cache", harness, d, d);
     CHECK_MSG(st == 0 && out && strstr(out, "3 kernels (3 done before)"), "resume: %s", out ? out : "");
     free(out);
-    unsetenv("FAKE_CUDA_MODE");
-    unsetenv("CUDAPERF_LIBCUDA");
+    fake_driver_off();
     free(harness);
     return 0;
 }
@@ -550,8 +557,7 @@ TEST(profile_kernels_of_one_program)
     CHECK_MSG(st == 0 && lines == 4 && pass == 2 && compile == 2, "status %d, %d lines, %d pass, %d compile errors", st,
               lines, pass, compile);
     free(out);
-    unsetenv("FAKE_CUDA_MODE");
-    unsetenv("CUDAPERF_LIBCUDA");
+    fake_driver_off();
     free(harness);
     return 0;
 }
