@@ -178,16 +178,23 @@ static int session_torch(EvalSession *s, Error *e)
     return 0;
 }
 
-/* Starts a worker (and loads the cubin) when none is running.  -1 only for
- * failures that are not the candidate's (no GPU); a cubin the driver
- * refuses is reported through *status. */
+/* A turn on the session's GPU for work outside its worker (the torch
+ * runner's): 0 at once when the session has the GPU to itself. */
+static int session_turn(EvalSession *s, GpuUse use, Error *e)
+{
+    if (s->share.fd <= 0)
+        return 0;
+    return gpu_share_enter(&s->share, use, NULL, e);
+}
+
 /* Starts the session's worker when none is running. */
 static int session_ensure(EvalSession *s, int *no_gpu, Error *e)
 {
     if (s->worker_up)
         return 0;
     WpStatus st;
-    if (gpu_worker_start_backend(&s->w, s->worker_exe, s->device, s->backend, &st, e) != 0) {
+    GpuShare *share = s->share.fd > 0 ? &s->share : NULL;
+    if (gpu_worker_start_backend(&s->w, s->worker_exe, s->device, s->backend, share, &st, e) != 0) {
         if (st == WP_NO_DEVICE) {
             if (no_gpu)
                 *no_gpu = 1;
@@ -212,6 +219,9 @@ int eval_session_open(EvalSession *s, const EvalOptions *o, int *no_gpu, Error *
     s->device = o->device;
     s->worker_exe = o->worker_exe;
     s->backend = o->backend;
+    s->share.fd = -1;
+    if (o->gpu_share && o->backend == BACKEND_GPU && gpu_share_open(&s->share, o->gpu_share, e) != 0)
+        return -1;
     if (session_ensure(s, no_gpu, e) != 0)
         return -1;
     if (o->backend == BACKEND_CPU)
@@ -237,6 +247,7 @@ void eval_session_close(EvalSession *s)
         gpu_worker_stop(&s->w);
     gpu_worker_kill(&s->w);
     s->worker_up = 0;
+    gpu_share_close(&s->share);
 }
 
 /* Starts a worker (and loads the cubin) when none is running.  -1 only for
@@ -458,8 +469,12 @@ static void torch_eager_baseline(Eval *ev, const ProblemConfig *c, uint64_t seed
         snprintf(s->eager_key, sizeof s->eager_key, "%s", key);
         s->eager_ms = NAN;
         s->eager_note[0] = '\0';
-        int rc = torch_ref_problem_time(s->torch, p, ev->ref_source, p->name, c, seed, bufs, count, &tp, &tr, NULL,
+        int rc = session_turn(s, GPU_USE_EXCLUSIVE, &te);
+        if (rc == 0) {
+            rc = torch_ref_problem_time(s->torch, p, ev->ref_source, p->name, c, seed, bufs, count, &tp, &tr, NULL,
                                         &te);
+            gpu_share_leave(&s->share);
+        }
         if (rc == 0 && tr.eager.count > 0)
             s->eager_ms = tr.eager.median_ms;
         else
@@ -691,8 +706,13 @@ static int run_trial(Eval *ev, const ProblemConfig *c, uint64_t seed, int time_i
          * parameters, inputs of the candidate) and modifies nothing else */
         const char *dev = ev->s->backend != BACKEND_CPU && torch_runner_has_cuda(ev->s->torch) ? "cuda" : "cpu";
         ec->reference_kind = strcmp(dev, "cuda") == 0 ? "torch-cuda" : "torch-cpu";
-        if (torch_ref_problem_run(ev->s->torch, p, ev->ref_source, p->name, c, seed, dev, rb.data, rb.count, NULL,
-                                  &te) != 0) {
+        int ran = strcmp(dev, "cuda") == 0 ? session_turn(ev->s, GPU_USE_SHARED, &te) : 0;
+        if (ran == 0) {
+            ran = torch_ref_problem_run(ev->s->torch, p, ev->ref_source, p->name, c, seed, dev, rb.data, rb.count,
+                                        NULL, &te);
+            gpu_share_leave(&ev->s->share);
+        }
+        if (ran != 0) {
             ec->status = EVAL_REFERENCE_ERROR;
             snprintf(ec->message, sizeof ec->message, "the torch reference failed: %s", te.msg);
             goto done;

@@ -66,6 +66,8 @@ typedef struct EvalOptions {
     const char *cref_cache;  /* compiled references */
     const char *worker_exe;  /* NULL: /proc/self/exe */
     int device;
+    const char *gpu_share;   /* the device's share file when other workers use it too (gpu_share.h:
+                                measurements alone on the GPU); NULL: this session has it to itself */
     FILE *progress;          /* one line per config as it finishes; NULL: quiet */
     WpTimingParams timing;   /* the timing protocol (gpu_timing.h); timing_runs > 0 turns it on */
     /* The baseline timed interleaved with the candidate (the program's
@@ -141,6 +143,7 @@ typedef struct EvalReport {
  * candidate that kills its worker gets a fresh one for what follows. */
 typedef struct EvalSession {
     GpuWorker w;
+    GpuShare share;          /* open when o->gpu_share was given (share.fd > 0): w takes its turns there */
     int worker_up;
     int loaded;              /* the current candidate's module is loaded */
     int base_loaded;         /* and the baseline's (module slot 1) */

@@ -61,9 +61,20 @@ static int call(GpuWorker *w, uint32_t type, const void *a, uint64_t alen, const
     memset(resp, 0, sizeof *resp);
     if (w->pid <= 0)
         return ERR(e, "GPU worker is not running");
+    if (w->share) {
+        /* a measurement alone on the GPU; the deadline starts with the turn */
+        double waited;
+        GpuUse use = type == WP_TIME || type == WP_PROFILE ? GPU_USE_EXCLUSIVE : GPU_USE_SHARED;
+        if (gpu_share_enter(w->share, use, &waited, e) != 0)
+            return error_prefix(e, "GPU worker, %s", wp_type_name(type));
+        deadline += waited;
+    }
     int timed_out = 0;
-    if (wp_write_frame2(w->to_fd, type, a, alen, b, blen, deadline, e) != 0 ||
-        wp_read_frame(w->from_fd, resp, deadline, &timed_out, e) != 0) {
+    int io = wp_write_frame2(w->to_fd, type, a, alen, b, blen, deadline, e) != 0 ||
+             wp_read_frame(w->from_fd, resp, deadline, &timed_out, e) != 0;
+    if (w->share)
+        gpu_share_leave(w->share);
+    if (io) {
         if (timed_out)
             *st = WP_TIMEOUT;
         return error_prefix(e, "GPU worker, %s", wp_type_name(type));
@@ -105,13 +116,14 @@ const char *backend_name(WorkerBackend b)
 
 int gpu_worker_start(GpuWorker *w, const char *exe, int device, WpStatus *status, Error *e)
 {
-    return gpu_worker_start_backend(w, exe, device, BACKEND_GPU, status, e);
+    return gpu_worker_start_backend(w, exe, device, BACKEND_GPU, NULL, status, e);
 }
 
-int gpu_worker_start_backend(GpuWorker *w, const char *exe, int device, WorkerBackend backend, WpStatus *status,
-                             Error *e)
+int gpu_worker_start_backend(GpuWorker *w, const char *exe, int device, WorkerBackend backend, GpuShare *share,
+                             WpStatus *status, Error *e)
 {
     memset(w, 0, sizeof *w);
+    w->share = share;
     w->to_fd = w->from_fd = w->shm_fd = -1;
     w->device = device;
     w->backend = backend;

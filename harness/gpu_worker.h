@@ -16,6 +16,7 @@
 #include <sys/types.h>
 
 #include "common/error.h"
+#include "harness/gpu_share.h"
 #include "harness/worker_protocol.h"
 
 typedef struct GpuInfo {
@@ -47,6 +48,10 @@ typedef struct GpuWorker {
     int shm_fd;
     uint8_t *shm;
     size_t shm_len;
+    /* The GPU's share (gpu_share.h) when other workers use it too: every
+     * request takes a turn, TIME and PROFILE an exclusive one; borrowed,
+     * NULL: the worker has the GPU to itself. */
+    GpuShare *share;
 } GpuWorker;
 
 /* Starts a worker for `device` from executable `exe` (NULL: /proc/self/exe)
@@ -54,9 +59,10 @@ typedef struct GpuWorker {
  * then tells WP_NO_DEVICE (no driver, no GPU: e says why) from other
  * failures.  On failure the worker is already reaped. */
 int gpu_worker_start(GpuWorker *w, const char *exe, int device, WpStatus *status, Error *e);
-/* The same for either backend (gpu_worker_start is BACKEND_GPU). */
-int gpu_worker_start_backend(GpuWorker *w, const char *exe, int device, WorkerBackend backend, WpStatus *status,
-                             Error *e);
+/* The same for either backend (gpu_worker_start is BACKEND_GPU, alone on
+ * its GPU), its requests taking turns in `share` (borrowed; NULL: none). */
+int gpu_worker_start_backend(GpuWorker *w, const char *exe, int device, WorkerBackend backend, GpuShare *share,
+                             WpStatus *status, Error *e);
 
 /* Asks the worker to exit and reaps it (kills it if it does not go). */
 void gpu_worker_stop(GpuWorker *w);

@@ -15,6 +15,7 @@
 #include "common/launch.h"
 #include "common/strbuf.h"
 #include "harness/catalog.h"
+#include "harness/gpu_share.h"
 #include "harness/kernels.h"
 #include "harness/nvrtc.h"
 #include "harness/results.h"
@@ -397,6 +398,7 @@ typedef struct WorkerCtx {
     int64_t run_id;
     const RunOptions *o;
     int device;
+    const char *gpu_share; /* the device's share file, or NULL (alone on it, or nothing timed) */
     int progress_fd;
 } WorkerCtx;
 
@@ -607,6 +609,7 @@ static void worker_main(const WorkerCtx *w, const int64_t *kernels, int n, int f
     EvalSession session;
     EvalOptions eo = o->eval;
     eo.device = w->device;
+    eo.gpu_share = w->gpu_share;
     int no_gpu = 0;
     if (catalog_open(w->catalog_path, 0, &c, &e) != 0) {
         report(w->progress_fd, "E %s", e.msg);
@@ -756,9 +759,17 @@ static int execute(const char *catalog_path, int64_t run_id, const RunOptions *o
     int *fds = xcalloc((size_t)workers + 1, sizeof *fds);
     StrBuf *partial = xcalloc((size_t)workers + 1, sizeof *partial);
     char fatal[2048] = "";
+    char (*shares)[512] = NULL; /* per GPU: its share file's path */
     double t0 = now_s();
     if (workers > n_todo && n_todo > 0)
         workers = n_todo;
+    /* Workers sharing a GPU take turns there when anything is measured
+     * (gpu_share.h); correctness-only runs need no turns. */
+    if (workers > gpus && strcmp(o->backend, "gpu") == 0 && (o->eval.timing_runs > 0 || o->eval.profile)) {
+        shares = xcalloc((size_t)gpus, sizeof *shares);
+        for (int d = 0; d < gpus; d++)
+            TRY(gpu_share_create(d, shares[d], sizeof shares[d], e));
+    }
     struct sigaction sa, old_int, old_term;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
@@ -786,7 +797,7 @@ static int execute(const char *catalog_path, int64_t run_id, const RunOptions *o
             signal(SIGINT, SIG_DFL);
             signal(SIGTERM, SIG_DFL);
             close(pfd[0]);
-            WorkerCtx w = {catalog_path, run_id, o, g % gpus, pfd[1]};
+            WorkerCtx w = {catalog_path, run_id, o, g % gpus, shares ? shares[g % gpus] : NULL, pfd[1]};
             worker_main(&w, todo, n_todo, g, workers);
         }
         close(pfd[1]);
@@ -867,6 +878,10 @@ done:
     }
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
+    for (int d = 0; shares && d < gpus; d++)
+        if (shares[d][0])
+            unlink(shares[d]);
+    free(shares);
     free(pids);
     free(fds);
     free(partial);

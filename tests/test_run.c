@@ -586,3 +586,39 @@ TEST(gpu_worker_staged_transfers)
     free(harness);
     return 0;
 }
+
+/* Two workers on one GPU with timing on (`--per-gpu 2`): both programs'
+ * kernels are timed (each measurement took an exclusive turn of the GPU's
+ * share, gpu_share.h), every (kernel, config) result is stored once, and
+ * the share file is gone when the run ends. */
+TEST(run_per_gpu_timed)
+{
+    char *harness = fake_gpu_harness(t);
+    if (!harness)
+        SKIP("no harness next to the test runner (build both with make), or the fake driver did not build");
+    const char *d = t->tmpdir;
+    char *out = NULL;
+    CHECK(make_folder(t) == 0);
+    CHECK(test_sh(NULL, "set -e; cp -r %s/progs/ok-axpy %s/progs/ok-axpy-2; "
+                        "sed -i 's|c/fixtures/ok-axpy|c/fixtures/ok-axpy-2|' %s/progs/ok-axpy-2/meta.json",
+                  d, d, d) == 0);
+    CHECK(ingest_under_fake_driver(t, harness) == 0);
+    int st = test_sh(&out, "mkdir -p %s/tmp && TMPDIR=%s/tmp %s --catalog %s/cat.db run --kernels reference "
+                           "--configs small,edge --trials 1 --per-gpu 2 --jobs 0 --cache %s/cache",
+                     d, d, harness, d, d);
+    CHECK_MSG(st == 0 && out && strstr(out, "2 kernels (0 done before), 2 evaluated") && strstr(out, "x 2 worker"),
+              "run: %s", out ? out : "");
+    free(out);
+    test_sh(&out, "%s --catalog %s/cat.db results 1 --json | grep -c '\"time_median_ms\":[[:space:]]*[0-9]'", harness, d);
+    CHECK_MSG(out && atoi(out) == 2, "timed results (one timed config per kernel): %s", out ? out : "");
+    free(out);
+    test_sh(&out, "%s --catalog %s/cat.db results 1 --json | grep -c '\"config\":'", harness, d);
+    CHECK_MSG(out && atoi(out) == 4, "results: %s", out ? out : "");
+    free(out);
+    test_sh(&out, "ls %s/tmp | grep -c cudaperf-gpu", d);
+    CHECK_MSG(out && atoi(out) == 0, "share files left behind: %s", out ? out : "");
+    free(out);
+    fake_driver_off();
+    free(harness);
+    return 0;
+}

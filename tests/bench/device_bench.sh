@@ -31,11 +31,11 @@
 #   ncu         harness medians against ncu's gpu__time_duration.sum (20 kernels, large
 #               configs of single-launch references, one per family)
 #   speedup     the contenders (`--kernels contenders`: the reference and the variants not planted
-#               to fail) of SPEEDUP_PROGRAMS programs spread over all families, timed on the GPU
-#               with SPEEDUP_TRIALS trials (bounded by SPEEDUP_BUDGET s; rerun the phase to resume)
-#               and, at the same time, on the CPU backend (small config): best variant vs
-#               reference, vs the C program on one core / torch eager, roofline fraction,
-#               "slower" variants, and the two backends' agreement
+#               to fail) of SPEEDUP_PROGRAMS programs spread over all families of SPEEDUP_CAT, timed on
+#               the GPU by SPEEDUP_PER_GPU workers taking turns, with SPEEDUP_TRIALS trials (bounded by
+#               SPEEDUP_BUDGET s; rerun the phase to resume): best variant vs reference, vs the C program
+#               on one core / torch eager, roofline fraction, "slower" variants (SPEEDUP_CPU=1: the CPU
+#               backend beside it, and the two backends' agreement)
 set -u
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-/tmp/cudaperf-bench}
@@ -160,6 +160,8 @@ phase_kernelbench() {
 SPEEDUP_PROGRAMS=${SPEEDUP_PROGRAMS:-200}
 SPEEDUP_BUDGET=${SPEEDUP_BUDGET:-480}
 SPEEDUP_TRIALS=${SPEEDUP_TRIALS:-3}
+SPEEDUP_PER_GPU=${SPEEDUP_PER_GPU:-8}
+SPEEDUP_CPU=${SPEEDUP_CPU:-0}
 # The run of a catalog that carries the given marker in its stored selection,
 # or nothing: a rerun of the phase resumes it.
 sample_run() {
@@ -171,26 +173,35 @@ m = [i for i, sel in rows if json.loads(sel or "{}").get("sample_programs") == i
 print(m[-1] if m else "")' "$1" "$SPEEDUP_PROGRAMS"
 }
 phase_speedup() {
+    # SPEEDUP_CAT: the catalog sampled (default the C one; DIR/catalog-torch.db after the torchrefs phase
+    # holds the torch programs too).  SPEEDUP_PER_GPU workers share the GPU: inputs, C references and
+    # comparisons overlap while every measurement has the GPU to itself (gpu_share.h); the C references'
+    # one-core times then come from a machine with that many busy cores.  SPEEDUP_CPU=1 runs the CPU
+    # backend on the same kernels beside it (small config; it competes for the cores).
+    local cat=${SPEEDUP_CAT:-$CAT}
     local cpucat="$OUT/catalog-speedup-cpu.db" t0=$(date +%s)
-    [ -f "$cpucat" ] || cp "$CAT" "$cpucat"
-    local g=$(sample_run "$CAT") c=$(sample_run "$cpucat")
+    local g=$(sample_run "$cat") c=""
     local sel="--kernels contenders --sample-programs $SPEEDUP_PROGRAMS"
-    local gsel=${g:+--resume $g --quiet} csel=${c:+--resume $c --quiet}
-    timeout -s INT "$SPEEDUP_BUDGET" "$H" --catalog "$CAT" run ${gsel:-$sel --trials $SPEEDUP_TRIALS} \
-        --jobs 6 --cache "$OUT/cache" >>"$OUT/speedup-gpu.log" 2>&1 &
+    local gsel=${g:+--resume $g --quiet}
+    timeout -s INT "$SPEEDUP_BUDGET" "$H" --catalog "$cat" run ${gsel:-$sel --trials $SPEEDUP_TRIALS} \
+        --per-gpu "$SPEEDUP_PER_GPU" --jobs 4 --cache "$OUT/cache" >>"$OUT/speedup-gpu.log" 2>&1 &
     local gpu=$!
-    if command -v "${CXX:-g++}" >/dev/null; then
+    if [ "$SPEEDUP_CPU" = 1 ] && command -v "${CXX:-g++}" >/dev/null; then
+        [ -f "$cpucat" ] || cp "$cat" "$cpucat"
+        c=$(sample_run "$cpucat")
+        local csel=${c:+--resume $c --quiet}
         timeout -s INT "$SPEEDUP_BUDGET" "$H" --catalog "$cpucat" run --backend cpu \
             ${csel:-$sel --configs small --trials 1} --jobs $((CORES - 8)) --cache "$OUT/cache-cpu" \
             >>"$OUT/speedup-cpu.log" 2>&1
         echo "CPU backend run: exit $?, $(( $(date +%s) - t0 )) s"
+        c=$(sample_run "$cpucat")
     fi
     wait $gpu
     echo "GPU run: exit $?, $(( $(date +%s) - t0 )) s"
-    g=$(sample_run "$CAT"); c=$(sample_run "$cpucat")
+    g=$(sample_run "$cat")
     tail -1 "$OUT/speedup-gpu.log"
-    "$H" --catalog "$CAT" results "$g" --json >"$OUT/speedup-gpu.json"
-    "$PY" tests/bench/device_analysis.py speedup "$CAT" "$OUT/speedup-gpu.json"
+    "$H" --catalog "$cat" results "$g" --json >"$OUT/speedup-gpu.json"
+    "$PY" tests/bench/device_analysis.py speedup "$cat" "$OUT/speedup-gpu.json"
     if [ -n "$c" ]; then
         "$H" --catalog "$cpucat" results "$c" --json >"$OUT/speedup-cpu.json"
         "$PY" tests/bench/device_analysis.py agreement "$OUT/speedup-gpu.json" "$OUT/speedup-cpu.json"
@@ -236,9 +247,16 @@ phase_torchrefs() {
         "$H" --catalog "$tcat" ingest --jobs "$CORES" "$OUT/programs/torch" >"$OUT/ingest-torch.log" 2>&1
         echo "torch ingest: exit $?, $(( $(date +%s) - t0 )) s"; tail -1 "$OUT/ingest-torch.log"
     fi
+    # an interrupted run (TORCH_BUDGET) is resumed by the next call of the phase
+    local resume=$("$PY" -c '
+import sqlite3, sys
+r = sqlite3.connect(sys.argv[1]).execute("SELECT id FROM runs WHERE status != ? ORDER BY id DESC LIMIT 1",
+                                          ("finished",)).fetchone()
+print(r[0] if r else "")' "$tcat")
     ${TORCH_BUDGET:+timeout -s INT "$TORCH_BUDGET"} \
-    "$H" --catalog "$tcat" run --program 'torch/%' --kernels reference --timing-runs 0 --trials 1 --per-gpu 4 \
-        --jobs 2 --cache "$OUT/cache-torch" >"$OUT/torchrefs.log" 2>&1
+    "$H" --catalog "$tcat" run ${resume:+--resume $resume} \
+        ${resume:---program 'torch/%' --kernels reference --timing-runs 0 --trials 1} --per-gpu "${TORCH_PER_GPU:-8}" \
+        --jobs 2 --cache "$OUT/cache-torch" >>"$OUT/torchrefs.log" 2>&1
     echo "torch references: exit $?, $(( $(date +%s) - t0 )) s"
     tail -1 "$OUT/torchrefs.log"
     "$H" --catalog "$tcat" results --json >"$OUT/torchrefs.json"
