@@ -181,7 +181,10 @@ def kernelbench(kb_json, harness, folders):
             statistics.median(ours), statistics.median(theirs), statistics.median(theirs) / statistics.median(ours)))
 
 
-def ncu(catalog, out, harness, want=20):
+NCU_LAUNCHES = 7
+
+
+def ncu(catalog, out, harness, want=24):
     """Harness medians against ncu's gpu__time_duration.sum on the large
     config of single-launch references (one per family, at least ~20 us:
     >= 100 MB moved by the cost model) whose C reference the CPU affords."""
@@ -226,19 +229,27 @@ def ncu(catalog, out, harness, want=20):
             continue
         entry = json.loads(db.execute("SELECT launch FROM kernels WHERE id = ?", (kid,)).fetchone()[0])
         entry = entry["launches"][0]["kernel"]
+        # a median against a median: ncu profiles every launch of the kernel in
+        # three correctness trials (the first one runs on a GPU whose clock
+        # has not ramped up yet, under --clock-control none) and the median
+        # of its durations is compared
         cmd = ["ncu", "--clock-control", "none", "--metrics", "gpu__time_duration.sum", "-k", "regex:^%s$" % entry,
-               "-c", "1", "--csv", harness, "eval", d, "--configs", "large", "--trials", "1", "--timing-runs", "0",
-               "--cache", out + "/hcache"]
+               "-c", str(NCU_LAUNCHES), "--csv", harness, "eval", d, "--configs", "large", "--trials", "3",
+               "--timing-runs", "0", "--cache", out + "/hcache"]
         p = subprocess.run(cmd, capture_output=True, text=True)
-        ns = None
+        durations = []
         for line in p.stdout.splitlines():
             if "gpu__time_duration.sum" in line:
                 cells = [x.strip('"') for x in line.split('","')]
                 unit, val = cells[-2], cells[-1].replace(",", "")
                 try:
-                    ns = float(val) * {"nsecond": 1, "usecond": 1e3, "msecond": 1e6, "second": 1e9}.get(unit, 1)
+                    durations.append(float(val) * {"nsecond": 1, "usecond": 1e3, "msecond": 1e6,
+                                                   "second": 1e9}.get(unit, 1))
                 except ValueError:
                     pass
+        ns = statistics.median(durations) if durations else None
+        if durations:
+            print("  ncu: %d launches, first %.6f ms, median %.6f ms" % (len(durations), durations[0] / 1e6, ns / 1e6))
         if ns is None or not h:
             print("%s: ncu gave no time (%s)" % (name, (p.stderr or p.stdout)[-300:]))
             continue
