@@ -4,7 +4,8 @@
  * CUPTI records the start and end of every kernel (activity kind
  * CONCURRENT_KERNEL) and cupti_kernels_stop() returns them in start order.
  * The timing loop compares the sum over a plan's kernels with its CUDA
- * event time.  libcupti is loaded at run time ($CUDAPERF_LIBCUPTI,
+ * event time.  The timing loop's own kernels (cudaperf_flush, cudaperf_spin)
+ * are left out of the spans.  libcupti is loaded at run time ($CUDAPERF_LIBCUPTI,
  * libcupti.so.13, or the toolkit's copy); where it is missing or refuses,
  * the cross-check is off and the result says why. */
 #ifndef CUDAPERF_CUPTI_KERNELS_H
