@@ -6,7 +6,14 @@
  * the barrier-stall ones is known; the plan needs 3 passes; values below),
  * denied (cuptiRangeProfilerEnable answers
  * CUPTI_ERROR_INSUFFICIENT_PRIVILEGES, as a machine that restricts
- * counters to root does). */
+ * counters to root does).
+ *
+ * It also keeps CUPTI's activity API for kernel records (the timing loop's
+ * cross-check, cupti_kernels.c): the fake driver reports each launch
+ * through fake_cupti_kernel(), and while CONCURRENT_KERNEL activity is
+ * enabled every launch becomes a CUpti_ActivityKernel10 record handed to
+ * the client's buffer callbacks on cuptiActivityFlushAll. */
+#include <cupti_activity.h>
 #include <cupti_profiler_host.h>
 #include <cupti_range_profiler.h>
 #include <cupti_target.h>
@@ -102,5 +109,79 @@ CUptiResult cuptiProfilerHostEvaluateToGpuValues(CUpti_Profiler_Host_EvaluateToG
             if (strcmp(p->ppMetricNames[i], V[k].name) == 0)
                 p->pMetricValues[i] = V[k].v;
     }
+    return CUPTI_SUCCESS;
+}
+
+/* ---- activity records of kernels ---- */
+
+#define MAX_RECORDS 4096
+static CUpti_ActivityKernel10 records[MAX_RECORDS];
+static int n_records, kernels_enabled;
+static uint64_t clock_ns = 1000000;
+static CUpti_BuffersCallbackRequestFunc on_request;
+static CUpti_BuffersCallbackCompleteFunc on_complete;
+
+/* Called by the fake driver for every launch: a record of `ns` nanoseconds
+ * (the name must outlive the collection: the driver's names are literals). */
+void fake_cupti_kernel(const char *name, uint64_t ns)
+{
+    if (!kernels_enabled || n_records == MAX_RECORDS)
+        return;
+    CUpti_ActivityKernel10 *k = &records[n_records++];
+    memset(k, 0, sizeof *k);
+    k->kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+    k->name = name;
+    k->start = clock_ns;
+    k->end = clock_ns + ns;
+    clock_ns += ns + 100;
+}
+
+CUptiResult cuptiActivityEnable(CUpti_ActivityKind kind)
+{
+    if (kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)
+        return CUPTI_ERROR_NOT_SUPPORTED;
+    kernels_enabled = 1;
+    return CUPTI_SUCCESS;
+}
+CUptiResult cuptiActivityDisable(CUpti_ActivityKind kind)
+{
+    (void)kind;
+    kernels_enabled = 0;
+    return CUPTI_SUCCESS;
+}
+CUptiResult cuptiActivityRegisterCallbacks(CUpti_BuffersCallbackRequestFunc request,
+                                           CUpti_BuffersCallbackCompleteFunc complete)
+{
+    on_request = request;
+    on_complete = complete;
+    return CUPTI_SUCCESS;
+}
+/* The records go out in as many client buffers as they need. */
+CUptiResult cuptiActivityFlushAll(uint32_t flag)
+{
+    (void)flag;
+    int sent = 0;
+    while (sent < n_records) {
+        uint8_t *buf = NULL;
+        size_t size = 0, max_records = 0;
+        on_request(&buf, &size, &max_records);
+        size_t fit = size / sizeof *records, n = (size_t)(n_records - sent);
+        if (fit == 0)
+            return CUPTI_ERROR_INVALID_PARAMETER;
+        if (n > fit)
+            n = fit;
+        memcpy(buf, &records[sent], n * sizeof *records);
+        on_complete(NULL, 0, buf, size, n * sizeof *records);
+        sent += (int)n;
+    }
+    n_records = 0;
+    return CUPTI_SUCCESS;
+}
+CUptiResult cuptiActivityGetNextRecord(uint8_t *buffer, size_t valid, CUpti_Activity **record)
+{
+    uint8_t *next = *record ? (uint8_t *)*record + sizeof *records : buffer;
+    if (next + sizeof *records > buffer + valid)
+        return CUPTI_ERROR_MAX_LIMIT_REACHED;
+    *record = (CUpti_Activity *)next;
     return CUPTI_SUCCESS;
 }
