@@ -238,7 +238,7 @@ static void print_human(const char *program, const char *kernel_path, const Eval
         if (ec->message[0])
             printf("    %s\n", ec->message);
         if (ec->timed_runs && !isnan(ec->window_ms))
-            printf("    times exclude the event window's own %.2f us (measured on an empty kernel)\n",
+            printf("    times include the event window's own %.2f us (measured on an empty kernel), as ncu's do\n",
                    ec->window_ms * 1000.0);
         if (ec->timing_note[0])
             printf("    timing: %s\n", ec->timing_note);

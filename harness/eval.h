@@ -110,7 +110,7 @@ typedef struct EvalConfig {
     int timed_runs;              /* samples kept */
     int dropped;                 /* samples taken at a throttled SM clock */
     double cupti_ms;             /* CUPTI's median kernel time of the plan */
-    double window_ms;            /* event-window cost subtracted from the samples; NaN: none */
+    double window_ms;            /* event-window cost, inside the samples; NaN: not measured */
     double reference_cpu_ms;     /* the C reference's run time on one core, fastest trial; NaN: none */
     const char *reference_kind;  /* where the reference outputs came from: "cpu" (the C program),
                                     "torch-cuda" or "torch-cpu"; NULL: no reference ran */

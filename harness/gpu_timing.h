@@ -17,10 +17,10 @@
  * samples below min_clock_fraction of the maximum are dropped and counted.
  * Finally, with CUPTI available, cupti_runs executions of each plan are
  * traced and the median of their summed kernel durations returned, an
- * independent check of the event times.  The event window's own cost (the
- * gaps between the events and the kernels, ~2 us) is measured once on an
- * empty kernel with CUPTI and subtracted from every sample (see
- * calibrate_window in the .c).  The persisting-L2 limit is set to
+ * independent check of the event times (the timing loop's own flush and
+ * gate kernels left out).  The event window's own cost (the gaps between
+ * the events and the kernels, ~2 us) is measured once on an empty kernel
+ * with CUPTI and reported, not subtracted (see calibrate_window in the .c).  The persisting-L2 limit is set to
  * 0 once per context. */
 #ifndef CUDAPERF_GPU_TIMING_H
 #define CUDAPERF_GPU_TIMING_H
@@ -57,7 +57,7 @@ typedef struct GpuTimer {
     CUfunction empty_fn;       /* an empty kernel: the event window's cost is measured on it */
     CUfunction flush_fn;       /* the read-only L2 flush kernel; NULL: memset instead */
     int window_tried;          /* calibration attempted (once per timer) */
-    float window_ms;           /* that cost, subtracted from samples; NaN: not measured */
+    float window_ms;           /* that cost (reported, inside the samples); NaN: not measured */
     volatile uint32_t *flag;   /* host-mapped release flag of the spinning kernel */
     CUdeviceptr flag_dev;
     CUdeviceptr flush;

@@ -231,7 +231,7 @@ typedef struct WpTimeResult {
     uint32_t n_plans;
     WpPlanTimes plans[2];
     uint32_t clock_min_mhz, clock_max_mhz; /* lowest SM clock seen, the maximum; 0: unknown */
-    float window_ms;           /* event-window cost subtracted from every sample; NaN: not measured */
+    float window_ms;           /* event-window cost, inside every sample; NaN: not measured */
     char note[512];            /* what was not checked and why ("CUPTI unavailable: ...") */
 } WpTimeResult;
 
