@@ -381,11 +381,14 @@ def geomean(xs):
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
 
 
-def speedup(catalog, results):
-    """Best variant against the reference CUDA implementation on the timed
-    config of each program (a variant counts only if it passed every config
-    it ran), against the C program on one CPU core (reference_cpu_ms) or torch
-    eager (baseline_ms), and the best kernel's fraction of the H200 roofline."""
+def speedup_rows(catalog, results):
+    """Per program of a speedup run: the best variant against the reference
+    CUDA implementation on the timed config (a variant counts only if it
+    passed every config it ran), against the C program on one CPU core
+    (reference_cpu_ms) or torch eager (baseline_ms), and the best kernel's
+    fraction of the H200 roofline; plus one row per timed "slower" variant.
+    Rows name programs, not catalog ids, so rows of runs on different
+    machines (shards of one sample) combine."""
     db = sqlite3.connect(catalog)
     meta = {n: json.loads(m) for n, m in db.execute("SELECT name, meta FROM programs")}
     knobs = {kid: json.loads(k or "{}") for kid, k in db.execute("SELECT id, knobs FROM kernels")}
@@ -393,7 +396,7 @@ def speedup(catalog, results):
     by_prog = {}
     for r in rows:
         by_prog.setdefault(r["program"], {}).setdefault(r["kernel"], []).append(r)
-    out, slower = [], {}
+    out, slower = [], []
     for prog, kernels in sorted(by_prog.items()):
         ref = [rs for rs in kernels.values() if rs[0]["origin"] == "reference"]
         if not ref:
@@ -413,10 +416,7 @@ def speedup(catalog, results):
             ms = tr[0]["time_median_ms"]
             kn = knobs.get(kid, {})
             if kn.get("expect") == "slower":
-                d = slower.setdefault(kn.get("defect") or "?", [0, 0, []])
-                d[0] += 1
-                d[1] += ms > 1.05 * ref_ms
-                d[2].append(ms / ref_ms)
+                slower.append(dict(program=prog, defect=kn.get("defect") or "?", ratio=ms / ref_ms))
             if best_ms is None or ms < best_ms:
                 best_ms, best_kind = ms, kn.get("derived") or kn.get("defect") or "?"
         if best_ms is None:
@@ -429,6 +429,10 @@ def speedup(catalog, results):
         out.append(dict(program=prog, family=prog.split("/")[1], config=config, ref_ms=ref_ms, best_ms=best_ms,
                         best=best_kind, vs_ref=ref_ms / best_ms, vs_host=(host_ms / top) if host_ms else None,
                         host="torch eager" if torch else "C, one core", roofline=roof))
+    return out, slower
+
+
+def speedup_report(out, slower):
     print("programs with a timed reference and at least one passing timed variant: %d (%d families)" % (
         len(out), len(set(o["family"] for o in out))))
     def summary(label, xs):
@@ -454,9 +458,36 @@ def speedup(catalog, results):
         g = lambda k: geomean([o[k] for o in os_ if o[k] is not None])
         print("%-34s %4d %10.3f %10.3f %10.3f" % (f, len(os_), g("vs_ref"), g("vs_host"), g("roofline")))
     print("\n\"slower\" variants (passing every config) against the reference on the timed config:")
-    for d, (n, s_, ratios) in sorted(slower.items()):
+    by_defect = {}
+    for v in slower:
+        by_defect.setdefault(v["defect"], []).append(v["ratio"])
+    for d, ratios in sorted(by_defect.items()):
         print("  %-20s %4d timed, %4d more than 5%% slower; time ratio median %.3f" % (
-            d, n, s_, statistics.median(ratios)))
+            d, len(ratios), sum(r > 1.05 for r in ratios), statistics.median(ratios)))
+
+
+def speedup(catalog, results, rows_out=None):
+    """The speedup figures of one run; with rows_out, its rows saved as JSON
+    for speedup_combine."""
+    out, slower = speedup_rows(catalog, results)
+    if rows_out:
+        with open(rows_out, "w") as f:
+            json.dump({"programs": out, "slower": slower}, f)
+    speedup_report(out, slower)
+
+
+def speedup_combine(*paths):
+    """The speedup figures over the rows of several runs (shards of one
+    sample, each from its own machine); a program in two files counts once."""
+    out, slower, seen = [], [], set()
+    for p in paths:
+        d = json.load(open(p))
+        fresh = [o for o in d["programs"] if o["program"] not in seen]
+        names = set(o["program"] for o in fresh)
+        out += fresh
+        slower += [v for v in d["slower"] if v["program"] in names]
+        seen |= names
+    speedup_report(out, slower)
 
 
 def main():
@@ -477,6 +508,8 @@ def main():
         ids(args[0], int(args[1]))
     elif cmd == "defects":
         defects(*args)
+    elif cmd == "speedup-combine":
+        speedup_combine(*args)
     elif cmd == "speedup":
         speedup(*args)
     else:

@@ -35,7 +35,9 @@
 #               the GPU by SPEEDUP_PER_GPU workers taking turns, with SPEEDUP_TRIALS trials (bounded by
 #               SPEEDUP_BUDGET s; rerun the phase to resume): best variant vs reference, vs the C program
 #               on one core / torch eager, roofline fraction, "slower" variants (SPEEDUP_CPU=1: the CPU
-#               backend beside it, and the two backends' agreement)
+#               backend beside it, and the two backends' agreement).  SPEEDUP_SHARD=I/N runs shard I
+#               of the sample; each shard leaves DIR/speedup-rows-IofN.json, and
+#               `device_analysis.py speedup-combine FILE...` gives the figures of all of them
 set -u
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-/tmp/cudaperf-bench}
@@ -162,6 +164,7 @@ SPEEDUP_BUDGET=${SPEEDUP_BUDGET:-480}
 SPEEDUP_TRIALS=${SPEEDUP_TRIALS:-3}
 SPEEDUP_PER_GPU=${SPEEDUP_PER_GPU:-8}
 SPEEDUP_CPU=${SPEEDUP_CPU:-0}
+SPEEDUP_SHARD=${SPEEDUP_SHARD:-}     # I/N: shard I of the sample only (another call, another machine, does the rest)
 # The run of a catalog that carries the given marker in its stored selection,
 # or nothing: a rerun of the phase resumes it.
 sample_run() {
@@ -169,8 +172,9 @@ sample_run() {
 import json, sqlite3, sys
 rows = sqlite3.connect(sys.argv[1]).execute("SELECT id, selection FROM runs ORDER BY id").fetchall()
 m = [i for i, sel in rows if json.loads(sel or "{}").get("sample_programs") == int(sys.argv[2])
-     and json.loads(sel or "{}").get("kernels") == "contenders"]
-print(m[-1] if m else "")' "$1" "$SPEEDUP_PROGRAMS"
+     and json.loads(sel or "{}").get("kernels") == "contenders"
+     and json.loads(sel or "{}").get("shard", "") == sys.argv[3]]
+print(m[-1] if m else "")' "$1" "$SPEEDUP_PROGRAMS" "$SPEEDUP_SHARD"
 }
 phase_speedup() {
     # SPEEDUP_CAT: the catalog sampled (default the C one; DIR/catalog-torch.db after the torchrefs phase
@@ -181,7 +185,7 @@ phase_speedup() {
     local cat=${SPEEDUP_CAT:-$CAT}
     local cpucat="$OUT/catalog-speedup-cpu.db" t0=$(date +%s)
     local g=$(sample_run "$cat") c=""
-    local sel="--kernels contenders --sample-programs $SPEEDUP_PROGRAMS"
+    local sel="--kernels contenders --sample-programs $SPEEDUP_PROGRAMS ${SPEEDUP_SHARD:+--shard $SPEEDUP_SHARD}"
     local gsel=${g:+--resume $g --quiet}
     timeout -s INT "$SPEEDUP_BUDGET" "$H" --catalog "$cat" run ${gsel:-$sel --trials $SPEEDUP_TRIALS} \
         --per-gpu "$SPEEDUP_PER_GPU" --jobs 4 --cache "$OUT/cache" >>"$OUT/speedup-gpu.log" 2>&1 &
@@ -201,7 +205,9 @@ phase_speedup() {
     g=$(sample_run "$cat")
     tail -1 "$OUT/speedup-gpu.log"
     "$H" --catalog "$cat" results "$g" --json >"$OUT/speedup-gpu.json"
-    "$PY" tests/bench/device_analysis.py speedup "$cat" "$OUT/speedup-gpu.json"
+    # the rows name programs, not ids: `device_analysis.py speedup-combine` joins the shards' files
+    "$PY" tests/bench/device_analysis.py speedup "$cat" "$OUT/speedup-gpu.json" \
+        "$OUT/speedup-rows${SPEEDUP_SHARD:+-${SPEEDUP_SHARD/\//of}}.json"
     if [ -n "$c" ]; then
         "$H" --catalog "$cpucat" results "$c" --json >"$OUT/speedup-cpu.json"
         "$PY" tests/bench/device_analysis.py agreement "$OUT/speedup-gpu.json" "$OUT/speedup-cpu.json"
