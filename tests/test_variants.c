@@ -352,6 +352,59 @@ TEST(variants_bounds_defects_guard_the_store)
     return 0;
 }
 
+/* A guard no launch can fail (a zeroing kernel over 256 bins launched as
+ * one block of 256 threads) gets no bounds defects: they go to the next
+ * kernel's guard, whose bound comes from the config; a program with only
+ * such guards has none. */
+TEST(variants_bounds_defects_only_where_they_can_show)
+{
+    static const char TWO_KERNELS[] =
+        "extern \"C\" __global__ void zero_i32(int *p, int n)\n"
+        "{\n"
+        "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i < n)\n"
+        "        p[i] = 0;\n"
+        "}\n"
+        "extern \"C\" __global__ void count(const unsigned char *v, int *counts, int npix)\n"
+        "{\n"
+        "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= npix)\n"
+        "        return;\n"
+        "    atomicAdd(&counts[v[i]], 1);\n"
+        "}\n";
+    cJSON *launches = cJSON_Parse("[{\"kernel\": \"zero_i32\", \"grid\": [\"1\"], \"block\": [\"256\"], \"smem\": \"0\","
+                                  " \"args\": [\"counts\", \"256\"]},"
+                                  " {\"kernel\": \"count\", \"grid\": [\"(npix+255)/256\"], \"block\": [\"256\"],"
+                                  " \"smem\": \"0\", \"args\": [\"v\", \"counts\", \"npix\"]}]");
+    GenVariant *v = NULL;
+    int n = variants_derive(TWO_KERNELS, launches, NULL, &v);
+    const GenVariant *o = find(v, n, "off-by-one"), *m = find(v, n, "missing-bounds-check");
+    CHECK_MSG(o && strstr(o->source, "if (i < n)\n") && strstr(o->source, "if (i > npix)\n"), "%s",
+              o ? o->source : "(no off-by-one)");
+    CHECK_MSG(m && strstr(m->source, "if (i < n)\n") && !strstr(m->source, "i >= npix"), "%s",
+              m ? m->source : "(no missing-bounds-check)");
+    variants_free(v, n);
+
+    /* more threads than bins: the zeroing kernel's guard can fail, so it is the one */
+    cJSON_SetValuestring(cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem(launches, 0), "block"), 0), "512");
+    n = variants_derive(TWO_KERNELS, launches, NULL, &v);
+    o = find(v, n, "off-by-one");
+    CHECK_MSG(o && strstr(o->source, "if (i <= n)\n"), "%s", o ? o->source : "(no off-by-one)");
+    variants_free(v, n);
+
+    /* the zeroing kernel alone, exactly covered: no bounds defects at all */
+    cJSON_SetValuestring(cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem(launches, 0), "block"), 0), "256");
+    cJSON_DeleteItemFromArray(launches, 1);
+    char *zero_only = xasprintf("%.*s", (int)(strstr(TWO_KERNELS, "extern \"C\" __global__ void count") - TWO_KERNELS),
+                                TWO_KERNELS);
+    n = variants_derive(zero_only, launches, NULL, &v);
+    CHECK(!find(v, n, "off-by-one") && !find(v, n, "missing-bounds-check"));
+    variants_free(v, n);
+    free(zero_only);
+    cJSON_Delete(launches);
+    return 0;
+}
+
 /* Spill stores ptxas reported for source's kernels (bytes per thread,
  * summed), or -1 when it does not compile (the log in *log). */
 static long long spill_stores(const char *source, const char *cache, int *max_regs, char **log)
