@@ -105,10 +105,33 @@ static int uniform_block(const cJSON *launches, int dims[MAX_DIMS])
     return n;
 }
 
+/* Whether kernel `name` of src indexes dimension d globally (blockIdx *
+ * blockDim), so the threads of its grid cover its work only as a whole.
+ * Its text runs from its "__global__ void name(" to the next kernel; the
+ * whole source counts when it is not found. */
+static int global_index_in(const char *src, const char *name, int d)
+{
+    char head[160];
+    snprintf(head, sizeof head, "__global__ void %s(", name ? name : "");
+    const char *from = name ? strstr(src, head) : NULL;
+    const char *to = from ? strstr(from + 1, "__global__ void ") : NULL;
+    char *text = from ? xasprintf("%.*s", (int)(to ? to - from : (long)strlen(from)), from) : xstrdup(src);
+    const char c = "xyz"[d];
+    char a[40], b[40];
+    snprintf(a, sizeof a, "blockIdx.%c * blockDim.%c", c, c);
+    snprintf(b, sizeof b, "blockDim.%c * blockIdx.%c", c, c);
+    int global = strstr(text, a) || strstr(text, b);
+    free(text);
+    return global;
+}
+
 /* Launches with block shape `to` instead of `from`, each grid dimension's
  * "+(from-1))/from" ceiling rewritten; NULL when anything else in the plan
- * depends on the old shape. */
-static cJSON *relaunch(const cJSON *launches, int n, const int from[], const int to[])
+ * depends on the old shape, or when a smaller block would leave work
+ * uncovered: a grid dimension that is not such a ceiling but some other
+ * count of blocks ("(rows+7)/8": eight warps of a 256-thread block, one row
+ * each) of a kernel that indexes that dimension globally. */
+static cJSON *relaunch(const char *src, const cJSON *launches, int n, const int from[], const int to[])
 {
     cJSON *out = cJSON_Duplicate(launches, 1);
     cJSON *l;
@@ -124,9 +147,11 @@ static cJSON *relaunch(const cJSON *launches, int n, const int from[], const int
             if (g) {
                 char *rewritten = xreplace_all(g->valuestring, ceil_from, ceil_to);
                 int stale = from[d] != to[d] && has_token(rewritten, from_tok);
+                int uncovered = to[d] < from[d] && strcmp(rewritten, g->valuestring) == 0 &&
+                                global_index_in(src, str_item(l, "kernel"), d);
                 cJSON_SetValuestring(g, rewritten);
                 free(rewritten);
-                if (stale)
+                if (stale || uncovered)
                     goto refuse;
                 g = g->next;
             }
@@ -170,9 +195,9 @@ static void block_variants(VariantList *l, const char *src, const cJSON *launche
         const int *to = n == 1 ? SHAPES_1D[i] : SHAPES_2D[i];
         if (to[0] == from[0] && (n == 1 || to[1] == from[1]))
             continue;
-        cJSON *plan = relaunch(launches, n, from, to);
+        cJSON *plan = relaunch(src, launches, n, from, to);
         if (!plan)
-            return;
+            continue;
         char name[32], value[24];
         if (n == 1) {
             snprintf(name, sizeof name, "block-%d", to[0]);

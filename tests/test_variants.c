@@ -352,6 +352,58 @@ TEST(variants_bounds_defects_guard_the_store)
     return 0;
 }
 
+/* Smaller blocks only where the grid still covers the work: a warp-per-row
+ * kernel launched with "(rows+7)/8" blocks (eight warps of 256 threads)
+ * loses rows with 64 or 128 threads a block and keeps them with more; a
+ * block-per-row kernel beside a globally indexed one takes any size. */
+TEST(variants_smaller_blocks_only_where_the_grid_covers)
+{
+    static const char WARP_ROWS[] =
+        "extern \"C\" __global__ void twiddle(float *t, int n)\n"
+        "{\n"
+        "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i < n)\n"
+        "        t[i] = (float)i;\n"
+        "}\n"
+        "extern \"C\" __global__ void rows_sum(const float *a, float *y, int rows, int cols)\n"
+        "{\n"
+        "    const long long row = ((long long)blockIdx.x * blockDim.x + threadIdx.x) / 32;\n"
+        "    if (row >= rows)\n"
+        "        return;\n"
+        "    float s = 0;\n"
+        "    for (int j = threadIdx.x % 32; j < cols; j += 32)\n"
+        "        s += a[row * cols + j];\n"
+        "    y[row] = s;\n"
+        "}\n"
+        "extern \"C\" __global__ void block_rows(const float *a, float *y, int rows, int cols)\n"
+        "{\n"
+        "    for (int j = threadIdx.x; j < cols; j += blockDim.x)\n"
+        "        y[blockIdx.x] += a[blockIdx.x * cols + j];\n"
+        "}\n";
+    cJSON *launches = cJSON_Parse(
+        "[{\"kernel\": \"twiddle\", \"grid\": [\"(n+255)/256\"], \"block\": [\"256\"], \"smem\": \"0\", \"args\": [\"t\", \"n\"]},"
+        " {\"kernel\": \"rows_sum\", \"grid\": [\"(rows+7)/8\"], \"block\": [\"256\"], \"smem\": \"0\","
+        " \"args\": [\"a\", \"y\", \"rows\", \"cols\"]}]");
+    GenVariant *v = NULL;
+    int n = variants_derive(WARP_ROWS, launches, NULL, &v);
+    CHECK(!find(v, n, "block-64") && !find(v, n, "block-128") && find(v, n, "block-512") && find(v, n, "block-1024"));
+    variants_free(v, n);
+    cJSON_Delete(launches);
+
+    launches = cJSON_Parse(
+        "[{\"kernel\": \"twiddle\", \"grid\": [\"(n+255)/256\"], \"block\": [\"256\"], \"smem\": \"0\", \"args\": [\"t\", \"n\"]},"
+        " {\"kernel\": \"block_rows\", \"grid\": [\"rows\"], \"block\": [\"256\"], \"smem\": \"0\","
+        " \"args\": [\"a\", \"y\", \"rows\", \"cols\"]}]");
+    n = variants_derive(WARP_ROWS, launches, NULL, &v);
+    const GenVariant *b64 = find(v, n, "block-64");
+    char *plan64 = b64 ? cJSON_PrintUnformatted(b64->launches) : NULL;
+    CHECK_MSG(plan64 && strstr(plan64, "(n+63)/64"), "%s", plan64 ? plan64 : "(no block-64)");
+    free(plan64);
+    variants_free(v, n);
+    cJSON_Delete(launches);
+    return 0;
+}
+
 /* A guard no launch can fail (a zeroing kernel over 256 bins launched as
  * one block of 256 threads) gets no bounds defects: they go to the next
  * kernel's guard, whose bound comes from the config; a program with only
