@@ -392,6 +392,18 @@ def speedup_rows(catalog, results):
     db = sqlite3.connect(catalog)
     meta = {n: json.loads(m) for n, m in db.execute("SELECT name, meta FROM programs")}
     knobs = {kid: json.loads(k or "{}") for kid, k in db.execute("SELECT id, knobs FROM kernels")}
+    # whether ptxas spilled in a kernel's launched code (its stored structural
+    # report: the same for every run), so "register-spills" variants that do
+    # not spill are told apart from those that do
+    spilled = {}
+    for kid, text in db.execute("SELECT kernel_id, structure FROM results WHERE structure IS NOT NULL"):
+        if kid in spilled:
+            continue
+        try:
+            ks = json.loads(text).get("kernels", [])
+        except ValueError:
+            continue
+        spilled[kid] = any((k.get("compiled") or {}).get("spill_stores", 0) > 0 for k in ks if k.get("launched", True))
     rows = [r for r in load(results)["results"] if r["status"] != "skipped"]
     by_prog = {}
     for r in rows:
@@ -416,7 +428,8 @@ def speedup_rows(catalog, results):
             ms = tr[0]["time_median_ms"]
             kn = knobs.get(kid, {})
             if kn.get("expect") == "slower":
-                slower.append(dict(program=prog, defect=kn.get("defect") or "?", ratio=ms / ref_ms))
+                slower.append(dict(program=prog, defect=kn.get("defect") or "?", ratio=ms / ref_ms,
+                                   spills=spilled.get(kid)))
             if best_ms is None or ms < best_ms:
                 best_ms, best_kind = ms, kn.get("derived") or kn.get("defect") or "?"
         if best_ms is None:
@@ -460,9 +473,12 @@ def speedup_report(out, slower):
     print("\n\"slower\" variants (passing every config) against the reference on the timed config:")
     by_defect = {}
     for v in slower:
-        by_defect.setdefault(v["defect"], []).append(v["ratio"])
+        d = v["defect"]
+        if d == "register-spills" and v.get("spills") is not None:
+            d += " (ptxas spills)" if v["spills"] else " (no spill)"
+        by_defect.setdefault(d, []).append(v["ratio"])
     for d, ratios in sorted(by_defect.items()):
-        print("  %-20s %4d timed, %4d more than 5%% slower; time ratio median %.3f" % (
+        print("  %-32s %4d timed, %4d more than 5%% slower; time ratio median %.3f" % (
             d, len(ratios), sum(r > 1.05 for r in ratios), statistics.median(ratios)))
 
 
