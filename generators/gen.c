@@ -1,6 +1,7 @@
 #include "gen.h"
 #include "gen_variants.h"
 
+#include <dirent.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -550,16 +551,71 @@ static int write_kernel(GenProgram *p, const char *dir, const char *source, cons
     return rc;
 }
 
+/* A float accumulator in place of a double one (the low-precision defect)
+ * stays inside a tolerance of rtol 1e-5 or looser: 24-bit partial sums
+ * of per-thread slices are that good.  Measured: 12 of the 13 f32 programs
+ * whose planted variant the GPU passed on every config but large passed
+ * the large config too on the CPU backend, the 13th (rtol 1e-6) failed it.
+ * So the defect is planted only where the outputs' tolerance is tighter,
+ * and is a wrong result there. */
+#define LOW_PRECISION_SHOWS_BELOW_RTOL 1e-5
+
+static int defect_can_show(const Problem *pr, const cJSON *knobs)
+{
+    const cJSON *d = cJSON_GetObjectItemCaseSensitive(knobs, "defect");
+    if (cJSON_IsString(d) && strcmp(d->valuestring, "low-precision-accumulation") == 0)
+        return pr->rtol < LOW_PRECISION_SHOWS_BELOW_RTOL;
+    return 1;
+}
+
+/* Removes what an earlier generation left under dir/variants/ and this one
+ * did not write (a variant the generator no longer derives), so ingest does
+ * not take it for a current candidate. */
+static int remove_stale_variants(GenProgram *p, const char *dir, char **kept, int n_kept)
+{
+    char *vroot = xasprintf("%s/variants", dir);
+    DIR *dh = opendir(vroot);
+    int rc = 0;
+    struct dirent *de;
+    while (dh && rc == 0 && (de = readdir(dh)) != NULL) {
+        if (de->d_name[0] == '.')
+            continue;
+        int current = 0;
+        for (int i = 0; i < n_kept && !current; i++)
+            current = strcmp(kept[i], de->d_name) == 0;
+        if (current)
+            continue;
+        char *stale = xasprintf("%s/%s", vroot, de->d_name);
+        rc = file_remove_tree(stale, &p->g->err);
+        if (rc == 0 && p->g->stats)
+            p->g->stats->written++;
+        free(stale);
+    }
+    if (dh)
+        closedir(dh);
+    free(vroot);
+    return rc;
+}
+
 /* The reference pair, then its derived variants in variants/<name>/; a
- * variant whose plan does not fit the problem is refused (counted), never
- * written. */
+ * variant whose plan does not fit the problem is refused (counted), one
+ * whose planted defect cannot show under the problem's tolerance is not
+ * planted, neither is written, and variants of an earlier generation that
+ * this one does not write are removed. */
 static int write_pair(GenProgram *p, const char *dir, const char *launch_text)
 {
     GenCtx *g = p->g;
     int rc = write_kernel(p, dir, p->cuda.data, launch_text, p->knobs);
     GenVariant *v = NULL;
     int n = rc == 0 ? variants_derive(p->cuda.data, p->launches, p->knobs, &v) : 0;
+    char **kept = xcalloc((size_t)n + 1, sizeof *kept);
+    int n_kept = 0;
     for (int i = 0; i < n && rc == 0; i++) {
+        if (!defect_can_show(p->p, v[i].knobs)) {
+            if (g->stats)
+                g->stats->not_planted++;
+            continue;
+        }
         char *text = launch_json(p, v[i].launches), why[512];
         if (plan_fits(p->p, v[i].source, text, why, sizeof why) != 0) {
             if (g->stats)
@@ -571,10 +627,14 @@ static int write_pair(GenProgram *p, const char *dir, const char *launch_text)
                 g->failed = 1;
             if (g->stats)
                 g->stats->variants++;
+            kept[n_kept++] = v[i].name;
             free(vdir);
         }
         free(text);
     }
+    if (rc == 0 && (rc = remove_stale_variants(p, dir, kept, n_kept)) != 0)
+        g->failed = 1;
+    free(kept);
     variants_free(v, n);
     return rc;
 }

@@ -113,6 +113,7 @@ typedef struct GenStats {
     int written;       /* files whose content changed */
     int variants;      /* candidate variants emitted beside the pairs */
     int refused;       /* variants refused: their launch plan does not fit */
+    int not_planted;   /* planted defects left out: the problem's tolerance hides them */
 } GenStats;
 
 /* Runs one family into out_dir.  Returns 0, or -1 with the message in err

@@ -87,8 +87,9 @@ int main(int argc, char **argv)
         }
     }
     printf("cudaperf-gen: %d programs from %d families into %s (%d files changed); %d variants derived "
-           "(%d refused: launch plan does not fit)\n",
-           stats.programs, n_only ? n_only : n_fam, out, stats.written, stats.variants, stats.refused);
+           "(%d refused: launch plan does not fit; %d defects not planted: the tolerance hides them)\n",
+           stats.programs, n_only ? n_only : n_fam, out, stats.written, stats.variants, stats.refused,
+           stats.not_planted);
     free(fams);
     return failures ? 1 : 0;
 }

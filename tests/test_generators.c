@@ -4,6 +4,8 @@
  * configs in the sandbox and passes the degenerate filter. */
 #include <dirent.h>
 #include <stdlib.h>
+
+#include <cjson/cJSON.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -88,5 +90,71 @@ TEST(generators_all_families)
     free(cache);
     free(out);
     free(sample);
+    return 0;
+}
+
+/* The variants written follow the problem: the low-precision defect only
+ * where the outputs' tolerance is tight enough to show it (rtol < 1e-5),
+ * and a variant an earlier generation wrote that this one does not derive
+ * is removed, so ingest never takes it for a candidate. */
+TEST(generators_variants_follow_the_problem)
+{
+    const Family *blas1 = NULL;
+    for (int i = 0; i < gen_family_count; i++)
+        if (strcmp(gen_families[i]->name, "blas1") == 0)
+            blas1 = gen_families[i];
+    if (!blas1) {
+        test_fail(t, __FILE__, __LINE__, "no blas1 family");
+        return -1;
+    }
+    char *out = xasprintf("%s/gen", t->tmpdir), err[2048];
+    GenStats s = {0};
+    CHECK_MSG(gen_run_family(blas1, out, 20261202, &s, err, sizeof err) == 0, "%s", err);
+    CHECK_MSG(s.not_planted > 0, "no low-precision defect left out of blas1");
+    char *fam_dir = xasprintf("%s/c/blas1", out), *first = NULL;
+    DIR *d = opendir(fam_dir);
+    struct dirent *de;
+    int planted = 0;
+    while (d && (de = readdir(d)) != NULL) {
+        if (de->d_name[0] == '.')
+            continue;
+        char *meta_path = xasprintf("%s/%s/meta.json", fam_dir, de->d_name), *text = NULL;
+        char *lp = xasprintf("%s/%s/variants/low-precision-accumulation", fam_dir, de->d_name);
+        Error e;
+        if (file_read_all(meta_path, 1 << 20, &text, NULL, &e) == 0) {
+            cJSON *m = cJSON_Parse(text);
+            const cJSON *rtol = cJSON_GetObjectItem(cJSON_GetObjectItem(m, "tolerance"), "rtol");
+            CHECK_MSG(cJSON_IsNumber(rtol), "%s: no tolerance.rtol", meta_path);
+            if (file_is_dir(lp)) {
+                planted++;
+                CHECK_MSG(cJSON_IsNumber(rtol) && rtol->valuedouble < 1e-5,
+                          "%s: low-precision defect planted under rtol %g", de->d_name, rtol->valuedouble);
+            }
+            cJSON_Delete(m);
+        }
+        if (!first)
+            first = xstrdup(de->d_name);
+        free(text);
+        free(meta_path);
+        free(lp);
+    }
+    if (d)
+        closedir(d);
+    CHECK_MSG(planted > 0, "no blas1 program has the low-precision defect");
+    /* a variant of an earlier generation */
+    char *stale = xasprintf("%s/%s/variants/block-48", fam_dir, first ? first : "?");
+    Error e;
+    CHECK(file_mkdirs(stale, &e) == 0);
+    char *stale_file = xasprintf("%s/kernel.cu", stale);
+    CHECK(file_write_if_changed(stale_file, "x", 1, NULL, &e) == 0);
+    GenStats s2 = {0};
+    CHECK_MSG(gen_run_family(blas1, out, 20261202, &s2, err, sizeof err) == 0, "%s", err);
+    CHECK_MSG(!file_exists(stale_file) && !file_is_dir(stale), "%s is still there", stale);
+    CHECK_MSG(s2.written == 1, "regeneration changed %d files, expected the one removal", s2.written);
+    free(stale_file);
+    free(stale);
+    free(first);
+    free(fam_dir);
+    free(out);
     return 0;
 }
