@@ -25,6 +25,7 @@
 #               (tests/bench/kernelbench_flow.py) and through `harness eval`
 #   defects     DEFECTS_SAMPLE low-precision-accumulation variants on the large config, where long sums
 #               show them (verify leaves large out)
+#   torchcat    DIR/catalog-torch.db: the C catalog plus the torch programs (after setup)
 #   torchrefs   every torch program's reference CUDA implementation, its reference computed by torch on
 #               the GPU, small/edge/large, in DIR/catalog-torch.db (the C catalog plus the torch programs;
 #               TORCH_BUDGET bounds it)
@@ -243,16 +244,25 @@ print("low-precision-accumulation on the large config: %d kernels, caught (not p
 PYEOF
 }
 
+phase_torchcat() {
+    # DIR/catalog-torch.db: the C catalog plus the torch programs (for torchrefs, and for a speedup
+    # sample over both languages: SPEEDUP_CAT=DIR/catalog-torch.db)
+    local tcat="$OUT/catalog-torch.db" t0=$(date +%s)
+    if [ -f "$tcat" ]; then
+        echo "catalog: $tcat exists"
+        return
+    fi
+    [ -d "$OUT/programs/torch" ] || bin/cudaperf-gen --out "$OUT/programs" >"$OUT/gen.log" 2>&1
+    cp "$CAT" "$tcat"
+    "$H" --catalog "$tcat" ingest --jobs "$CORES" "$OUT/programs/torch" >"$OUT/ingest-torch.log" 2>&1
+    echo "torch ingest: exit $?, $(( $(date +%s) - t0 )) s"; tail -1 "$OUT/ingest-torch.log"
+}
+
 phase_torchrefs() {
     # every torch program's reference CUDA implementation against torch on the GPU (correctness on
-    # small, edge and large), in a catalog of its own: the C catalog plus the torch programs
+    # small, edge and large), in DIR/catalog-torch.db
     local tcat="$OUT/catalog-torch.db" t0=$(date +%s)
-    if [ ! -f "$tcat" ]; then
-        [ -d "$OUT/programs/torch" ] || bin/cudaperf-gen --out "$OUT/programs" >"$OUT/gen.log" 2>&1
-        cp "$CAT" "$tcat"
-        "$H" --catalog "$tcat" ingest --jobs "$CORES" "$OUT/programs/torch" >"$OUT/ingest-torch.log" 2>&1
-        echo "torch ingest: exit $?, $(( $(date +%s) - t0 )) s"; tail -1 "$OUT/ingest-torch.log"
-    fi
+    phase_torchcat
     # an interrupted run (TORCH_BUDGET) is resumed by the next call of the phase
     local resume=$("$PY" -c '
 import sqlite3, sys
