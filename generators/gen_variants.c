@@ -105,6 +105,8 @@ static int uniform_block(const cJSON *launches, int dims[MAX_DIMS])
     return n;
 }
 
+#define KERNEL_HEAD "__global__ void "
+
 /* Whether kernel `name` of src indexes dimension d globally (blockIdx *
  * blockDim), so the threads of its grid cover its work only as a whole.
  * Its text runs from its "__global__ void name(" to the next kernel; the
@@ -112,17 +114,21 @@ static int uniform_block(const cJSON *launches, int dims[MAX_DIMS])
 static int global_index_in(const char *src, const char *name, int d)
 {
     char head[160];
-    snprintf(head, sizeof head, "__global__ void %s(", name ? name : "");
+    snprintf(head, sizeof head, KERNEL_HEAD "%s(", name ? name : "");
     const char *from = name ? strstr(src, head) : NULL;
-    const char *to = from ? strstr(from + 1, "__global__ void ") : NULL;
-    char *text = from ? xasprintf("%.*s", (int)(to ? to - from : (long)strlen(from)), from) : xstrdup(src);
+    const char *to = from ? strstr(from + 1, KERNEL_HEAD) : NULL;
+    if (!from)
+        from = src;
     const char c = "xyz"[d];
-    char a[40], b[40];
-    snprintf(a, sizeof a, "blockIdx.%c * blockDim.%c", c, c);
-    snprintf(b, sizeof b, "blockDim.%c * blockIdx.%c", c, c);
-    int global = strstr(text, a) || strstr(text, b);
-    free(text);
-    return global;
+    char forms[2][40];
+    snprintf(forms[0], sizeof forms[0], "blockIdx.%c * blockDim.%c", c, c);
+    snprintf(forms[1], sizeof forms[1], "blockDim.%c * blockIdx.%c", c, c);
+    for (int f = 0; f < 2; f++) {
+        const char *hit = strstr(from, forms[f]);
+        if (hit && (!to || hit < to))
+            return 1;
+    }
+    return 0;
 }
 
 /* Launches with block shape `to` instead of `from`, each grid dimension's
@@ -1012,12 +1018,11 @@ static int guard_observable(const char *src, const Guard *g, const cJSON *launch
         return 1;
     /* the kernel around the guard, and the bound's place among its parameters */
     const char *k = NULL;
-    for (const char *q = strstr(src, "__global__ void "); q && q < src + g->line_at;
-         q = strstr(q + 1, "__global__ void "))
+    for (const char *q = strstr(src, KERNEL_HEAD); q && q < src + g->line_at; q = strstr(q + 1, KERNEL_HEAD))
         k = q;
     if (!k)
         return 1;
-    const char *name = k + strlen("__global__ void "), *open = strchr(name, '(');
+    const char *name = k + strlen(KERNEL_HEAD), *open = strchr(name, '(');
     if (!open)
         return 1;
     int param = -1, idx = 0;

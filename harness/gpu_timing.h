@@ -20,8 +20,8 @@
  * independent check of the event times (the timing loop's own flush and
  * gate kernels left out).  The event window's own cost (the gaps between
  * the events and the kernels, ~2 us) is measured once on an empty kernel
- * with CUPTI and reported, not subtracted (see calibrate_window in the .c).  The persisting-L2 limit is set to
- * 0 once per context. */
+ * with CUPTI and reported, not subtracted (see calibrate_window in the
+ * .c).  The persisting-L2 limit is set to 0 once per context. */
 #ifndef CUDAPERF_GPU_TIMING_H
 #define CUDAPERF_GPU_TIMING_H
 

@@ -65,6 +65,16 @@ char *test_harness_exe(void)
     return p;
 }
 
+int test_build_fake(TestCtx *t, const char *src, const char *so, const char *flags)
+{
+    char *out = NULL;
+    int st = test_sh(&out, "cc -std=c11 -O1 -shared -fPIC %s -o %s/%s tests/fake_cuda/%s", flags, t->tmpdir, so, src);
+    if (st != 0)
+        test_fail(t, __FILE__, __LINE__, "cannot build %s: %s", src, out ? out : "");
+    free(out);
+    return st;
+}
+
 int test_sh(char **out, const char *fmt, ...)
 {
     StrBuf cmd = STRBUF_INIT;

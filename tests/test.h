@@ -38,4 +38,12 @@ int test_sh(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3
 /* bin/harness next to this test runner (malloc()ed path), or NULL. */
 char *test_harness_exe(void);
 
+/* The compiler flags the fake CUPTI builds with (the real CUPTI headers). */
+#define FAKE_CUPTI_CFLAGS "-I/usr/local/cuda/include -isystem harness/cupti_c"
+
+/* Builds tests/fake_cuda/src into t's directory as the shared library
+ * `so` (libcuda.so.1, libcupti.so.13) with extra compiler flags; 0, or the
+ * compiler's status with a failure recorded that shows its output. */
+int test_build_fake(TestCtx *t, const char *src, const char *so, const char *flags);
+
 #endif

@@ -153,16 +153,9 @@ done:
  * at it; NULL (and a failure) when cc cannot build it. */
 static char *build_fake(TestCtx *t)
 {
-    char *so = xasprintf("%s/libcuda.so.1", t->tmpdir);
-    char *out = NULL;
-    int st = test_sh(&out, "cc -std=c11 -O1 -shared -fPIC -o %s tests/fake_cuda/fake_libcuda.c", so);
-    if (st != 0) {
-        test_fail(t, __FILE__, __LINE__, "cannot build the fake driver: %s", out ? out : "");
-        free(out);
-        free(so);
+    if (test_build_fake(t, "fake_libcuda.c", "libcuda.so.1", "") != 0)
         return NULL;
-    }
-    free(out);
+    char *so = xasprintf("%s/libcuda.so.1", t->tmpdir);
     setenv("CUDAPERF_LIBCUDA", so, 1);
     return so;
 }
@@ -177,11 +170,8 @@ TEST(gpu_fake_eval)
     Fixture f;
     char *so = build_fake(t);
     /* the fake CUPTI's activity records, fed by the fake driver's launches */
-    char *cupti = xasprintf("%s/libcupti.so.13", t->tmpdir), *out = NULL;
-    int cupti_built = test_sh(&out, "cc -std=c11 -O1 -shared -fPIC -I/usr/local/cuda/include -isystem harness/cupti_c"
-                                    " -o %s tests/fake_cuda/fake_libcupti.c", cupti) == 0;
-    CHECK_MSG(cupti_built, "cannot build the fake CUPTI: %s", out ? out : "");
-    free(out);
+    char *cupti = xasprintf("%s/libcupti.so.13", t->tmpdir);
+    int cupti_built = test_build_fake(t, "fake_libcupti.c", "libcupti.so.13", FAKE_CUPTI_CFLAGS) == 0;
     setenv("CUDAPERF_LIBCUPTI", cupti, 1);
     if (!so || !cupti_built || load_cases(&cs, &n) != 0 || fixture_load(t, &f) != 0) {
         free(exe);

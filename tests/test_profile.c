@@ -171,16 +171,6 @@ TEST(profile_protocol_roundtrip)
 }
 
 /* Builds a stand-in library of tests/fake_cuda into the test's directory. */
-static int build(TestCtx *t, const char *src, const char *so, const char *flags)
-{
-    char *out = NULL;
-    int st = test_sh(&out, "cc -std=c11 -O1 -shared -fPIC %s -o %s/%s tests/fake_cuda/%s", flags, t->tmpdir, so, src);
-    if (st != 0)
-        test_fail(t, __FILE__, __LINE__, "cannot build %s: %s", src, out ? out : "");
-    free(out);
-    return st;
-}
-
 /* eval --profile of the axpy candidate under the fake driver and CUPTI. */
 static int eval_profiled(TestCtx *t, const char *exe, EvalReport *r, Error *e)
 {
@@ -224,8 +214,8 @@ TEST(profile_fake_gpu_end_to_end)
     char *exe = test_harness_exe();
     if (!exe)
         SKIP("the harness binary is not next to the test runner (build both with make)");
-    if (build(t, "fake_libcuda.c", "libcuda.so.1", "") != 0 ||
-        build(t, "fake_libcupti.c", "libcupti.so.13", "-I/usr/local/cuda/include -isystem harness/cupti_c") != 0) {
+    if (test_build_fake(t, "fake_libcuda.c", "libcuda.so.1", "") != 0 ||
+        test_build_fake(t, "fake_libcupti.c", "libcupti.so.13", FAKE_CUPTI_CFLAGS) != 0) {
         free(exe);
         return -1;
     }
