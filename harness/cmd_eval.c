@@ -41,6 +41,9 @@ static const char USAGE[] =
     "  --time-all-configs time every passing config (default: only the config with the most bytes)\n"
     "  --profile          the measured pass on every passing config (CUPTI range profiler over the\n"
     "                     plan, after timing), printed beside the static report of the same config\n"
+    "  --racecheck        run the candidate under compute-sanitizer's racecheck: a shared-memory\n"
+    "                     hazard (a missing __syncthreads) fails every config with wrong_result,\n"
+    "                     even where the GPU happened to compute the right numbers; correctness only\n"
     "  --cache DIR        cache root (default: next to the catalog, cache/{nvrtc,cref,cpu})\n"
     "  --device N         GPU index (default 0)\n"
     "  --backend gpu|cpu  cpu: compile kernel.cu with the host C++ compiler and run it on the CPU\n"
@@ -421,7 +424,8 @@ int cmd_eval(CliContext *cx, int argc, char **argv)
 {
     EvalOptions o = eval_default_options();
     const char *pos[3] = {NULL, NULL, NULL}, *configs = NULL, *cache = NULL;
-    int n_pos = 0, json = 0;
+    int n_pos = 0, json = 0, racecheck = 0;
+    char sanitizer[1024];
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int more = i + 1 < argc;
@@ -448,6 +452,8 @@ int cmd_eval(CliContext *cx, int argc, char **argv)
             o.time_all_configs = 1;
         } else if (strcmp(a, "--profile") == 0) {
             o.profile = 1;
+        } else if (strcmp(a, "--racecheck") == 0) {
+            racecheck = 1;
         } else if (strcmp(a, "--timing-runs") == 0 && more) {
             o.timing_runs = atoi(argv[++i]);
             if (o.timing_runs < 0 || o.timing_runs > 10000)
@@ -487,6 +493,11 @@ int cmd_eval(CliContext *cx, int argc, char **argv)
     Error e;
     if (o.arch && nvrtc_check_arch(o.arch, &e) != 0)
         return cli_usage_error("eval", "%s", e.msg);
+    if (racecheck && eval_use_racecheck(&o, sanitizer, sizeof sanitizer, &e) != 0) {
+        free(dir_kernel);
+        free(dir_launch);
+        return cli_usage_error("eval", "%s", e.msg);
+    }
 
     /* caches live next to the catalog unless --cache says otherwise */
     char *root = NULL;

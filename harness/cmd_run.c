@@ -55,6 +55,8 @@ static const char USAGE[] =
     "  --profile           the measured pass on every passing config, after timing: CUPTI range\n"
     "                      profiler over the whole plan (DRAM bytes, sectors/request, occupancy,\n"
     "                      throughput, barrier stalls; docs/STRUCTURE.md), stored in results.profile\n"
+    "  --racecheck         every candidate under compute-sanitizer's racecheck (correctness only): a\n"
+    "                      shared-memory hazard (a missing __syncthreads) fails it with wrong_result\n"
     "  --arch sm_XX        NVRTC target (default: the GPU's own)\n"
     "  --cache DIR         cache root (default: next to the catalog, cache/{nvrtc,cref})\n"
     "  --quiet             no progress lines\n"
@@ -110,7 +112,8 @@ int cmd_run(CliContext *cx, int argc, char **argv)
     o.compile_jobs = -1;
     o.progress = stderr;
     const char *gpus = NULL, *cache = NULL;
-    int per_gpu_given = 0;
+    int per_gpu_given = 0, racecheck = 0, stored_racecheck = 0;
+    char sanitizer[1024];
     int64_t resume = 0, *ids = NULL;
     int rc = 0;
     for (int i = 1; i < argc; i++) {
@@ -197,6 +200,8 @@ int cmd_run(CliContext *cx, int argc, char **argv)
             o.eval.time_all_configs = 1;
         } else if (strcmp(a, "--profile") == 0) {
             o.eval.profile = 1;
+        } else if (strcmp(a, "--racecheck") == 0) {
+            racecheck = 1;
         } else if (OPT("--timing-runs")) {
             o.eval.timing_runs = atoi(argv[++i]);
             if (o.eval.timing_runs < 0 || o.eval.timing_runs > 10000)
@@ -215,7 +220,7 @@ int cmd_run(CliContext *cx, int argc, char **argv)
     }
     Error e;
     /* a resumed run keeps the options it was started with */
-    if (resume && run_stored_options(cx->catalog_path, resume, &o.eval, &e) != 0) {
+    if (resume && run_stored_options(cx->catalog_path, resume, &o.eval, &stored_racecheck, &e) != 0) {
         free(ids);
         fprintf(stderr, "harness run: %s\n", e.msg);
         return 1;
@@ -228,6 +233,15 @@ int cmd_run(CliContext *cx, int argc, char **argv)
     if (o.eval.profile && strcmp(o.backend, "cpu") == 0) {
         free(ids);
         return cli_usage_error("run", "--profile needs the GPU backend (the CPU has no hardware counters)");
+    }
+    if (stored_racecheck)
+        racecheck = 1; /* a resumed --racecheck run */
+    if (racecheck) {
+        o.eval.backend = strcmp(o.backend, "cpu") == 0 ? BACKEND_CPU : BACKEND_GPU;
+        if (eval_use_racecheck(&o.eval, sanitizer, sizeof sanitizer, &e) != 0) {
+            free(ids);
+            return cli_usage_error("run", "%s", e.msg);
+        }
     }
     if (strcmp(o.backend, "cpu") == 0) {
         /* correctness only: the CPU backend never reports a speed */

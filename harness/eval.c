@@ -1,13 +1,17 @@
 #include "eval.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/strbuf.h"
 #include "harness/cost_trace.h"
 #include "harness/cpu_compile.h"
 #include "harness/cref.h"
+#include "harness/racecheck.h"
 #include "harness/ref_cache.h"
 #include "harness/inputs.h"
 #include "harness/nvrtc.h"
@@ -27,6 +31,20 @@ const char *eval_status_name(EvalStatus s)
     case EVAL_NOT_RUN: return "not_run";
     }
     return "?";
+}
+
+int eval_use_racecheck(EvalOptions *o, char *path, size_t len, Error *e)
+{
+    if (o->backend == BACKEND_CPU)
+        return ERR(e, "--racecheck is for the GPU backend (the CPU backend runs every thread of a block to "
+                      "each barrier in turn, so a missing barrier already shows there)");
+    if (o->profile)
+        return ERR(e, "--racecheck and --profile do not go together (instrumented code measures nothing)");
+    if (racecheck_find_sanitizer(path, len, e) != 0)
+        return -1;
+    o->racecheck = path;
+    o->timing_runs = 0;
+    return 0;
 }
 
 void eval_precise_timing(EvalOptions *o)
@@ -194,7 +212,12 @@ static int session_ensure(EvalSession *s, int *no_gpu, Error *e)
         return 0;
     WpStatus st;
     GpuShare *share = s->share.fd > 0 ? &s->share : NULL;
-    if (gpu_worker_start_backend(&s->w, s->worker_exe, s->device, s->backend, share, &st, e) != 0) {
+    RacecheckArgs storage;
+    WorkerWrapper wrap;
+    if (s->racecheck)
+        wrap = racecheck_wrapper(s->racecheck, s->race_log, &storage);
+    if (gpu_worker_start_wrapped(&s->w, s->worker_exe, s->device, s->backend, share, s->racecheck ? &wrap : NULL,
+                                 &st, e) != 0) {
         if (st == WP_NO_DEVICE) {
             if (no_gpu)
                 *no_gpu = 1;
@@ -203,6 +226,7 @@ static int session_ensure(EvalSession *s, int *no_gpu, Error *e)
         return error_prefix(e, "cannot start the GPU worker");
     }
     s->worker_up = 1;
+    s->race_fresh = 1;
     s->gpu = s->w.info;
     return 0;
 }
@@ -222,6 +246,15 @@ int eval_session_open(EvalSession *s, const EvalOptions *o, int *no_gpu, Error *
     s->share.fd = -1;
     if (o->gpu_share && o->backend == BACKEND_GPU && gpu_share_open(&s->share, o->gpu_share, e) != 0)
         return -1;
+    if (o->racecheck && o->backend == BACKEND_GPU) {
+        const char *tmp = getenv("TMPDIR");
+        snprintf(s->race_log, sizeof s->race_log, "%s/cudaperf-racecheck-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        int fd = mkstemp(s->race_log);
+        if (fd < 0)
+            return ERR(e, "%s: %s", s->race_log, strerror(errno));
+        close(fd);
+        s->racecheck = o->racecheck;
+    }
     if (session_ensure(s, no_gpu, e) != 0)
         return -1;
     if (o->backend == BACKEND_CPU)
@@ -248,6 +281,9 @@ void eval_session_close(EvalSession *s)
     gpu_worker_kill(&s->w);
     s->worker_up = 0;
     gpu_share_close(&s->share);
+    if (s->racecheck)
+        unlink(s->race_log);
+    s->racecheck = NULL;
 }
 
 /* Starts a worker (and loads the cubin) when none is running.  -1 only for
@@ -295,7 +331,10 @@ static void use_deadline(Eval *ev, const ProblemConfig *c, EvalConfig *ec)
     const EvalOptions *o = ev->o;
     RefTimeSource src = REF_TIME_NONE;
     double ref_ms = ref_times_get(ev->s->ref_times, ev->p->name, c->name, &src);
-    double fixed = o->deadline_s > 0 ? o->deadline_s : o->backend == BACKEND_CPU ? EVAL_CPU_BACKEND_DEADLINE_S : 0;
+    /* instrumented code (--racecheck) runs 10-100x slower: the fixed one too */
+    double fixed = o->deadline_s > 0                                ? o->deadline_s
+                   : o->backend == BACKEND_CPU || ev->s->racecheck ? EVAL_CPU_BACKEND_DEADLINE_S
+                                                                   : 0;
     ev->deadline = deadline_rule(fixed, ref_ms, src);
     ec->deadline_s = ev->deadline.seconds;
     deadline_describe(&ev->deadline, ec->deadline_note, sizeof ec->deadline_note);
@@ -946,6 +985,44 @@ done_rc:
     goto done;
 }
 
+/* --racecheck, after the candidate's last config: its worker is stopped
+ * (the sanitizer writes its summary as it exits) and a reported hazard
+ * fails every config that passed.  A worker killed on the way (a crash,
+ * a timeout) took its report with it: those configs failed already. */
+static void racecheck_verdict(Eval *ev)
+{
+    EvalSession *s = ev->s;
+    EvalReport *r = ev->r;
+    if (!s->worker_up)
+        return;
+    gpu_worker_stop(&s->w);
+    s->worker_up = 0;
+    RaceReport race;
+    Error le;
+    int read = racecheck_read_log(s->race_log, &race, &le);
+    char said[1024] = "";
+    if (read == 0 && race.errors > 0)
+        snprintf(said, sizeof said, "shared-memory race (compute-sanitizer racecheck: %d error%s, %d warning%s)%s%s",
+                 race.errors, race.errors == 1 ? "" : "s", race.warnings, race.warnings == 1 ? "" : "s",
+                 race.first[0] ? ": " : "", race.first);
+    for (int k = 0; k < r->n_configs; k++) {
+        EvalConfig *ec = &r->configs[k];
+        if (read != 0) {
+            if (ec->status == EVAL_PASS)
+                snprintf(ec->timing_note, sizeof ec->timing_note, "racecheck: %s", le.msg);
+        } else if (said[0] && ec->status == EVAL_PASS) {
+            ec->status = EVAL_WRONG_RESULT;
+            snprintf(ec->message, sizeof ec->message, "%s", said);
+            if (r->status == EVAL_PASS)
+                r->status = EVAL_WRONG_RESULT;
+        } else if (said[0] && ec->status == EVAL_WRONG_RESULT) {
+            /* the race likely explains the wrong numbers: say so */
+            size_t len = strlen(ec->message);
+            snprintf(ec->message + len, sizeof ec->message - len, "; %s", said);
+        }
+    }
+}
+
 int eval_session_candidate(EvalSession *s, const Problem *p, const char *ref_source, const char *kernel_source,
                            const LaunchPlan *lp, const ProblemConfig *const *configs, int n_configs,
                            const EvalOptions *o, EvalReport *r, int *no_gpu, Error *e)
@@ -998,12 +1075,19 @@ int eval_session_candidate(EvalSession *s, const Problem *p, const char *ref_sou
         ev.n_bufs += ev.base_lp->n_scratch;
     }
 
+    /* --racecheck: each candidate in a worker of its own, so that the
+     * sanitizer's report at the worker's exit is this candidate's */
+    if (s->racecheck && s->worker_up && !s->race_fresh) {
+        gpu_worker_stop(&s->w);
+        s->worker_up = 0;
+    }
     /* The GPU first: without one there is nothing to evaluate, and the
      * device decides the default architecture. */
     WpStatus st;
     int w = ensure_worker(&ev, &st, no_gpu, e);
     if (w != 0)
         goto done_rc;
+    s->race_fresh = 0;
     snprintf(r->arch, sizeof r->arch, "%s", s->arch);
 
     Error ce;
@@ -1089,6 +1173,8 @@ int eval_session_candidate(EvalSession *s, const Problem *p, const char *ref_sou
             fflush(o->progress);
         }
     }
+    if (s->racecheck)
+        racecheck_verdict(&ev);
 done:
     s->loaded = 0; /* the module belongs to this candidate */
     nvrtc_result_release(&nr);

@@ -85,9 +85,18 @@ typedef struct EvalOptions {
                                 timing, on the last trial's inputs; GPU only */
     int profile_max_passes;  /* bound on the profiler's replays of the plan (default 64; 0: the API's
                                 occupancy only) */
+    const char *racecheck;   /* compute-sanitizer's path (racecheck.h): every candidate in a fresh worker
+                                under its racecheck tool, a reported shared-memory hazard fails it;
+                                correctness only (callers set timing_runs 0, no profile).  NULL: off */
 } EvalOptions;
 
 EvalOptions eval_default_options(void);
+/* --racecheck (racecheck.h): finds compute-sanitizer into path[0..len),
+ * points o->racecheck at it and turns timing off.  -1 with e when it is
+ * not found, or o asks for the CPU backend or --profile (both incompatible:
+ * the CPU backend's barriers expose races by themselves, and instrumented
+ * code measures nothing). */
+int eval_use_racecheck(EvalOptions *o, char *path, size_t len, Error *e);
 /* nvbench-grade final numbers: median known to 0.5%, at least 0.5 s of
  * samples, at most 5 s. */
 void eval_precise_timing(EvalOptions *o);
@@ -170,6 +179,11 @@ typedef struct EvalSession {
      * and its variant in `harness profile --pairs`) draw them once; owned */
     RefBuffers measure_inputs;
     char measure_key[512];
+    /* --racecheck: the sanitizer's path (borrowed from the options) and
+     * the log its racecheck writes, a temporary file of this session's */
+    const char *racecheck;
+    char race_log[256];
+    int race_fresh;         /* the worker has served no candidate yet */
 } EvalSession;
 
 /* Starts the worker for o->device (and fixes the target arch).  -1 with e

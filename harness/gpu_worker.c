@@ -19,6 +19,7 @@
  * driver call still gets killed.  Transfers are allowed 100 MB/s. */
 #define BASE_TIMEOUT_S 60.0
 #define BYTES_PER_S 100e6
+#define WRAPPER_EXIT_S 60.0 /* compute-sanitizer's exit after its target's, report written */
 
 static double transfer_deadline(uint64_t bytes)
 {
@@ -30,6 +31,10 @@ void gpu_worker_kill(GpuWorker *w)
     if (w->pid <= 0 && !w->exe)
         return; /* never started (a zeroed handle) or already killed */
     if (w->pid > 0) {
+        /* a wrapper's group holds the worker too: a killed compute-sanitizer
+         * must not leave its target hanging on the GPU */
+        if (w->wrapped)
+            kill(-w->pid, SIGKILL);
         kill(w->pid, SIGKILL);
         while (waitpid(w->pid, NULL, 0) < 0 && errno == EINTR)
             ;
@@ -122,12 +127,28 @@ int gpu_worker_start(GpuWorker *w, const char *exe, int device, WpStatus *status
 int gpu_worker_start_backend(GpuWorker *w, const char *exe, int device, WorkerBackend backend, GpuShare *share,
                              WpStatus *status, Error *e)
 {
+    return gpu_worker_start_wrapped(w, exe, device, backend, share, NULL, status, e);
+}
+
+int gpu_worker_start_wrapped(GpuWorker *w, const char *exe, int device, WorkerBackend backend, GpuShare *share,
+                             const WorkerWrapper *wrap, WpStatus *status, Error *e)
+{
     memset(w, 0, sizeof *w);
     w->share = share;
     w->to_fd = w->from_fd = w->shm_fd = -1;
     w->device = device;
     w->backend = backend;
     w->exe = xstrdup(exe ? exe : "/proc/self/exe");
+    if (wrap && strcmp(w->exe, "/proc/self/exe") == 0) {
+        /* under a wrapper, /proc/self/exe would name the wrapper itself */
+        char self[4096];
+        ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+        if (n > 0) {
+            self[n] = '\0';
+            free(w->exe);
+            w->exe = xstrdup(self);
+        }
+    }
     if (status)
         *status = WP_CUDA_ERROR;
     /* A dead worker must not kill the harness with SIGPIPE: writes then
@@ -173,15 +194,34 @@ int gpu_worker_start_backend(GpuWorker *w, const char *exe, int device, WorkerBa
         snprintf(out, sizeof out, "%d", rsp[1]);
         snprintf(dev, sizeof dev, "%d", device);
         snprintf(shm, sizeof shm, "%d", w->shm_fd);
-        char *argv[] = {w->exe,  "worker",   "--fd-in", in, "--fd-out", out, "--device", dev, "--backend",
-                        (char *)backend_name(backend), w->shm_fd >= 0 ? "--fd-shm" : NULL, shm, NULL};
-        execv(w->exe, argv);
-        fprintf(stderr, "harness: cannot start the GPU worker '%s': %s\n", w->exe, strerror(errno));
+        char *worker[] = {w->exe,  "worker",   "--fd-in", in, "--fd-out", out, "--device", dev, "--backend",
+                          (char *)backend_name(backend), w->shm_fd >= 0 ? "--fd-shm" : NULL, shm, NULL};
+        if (wrap)
+            setpgid(0, 0);
+        if (!wrap) {
+            execv(w->exe, worker);
+            fprintf(stderr, "harness: cannot start the GPU worker '%s': %s\n", w->exe, strerror(errno));
+            _exit(127);
+        }
+        /* the wrapper's own arguments, then the worker's command line (the
+         * pipes and the staging memfd are inherited through it: measured
+         * with compute-sanitizer on the H200) */
+        char *argv[64];
+        int n = 0;
+        argv[n++] = (char *)wrap->path;
+        for (int i = 0; wrap->args[i] && n < 48; i++)
+            argv[n++] = (char *)wrap->args[i];
+        for (int i = 0; worker[i] && n < 63; i++)
+            argv[n++] = worker[i];
+        argv[n] = NULL;
+        execv(wrap->path, argv);
+        fprintf(stderr, "harness: cannot start the GPU worker under '%s': %s\n", wrap->path, strerror(errno));
         _exit(127);
     }
     close(req[0]);
     close(rsp[1]);
     w->pid = pid;
+    w->wrapped = wrap != NULL;
     w->to_fd = req[1];
     w->from_fd = rsp[0];
 
@@ -220,8 +260,20 @@ void gpu_worker_stop(GpuWorker *w)
         WpFrame resp;
         WpReader d;
         Error e;
-        if (call(w, WP_EXIT, NULL, 0, NULL, 0, wp_now() + 5.0, &resp, &d, NULL, &e) == 0)
+        if (call(w, WP_EXIT, NULL, 0, NULL, 0, wp_now() + 5.0, &resp, &d, NULL, &e) == 0) {
             wp_frame_release(&resp);
+            /* a wrapper writes its report after the worker exits: give it
+             * the time (a plain worker is killed at once, cheaper than its
+             * context's teardown) */
+            for (double end = wp_now() + WRAPPER_EXIT_S; w->wrapped && wp_now() < end;) {
+                pid_t got = waitpid(w->pid, NULL, WNOHANG);
+                if (got == w->pid || (got < 0 && errno != EINTR)) {
+                    w->pid = 0;
+                    break;
+                }
+                usleep(10000);
+            }
+        }
     }
     gpu_worker_kill(w);
 }

@@ -52,6 +52,7 @@ typedef struct GpuWorker {
      * request takes a turn, TIME and PROFILE an exclusive one; borrowed,
      * NULL: the worker has the GPU to itself. */
     GpuShare *share;
+    int wrapped;         /* started under a WorkerWrapper: stop waits for its exit */
 } GpuWorker;
 
 /* Starts a worker for `device` from executable `exe` (NULL: /proc/self/exe)
@@ -63,6 +64,20 @@ int gpu_worker_start(GpuWorker *w, const char *exe, int device, WpStatus *status
  * its GPU), its requests taking turns in `share` (borrowed; NULL: none). */
 int gpu_worker_start_backend(GpuWorker *w, const char *exe, int device, WorkerBackend backend, GpuShare *share,
                              WpStatus *status, Error *e);
+
+/* A program the worker runs under (compute-sanitizer for --racecheck): the
+ * child execs `path args... <worker command line>`.  Borrowed; args ends
+ * with NULL (at most 47 of them). */
+typedef struct WorkerWrapper {
+    const char *path;
+    const char *const *args;
+} WorkerWrapper;
+
+/* gpu_worker_start_backend, the worker running under `wrap` (NULL: none).
+ * The pid kept is the wrapper's; gpu_worker_stop() waits for it to exit, so
+ * a wrapper that writes a report at exit has written it when stop returns. */
+int gpu_worker_start_wrapped(GpuWorker *w, const char *exe, int device, WorkerBackend backend, GpuShare *share,
+                             const WorkerWrapper *wrap, WpStatus *status, Error *e);
 
 /* Asks the worker to exit and reaps it (kills it if it does not go). */
 void gpu_worker_stop(GpuWorker *w);

@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -400,6 +401,7 @@ typedef struct WorkerCtx {
     int device;
     const char *gpu_share; /* the device's share file, or NULL (alone on it, or nothing timed) */
     int progress_fd;
+    int *next_program;     /* shared by every worker of the run (MAP_SHARED): the next program to take */
 } WorkerCtx;
 
 /* Stores the verdicts of one kernel in one transaction. */
@@ -559,17 +561,16 @@ static void report(int fd, const char *fmt, ...)
 /* Evaluates kernels[i] for i = first, first + stride, ... and exits.
  * Lines to the parent: "K <pass|fail> <kernel id>", or "E <message>" for
  * an error that stops this worker, or "G <message>" when there is no GPU. */
-/* Which of the (program-ordered) kernels worker `first` of `stride` takes:
- * whole programs, dealt round-robin, so that the candidates of one program
- * meet in one evaluation session and share its cache of reference outputs
- * (ref_cache.h).  mine[i] is set for the kernels it takes; a kernel whose
- * program cannot be looked up counts as a program of its own. */
-static void deal_programs(Catalog *c, const int64_t *kernels, int n, int first, int stride, char *mine)
+/* The program ordinal of each of the (program-ordered) kernels: ord[i] is
+ * the number of program changes before kernel i.  Returns how many programs
+ * there are.  A kernel whose program cannot be looked up counts as a
+ * program of its own. */
+static int program_ordinals(Catalog *c, const int64_t *kernels, int n, int *ord)
 {
     sqlite3_stmt *st = NULL;
     sqlite3_prepare_v2(catalog_db(c), "SELECT program_id FROM kernels WHERE id = ?", -1, &st, NULL);
     int64_t last = -1;
-    long ordinal = -1;
+    int ordinal = -1;
     for (int i = 0; i < n; i++) {
         int64_t program = -2 - i;
         if (st) {
@@ -581,9 +582,10 @@ static void deal_programs(Catalog *c, const int64_t *kernels, int n, int first, 
         if (program != last)
             ordinal++;
         last = program;
-        mine[i] = ordinal % stride == first;
+        ord[i] = ordinal;
     }
     sqlite3_finalize(st);
+    return ordinal + 1;
 }
 
 /* Loads the program and notes its reference's stored times on this GPU in
@@ -599,15 +601,82 @@ static int load_program_times(Catalog *c, int64_t program_id, LoadedProgram *lp,
     return results_reference_times(c, lp->p->name, s->gpu.name, s->ref_times, e);
 }
 
-static void worker_main(const WorkerCtx *w, const int64_t *kernels, int n, int first, int stride)
+/* Evaluates one kernel in the worker's session and stores its verdicts; an
+ * error that stops the worker is reported to the parent and ends it. */
+static void worker_kernel(const WorkerCtx *w, Catalog *c, EvalSession *session, EvalOptions *eo, LoadedProgram *lp,
+                          int64_t kernel_id)
+{
+    const RunOptions *o = w->o;
+    Error e;
+    int no_gpu = 0;
+    KernelRow k;
+    LaunchPlan *plan = NULL;
+    EvalReport r;
+    memset(&r, 0, sizeof r);
+    if (kernels_get(c, kernel_id, &k, &e) != 0) {
+        report(w->progress_fd, "E %s", e.msg);
+        _exit(1);
+    }
+    if (lp->id != k.program_id && load_program_times(c, k.program_id, lp, session, eo, &e) != 0) {
+        report(w->progress_fd, "E %s", e.msg);
+        _exit(1);
+    }
+    const ProblemConfig **chosen = xcalloc((size_t)lp->p->n_configs + 1, sizeof *chosen);
+    char **skip = xcalloc((size_t)lp->p->n_configs + 1, sizeof *skip);
+    int n_chosen = 0, rc_eval = 0;
+    double t_kernel = now_s();
+    choose_configs(lp->p, &o->sel, strcmp(o->backend, "cpu") == 0, chosen, &n_chosen, skip);
+    Error pe;
+    const char *plan_error = NULL;
+    if (launch_parse(k.launch, "launch.json", lp->p, &plan, &pe) != 0) {
+        plan_error = pe.msg;
+    } else if (n_chosen > 0) {
+        /* the baseline: the reference implementation, timed interleaved
+         * with every other candidate of the program */
+        eo->baseline_source = lp->base_id && lp->base_id != k.id ? lp->base_source : NULL;
+        eo->baseline_plan = lp->base_id && lp->base_id != k.id ? lp->base_plan : NULL;
+        eo->candidate_is_reference = strcmp(k.origin, "reference") == 0;
+        rc_eval = eval_session_candidate(session, lp->p, lp->source, k.source, plan, chosen, n_chosen, eo, &r,
+                                         &no_gpu, &e);
+    }
+    if (rc_eval != 0) {
+        report(w->progress_fd, "%c %s", no_gpu ? 'G' : 'E', e.msg);
+        _exit(1);
+    }
+    double kernel_ms = (now_s() - t_kernel) * 1000.0;
+    char **structure = plan_error ? NULL : structure_reports(lp->p, k.source, plan, eo);
+    if (store_kernel(c, w, &k, lp, n_chosen ? &r : NULL, chosen, n_chosen, skip, structure, plan_error, kernel_ms,
+                     &e) != 0) {
+        report(w->progress_fd, "E %s", e.msg);
+        _exit(1);
+    }
+    report(w->progress_fd, "K %s %lld", !plan_error && r.status == EVAL_PASS ? "pass" : "fail", (long long)k.id);
+    for (int j = 0; j < lp->p->n_configs; j++) {
+        free(skip[j]);
+        if (structure)
+            free(structure[j]);
+    }
+    free(structure);
+    free(skip);
+    free(chosen);
+    eval_report_release(&r);
+    launch_free(plan);
+    kernel_row_release(&k);
+}
+
+/* A worker takes whole programs, the next one not yet taken by any worker
+ * (w->next_program, shared by all of them), so that the candidates of one
+ * program meet in one evaluation session and share its cache of reference
+ * trials (ref_cache.h), and so that a worker that drew cheap programs takes
+ * more of them instead of idling while another works through a long one. */
+static void worker_main(const WorkerCtx *w, const int64_t *kernels, int n)
 {
     Catalog *c = NULL;
     Error e;
     LoadedProgram lp;
     memset(&lp, 0, sizeof lp);
-    const RunOptions *o = w->o;
     EvalSession session;
-    EvalOptions eo = o->eval;
+    EvalOptions eo = w->o->eval;
     eo.device = w->device;
     eo.gpu_share = w->gpu_share;
     int no_gpu = 0;
@@ -623,67 +692,21 @@ static void worker_main(const WorkerCtx *w, const int64_t *kernels, int n, int f
         report(w->progress_fd, "E %s", e.msg);
         _exit(1);
     }
-    char *mine = xcalloc((size_t)n + 1, 1);
-    deal_programs(c, kernels, n, first, stride, mine);
-    for (int i = 0; i < n; i++) {
-        if (!mine[i])
-            continue;
-        KernelRow k;
-        LaunchPlan *plan = NULL;
-        EvalReport r;
-        memset(&r, 0, sizeof r);
-        if (kernels_get(c, kernels[i], &k, &e) != 0) {
-            report(w->progress_fd, "E %s", e.msg);
-            _exit(1);
-        }
-        if (lp.id != k.program_id && load_program_times(c, k.program_id, &lp, &session, &eo, &e) != 0) {
-            report(w->progress_fd, "E %s", e.msg);
-            _exit(1);
-        }
-        const ProblemConfig **chosen = xcalloc((size_t)lp.p->n_configs + 1, sizeof *chosen);
-        char **skip = xcalloc((size_t)lp.p->n_configs + 1, sizeof *skip);
-        int n_chosen = 0, rc_eval = 0;
-        double t_kernel = now_s();
-        choose_configs(lp.p, &o->sel, strcmp(o->backend, "cpu") == 0, chosen, &n_chosen, skip);
-        Error pe;
-        const char *plan_error = NULL;
-        if (launch_parse(k.launch, "launch.json", lp.p, &plan, &pe) != 0) {
-            plan_error = pe.msg;
-        } else if (n_chosen > 0) {
-            /* the baseline: the reference implementation, timed interleaved
-             * with every other candidate of the program */
-            eo.baseline_source = lp.base_id && lp.base_id != k.id ? lp.base_source : NULL;
-            eo.baseline_plan = lp.base_id && lp.base_id != k.id ? lp.base_plan : NULL;
-            eo.candidate_is_reference = strcmp(k.origin, "reference") == 0;
-            rc_eval = eval_session_candidate(&session, lp.p, lp.source, k.source, plan, chosen, n_chosen, &eo, &r,
-                                             &no_gpu, &e);
-        }
-        if (rc_eval != 0) {
-            report(w->progress_fd, "%c %s", no_gpu ? 'G' : 'E', e.msg);
-            _exit(1);
-        }
-        double kernel_ms = (now_s() - t_kernel) * 1000.0;
-        char **structure = plan_error ? NULL : structure_reports(lp.p, k.source, plan, &eo);
-        if (store_kernel(c, w, &k, &lp, n_chosen ? &r : NULL, chosen, n_chosen, skip, structure, plan_error, kernel_ms,
-                         &e) != 0) {
-            report(w->progress_fd, "E %s", e.msg);
-            _exit(1);
-        }
-        report(w->progress_fd, "K %s %lld", !plan_error && r.status == EVAL_PASS ? "pass" : "fail",
-               (long long)k.id);
-        for (int j = 0; j < lp.p->n_configs; j++) {
-            free(skip[j]);
-            if (structure)
-                free(structure[j]);
-        }
-        free(structure);
-        free(skip);
-        free(chosen);
-        eval_report_release(&r);
-        launch_free(plan);
-        kernel_row_release(&k);
+    int *ord = xcalloc((size_t)n + 1, sizeof *ord);
+    int n_programs = program_ordinals(c, kernels, n, ord);
+    int i = 0;
+    for (;;) {
+        int program = __atomic_fetch_add(w->next_program, 1, __ATOMIC_RELAXED);
+        if (program >= n_programs)
+            break;
+        /* ordinals never decrease along the list and this worker's claims
+         * only grow, so i only moves forward */
+        while (i < n && ord[i] < program)
+            i++;
+        for (; i < n && ord[i] == program; i++)
+            worker_kernel(w, c, &session, &eo, &lp, kernels[i]);
     }
-    free(mine);
+    free(ord);
     eval_session_close(&session);
     loaded_release(&lp);
     catalog_close(c);
@@ -761,6 +784,13 @@ static int execute(const char *catalog_path, int64_t run_id, const RunOptions *o
     char fatal[2048] = "";
     char (*shares)[512] = NULL; /* per GPU: its share file's path */
     double t0 = now_s();
+    /* the workers' shared claim counter (worker_main) */
+    int *next_program = mmap(NULL, sizeof(int), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (next_program == MAP_FAILED) {
+        next_program = NULL;
+        FAIL(e, "mmap of the workers' shared counter: %s", strerror(errno));
+    }
+    *next_program = 0;
     if (workers > n_todo && n_todo > 0)
         workers = n_todo;
     /* Workers sharing a GPU take turns there when anything is measured
@@ -797,8 +827,8 @@ static int execute(const char *catalog_path, int64_t run_id, const RunOptions *o
             signal(SIGINT, SIG_DFL);
             signal(SIGTERM, SIG_DFL);
             close(pfd[0]);
-            WorkerCtx w = {catalog_path, run_id, o, g % gpus, shares ? shares[g % gpus] : NULL, pfd[1]};
-            worker_main(&w, todo, n_todo, g, workers);
+            WorkerCtx w = {catalog_path, run_id, o, g % gpus, shares ? shares[g % gpus] : NULL, pfd[1], next_program};
+            worker_main(&w, todo, n_todo);
         }
         close(pfd[1]);
         pids[g] = pid;
@@ -885,6 +915,8 @@ done:
     free(pids);
     free(fds);
     free(partial);
+    if (next_program)
+        munmap(next_program, sizeof(int));
     s->seconds = now_s() - t0;
     return rc;
 }
@@ -955,6 +987,8 @@ int run_start(const char *catalog_path, const RunOptions *o, RunSummary *s, int 
     cJSON_AddNumberToObject(oj, "timing_runs", o->eval.timing_runs);
     if (o->eval.profile)
         cJSON_AddBoolToObject(oj, "profile", 1);
+    if (o->eval.racecheck)
+        cJSON_AddBoolToObject(oj, "racecheck", 1);
     if (o->eval.time_all_configs)
         cJSON_AddBoolToObject(oj, "time_all_configs", 1);
     cJSON_AddNumberToObject(oj, "gpus", o->workers);
@@ -979,7 +1013,7 @@ done:
     return rc;
 }
 
-int run_stored_options(const char *catalog_path, int64_t run_id, EvalOptions *o, Error *e)
+int run_stored_options(const char *catalog_path, int64_t run_id, EvalOptions *o, int *racecheck, Error *e)
 {
     int rc = 0;
     Catalog *c = NULL;
@@ -1004,6 +1038,7 @@ int run_stored_options(const char *catalog_path, int64_t run_id, EvalOptions *o,
     if (cJSON_IsNumber(v = cJSON_GetObjectItemCaseSensitive(oj, "timing_runs")))
         o->timing_runs = v->valueint;
     o->profile = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(oj, "profile"));
+    *racecheck = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(oj, "racecheck"));
     o->time_all_configs = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(oj, "time_all_configs"));
     o->seed = row.seed;
 done:

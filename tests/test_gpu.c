@@ -10,6 +10,7 @@
  * runner (the worker is `harness worker`). */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/fileio.h"
@@ -17,6 +18,7 @@
 #include "common/strbuf.h"
 #include "harness/eval.h"
 #include "harness/gpu_timing.h"
+#include "harness/racecheck.h"
 #include "tests/test.h"
 
 typedef struct Case {
@@ -197,6 +199,168 @@ TEST(gpu_fake_eval)
     free(so);
     free(cupti);
     free(exe);
+    return 0;
+}
+
+/* A stand-in compute-sanitizer: runs the worker command line it is given
+ * as a child (so the pipes it inherits are the worker's), counts its starts
+ * in $FAKE_SANITIZER_STARTS, and at exit writes a racecheck log in the real
+ * tool's format (as seen on the H200) with $FAKE_RACECHECK_ERRORS errors. */
+static const char FAKE_SANITIZER[] =
+    "#!/bin/sh\n"
+    "log=\n"
+    "while [ $# -gt 0 ]; do\n"
+    "  case $1 in --log-file) log=$2; shift 2 ;; --tool|--print-limit) shift 2 ;; *) break ;; esac\n"
+    "done\n"
+    "echo start >>\"$FAKE_SANITIZER_STARTS\"\n"
+    "\"$@\"\n"
+    "rc=$?\n"
+    "n=${FAKE_RACECHECK_ERRORS:-0}\n"
+    "{ echo '========= COMPUTE-SANITIZER'\n"
+    "  [ \"$n\" -gt 0 ] && echo '========= Error: Race reported between Write access at axpy+0x70 in kernel.cu:12:axpy'\n"
+    "  echo \"========= RACECHECK SUMMARY: $((n + 1)) hazards displayed ($n errors, 1 warning)\"; } >\"$log\"\n"
+    "exit $rc\n";
+
+static int count_lines(const char *path)
+{
+    char *text = NULL;
+    Error e;
+    if (file_read_all(path, 1 << 16, &text, NULL, &e) != 0)
+        return 0;
+    int n = 0;
+    for (const char *c = text; *c; c++)
+        n += *c == '\n';
+    free(text);
+    return n;
+}
+
+TEST(gpu_fake_racecheck)
+{
+    char *exe = test_harness_exe();
+    if (!exe)
+        SKIP("the harness binary is not next to the test runner (build both with make)");
+    Fixture f;
+    char *so = build_fake(t);
+    char *tool = xasprintf("%s/compute-sanitizer", t->tmpdir), *starts = xasprintf("%s/starts", t->tmpdir);
+    char *nv = xasprintf("%s/nvrtc", t->tmpdir), *cr = xasprintf("%s/cref", t->tmpdir);
+    char *src = NULL;
+    LaunchPlan *lp = NULL;
+    Error e;
+    int changed;
+    CHECK(file_write_if_changed(tool, FAKE_SANITIZER, strlen(FAKE_SANITIZER), &changed, &e) == 0);
+    CHECK(chmod(tool, 0755) == 0);
+    setenv("CUDAPERF_SANITIZER", tool, 1);
+    setenv("FAKE_SANITIZER_STARTS", starts, 1);
+    setenv("FAKE_CUDA_MODE", "ok", 1);
+    if (!so || fixture_load(t, &f) != 0)
+        goto out;
+    CHECK(file_read_all("tests/data/kernels/axpy/kernel.cu", 1 << 20, &src, NULL, &e) == 0);
+    CHECK(launch_load("tests/data/kernels/axpy/launch.json", f.p, &lp, &e) == 0);
+    if (!src || !lp)
+        goto fixture;
+
+    EvalOptions o = eval_default_options();
+    o.nvrtc_cache = nv;
+    o.cref_cache = cr;
+    o.worker_exe = exe;
+    o.trials = 1;
+    char path[1024];
+    /* refused where it cannot mean anything */
+    o.backend = BACKEND_CPU;
+    CHECK(eval_use_racecheck(&o, path, sizeof path, &e) == -1 && strstr(e.msg, "GPU backend"));
+    o.backend = BACKEND_GPU;
+    o.profile = 1;
+    CHECK(eval_use_racecheck(&o, path, sizeof path, &e) == -1 && strstr(e.msg, "--profile"));
+    o.profile = 0;
+    setenv("CUDAPERF_SANITIZER", "/nonexistent/compute-sanitizer", 1);
+    CHECK(eval_use_racecheck(&o, path, sizeof path, &e) == -1 && strstr(e.msg, "/nonexistent/compute-sanitizer"));
+    setenv("CUDAPERF_SANITIZER", tool, 1);
+    CHECK(eval_use_racecheck(&o, path, sizeof path, &e) == 0 && strcmp(path, tool) == 0 && o.timing_runs == 0);
+
+    /* two candidates in one session: each in a worker of its own under the
+     * sanitizer; the first is clean, the second has a reported hazard */
+    EvalSession s;
+    int no_gpu = 0;
+    CHECK(eval_session_open(&s, &o, &no_gpu, &e) == 0);
+    EvalReport r;
+    setenv("FAKE_RACECHECK_ERRORS", "0", 1);
+    CHECK(eval_session_candidate(&s, f.p, f.ref, src, lp, f.configs, f.n_configs, &o, &r, &no_gpu, &e) == 0);
+    CHECK_MSG(r.status == EVAL_PASS, "clean candidate: %s (%s)", eval_status_name(r.status),
+              r.n_configs ? r.configs[0].message : "");
+    CHECK(r.n_configs > 0 && r.configs[0].timed_runs == 0);
+    eval_report_release(&r);
+    setenv("FAKE_RACECHECK_ERRORS", "2", 1);
+    CHECK(eval_session_candidate(&s, f.p, f.ref, src, lp, f.configs, f.n_configs, &o, &r, &no_gpu, &e) == 0);
+    CHECK_MSG(r.status == EVAL_WRONG_RESULT, "racy candidate: %s", eval_status_name(r.status));
+    for (int k = 0; k < r.n_configs; k++)
+        CHECK_MSG(r.configs[k].status == EVAL_WRONG_RESULT &&
+                      strstr(r.configs[k].message, "shared-memory race (compute-sanitizer racecheck: 2 errors, "
+                                                   "1 warning): Error: Race reported between Write access"),
+                  "config %s: %s", r.configs[k].config->name, r.configs[k].message);
+    eval_report_release(&r);
+    eval_session_close(&s);
+    CHECK_MSG(count_lines(starts) == 2, "%d sanitizer starts for 2 candidates", count_lines(starts));
+
+    /* the command line: the worker under the sanitizer is the harness
+     * itself (not /proc/self/exe, which would name the sanitizer there) */
+    char *out = NULL;
+    int st = test_sh(&out, "%s --catalog %s/none.db eval tests/data/programs/ok-axpy tests/data/kernels/axpy/kernel.cu "
+                           "tests/data/kernels/axpy/launch.json --racecheck --trials 1 --cache %s 2>&1",
+                     exe, t->tmpdir, t->tmpdir);
+    CHECK_MSG(st == 1 && out && strstr(out, "verdict: wrong_result") && strstr(out, "shared-memory race"),
+              "harness eval --racecheck: exit %d:\n%s", st, out ? out : "");
+    free(out);
+
+fixture:
+    fixture_release(&f);
+out:
+    launch_free(lp);
+    free(src);
+    unsetenv("FAKE_RACECHECK_ERRORS");
+    unsetenv("FAKE_SANITIZER_STARTS");
+    unsetenv("CUDAPERF_SANITIZER");
+    unsetenv("FAKE_CUDA_MODE");
+    unsetenv("CUDAPERF_LIBCUDA");
+    free(nv);
+    free(cr);
+    free(tool);
+    free(starts);
+    free(so);
+    free(exe);
+    return 0;
+}
+
+/* The log format of the real tool, as compute-sanitizer 2025.x wrote it on
+ * the H200 (device run 23): singular and plural counts. */
+TEST(racecheck_reads_the_tools_log)
+{
+    char *path = xasprintf("%s/rc.log", t->tmpdir);
+    const char *logs[] = {
+        "========= COMPUTE-SANITIZER\n========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)\n",
+        "========= COMPUTE-SANITIZER\n========= Error: Race reported between Write access at k+0x1f0 in k.cu:40:k\n"
+        "=========     and Read access at k+0x2a0 in k.cu:44:k [128 hazards]\n"
+        "========= RACECHECK SUMMARY: 2 hazards displayed (1 error, 1 warning)\n",
+        "========= RACECHECK SUMMARY: 4 hazards displayed (4 errors, 0 warnings)\n",
+        "========= COMPUTE-SANITIZER\n",
+    };
+    int errors[] = {0, 1, 4, -1}, warnings[] = {0, 1, 0, -1}, changed;
+    Error e;
+    for (int i = 0; i < 4; i++) {
+        RaceReport r;
+        CHECK(file_write_if_changed(path, logs[i], strlen(logs[i]), &changed, &e) == 0);
+        int rc = racecheck_read_log(path, &r, &e);
+        if (errors[i] < 0) {
+            CHECK_MSG(rc == -1 && strstr(e.msg, "no RACECHECK SUMMARY"), "log %d: rc %d", i, rc);
+            continue;
+        }
+        CHECK_MSG(rc == 0 && r.errors == errors[i] && r.warnings == warnings[i], "log %d: rc %d, %d errors, %d warnings",
+                  i, rc, r.errors, r.warnings);
+    }
+    RaceReport r;
+    CHECK(file_write_if_changed(path, logs[1], strlen(logs[1]), &changed, &e) == 0 && racecheck_read_log(path, &r, &e) == 0);
+    CHECK(strncmp(r.first, "Error: Race reported between Write access", 41) == 0);
+    CHECK(racecheck_read_log("/nonexistent/rc.log", &r, &e) == -1 && strstr(e.msg, "/nonexistent/rc.log"));
+    free(path);
     return 0;
 }
 

@@ -302,6 +302,27 @@ def agreement(gpu_json, cpu_json):
 def ids(catalog, n):
     """Every reference kernel and n variants dealt round-robin over
     (family, variant kind), so each family and each kind is represented."""
+    print(",".join(str(x) for x in verify_ids(catalog, n)))
+
+
+RACE_DEFECTS = ("missing-syncthreads", "non-atomic-accumulation")
+
+
+def race_ids(catalog, n, others):
+    """The race variants among verify's selection of n variants, and
+    `others` more of that selection (references and variants, evenly spread):
+    what --racecheck is judged on, and where it must not cry race."""
+    db = sqlite3.connect(catalog)
+    defect = {kid: json.loads(k or "{}").get("defect") for kid, k in db.execute("SELECT id, knobs FROM kernels")}
+    picked = verify_ids(catalog, n)
+    races = [k for k in picked if defect.get(k) in RACE_DEFECTS]
+    rest = [k for k in picked if defect.get(k) not in RACE_DEFECTS]
+    step = max(1.0, len(rest) / others) if others else 0
+    extra = [rest[int(i * step)] for i in range(min(others, len(rest)))] if others else []
+    print(",".join(str(x) for x in sorted(races + extra)))
+
+
+def verify_ids(catalog, n):
     db = sqlite3.connect(catalog)
     rows = db.execute("SELECT k.id, k.origin, p.name, k.knobs FROM kernels k JOIN programs p ON p.id = k.program_id"
                       " ORDER BY p.name, k.id").fetchall()
@@ -322,7 +343,7 @@ def ids(catalog, n):
             if depth < len(b) and len(picked) < n:
                 picked.append(b[depth])
         depth += 1
-    print(",".join(str(x) for x in refs + sorted(set(picked))))
+    return refs + sorted(set(picked))
 
 
 def defects(catalog, results):
@@ -522,6 +543,8 @@ def main():
         ncu(*args)
     elif cmd == "ids":
         ids(args[0], int(args[1]))
+    elif cmd == "race-ids":
+        race_ids(args[0], int(args[1]), int(args[2]))
     elif cmd == "defects":
         defects(*args)
     elif cmd == "speedup-combine":

@@ -23,6 +23,8 @@
 #               Spearman rank correlation of the two runs' medians
 #   kernelbench the same KB kernels through KernelBench's load_inline flow
 #               (tests/bench/kernelbench_flow.py) and through `harness eval`
+#   race        --racecheck on the race variants of verify's selection and RACE_OTHERS more kernels, beside
+#               the plain GPU run and the CPU backend (small config): agreement, races caught
 #   defects     DEFECTS_SAMPLE low-precision-accumulation variants on the large config, where long sums
 #               show them (verify leaves large out)
 #   torchcat    DIR/catalog-torch.db: the C catalog plus the torch programs (after setup)
@@ -213,6 +215,45 @@ phase_speedup() {
         "$H" --catalog "$cpucat" results "$c" --json >"$OUT/speedup-cpu.json"
         "$PY" tests/bench/device_analysis.py agreement "$OUT/speedup-gpu.json" "$OUT/speedup-cpu.json"
     fi
+}
+
+RACE_OTHERS=${RACE_OTHERS:-300}
+phase_race() {
+    # --racecheck (harness/racecheck.h) against the CPU backend: the race variants among verify's
+    # selection (VERIFY_VARIANTS) and RACE_OTHERS more of it (references and variants: racecheck must
+    # not cry race there), small config, one trial: on the GPU plain, on the GPU under racecheck, and
+    # on the CPU backend, all three at once; RACE_BUDGET bounds each
+    "$PY" tests/bench/device_analysis.py race-ids "$CAT" "$VERIFY_VARIANTS" "$RACE_OTHERS" >"$OUT/race-ids.txt"
+    local ids=$(cat "$OUT/race-ids.txt") b=${RACE_BUDGET:-240} t0=$(date +%s)
+    echo "race: $(tr ',' '\n' <"$OUT/race-ids.txt" | wc -l) kernels"
+    local rcat="$OUT/catalog-race.db" pcat="$OUT/catalog-race-plain.db" ccat="$OUT/catalog-race-cpu.db"
+    cp "$CAT" "$rcat"; cp "$CAT" "$pcat"; cp "$CAT" "$ccat"
+    local sel="--kernels $ids --configs small --trials 1 --timing-runs 0"
+    timeout -s INT "$b" "$H" --catalog "$rcat" run $sel --racecheck --per-gpu 8 --jobs 2 \
+        --cache "$OUT/cache" >"$OUT/race-gpu.log" 2>&1 &
+    local g1=$!
+    timeout -s INT "$b" "$H" --catalog "$pcat" run $sel --per-gpu 2 --jobs 1 --cache "$OUT/cache" \
+        >"$OUT/race-plain.log" 2>&1 &
+    local g2=$!
+    timeout -s INT "$b" "$H" --catalog "$ccat" run $sel --backend cpu --per-gpu 4 --cache "$OUT/cache-cpu" \
+        >"$OUT/race-cpu.log" 2>&1
+    echo "CPU backend: exit $?, $(( $(date +%s) - t0 )) s"
+    wait $g1; echo "GPU --racecheck: exit $?, $(( $(date +%s) - t0 )) s"
+    wait $g2; echo "GPU plain: exit $?, $(( $(date +%s) - t0 )) s"
+    tail -1 "$OUT/race-gpu.log"
+    for c in race race-plain race-cpu; do "$H" --catalog "$OUT/catalog-$c.db" results --json >"$OUT/$c.json"; done
+    echo "-- plain GPU against the CPU backend"
+    "$PY" tests/bench/device_analysis.py agreement "$OUT/race-plain.json" "$OUT/race-cpu.json" | head -12
+    echo "-- GPU under --racecheck against the CPU backend"
+    "$PY" tests/bench/device_analysis.py agreement "$OUT/race.json" "$OUT/race-cpu.json" | head -30
+    echo "-- planted defects, GPU under --racecheck"
+    "$PY" tests/bench/device_analysis.py defects "$CAT" "$OUT/race.json" | head -30
+    "$PY" - "$OUT/race.json" <<'PYEOF'
+import collections, json, sys
+rows = [r for r in json.load(open(sys.argv[1]))["results"] if r["status"] != "skipped"]
+flag = collections.Counter((r.get("defect") or r["origin"]) for r in rows if "shared-memory race" in (r.get("error") or ""))
+print("-- racecheck's hazards by kernel kind (references and unplanted variants must have none):", dict(flag))
+PYEOF
 }
 
 DEFECTS_SAMPLE=${DEFECTS_SAMPLE:-150}

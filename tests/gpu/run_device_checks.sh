@@ -77,6 +77,10 @@ while read -r dir want fake text; do
     check_kernel "$dir" "$want" "$text"
 done <tests/data/kernels/expected.txt
 
+echo "== --racecheck: compute-sanitizer's racecheck over the candidate (harness/racecheck.h)"
+check_kernel axpy pass - --racecheck --trials 1
+check_kernel axpy-missing-barrier wrong_result "shared-memory race" --racecheck --trials 1
+
 echo "== JSON output"
 # (The 64M-element "large" config is left out: generating its inputs on the
 # host takes about a minute here, device time this script should not spend.)
