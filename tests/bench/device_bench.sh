@@ -243,11 +243,11 @@ phase_race() {
     tail -1 "$OUT/race-gpu.log"
     for c in race race-plain race-cpu; do "$H" --catalog "$OUT/catalog-$c.db" results --json >"$OUT/$c.json"; done
     echo "-- plain GPU against the CPU backend"
-    "$PY" tests/bench/device_analysis.py agreement "$OUT/race-plain.json" "$OUT/race-cpu.json" | head -12
+    "$PY" tests/bench/device_analysis.py agreement "$OUT/race-plain.json" "$OUT/race-cpu.json" | sed -n 1,12p
     echo "-- GPU under --racecheck against the CPU backend"
-    "$PY" tests/bench/device_analysis.py agreement "$OUT/race.json" "$OUT/race-cpu.json" | head -30
+    "$PY" tests/bench/device_analysis.py agreement "$OUT/race.json" "$OUT/race-cpu.json" | sed -n 1,40p
     echo "-- planted defects, GPU under --racecheck"
-    "$PY" tests/bench/device_analysis.py defects "$CAT" "$OUT/race.json" | head -30
+    "$PY" tests/bench/device_analysis.py defects "$CAT" "$OUT/race.json" | sed -n 1,30p
     "$PY" - "$OUT/race.json" <<'PYEOF'
 import collections, json, sys
 rows = [r for r in json.load(open(sys.argv[1]))["results"] if r["status"] != "skipped"]
