@@ -322,6 +322,16 @@ def race_ids(catalog, n, others):
     print(",".join(str(x) for x in sorted(races + extra)))
 
 
+def sample_ids(catalog, n):
+    """n kernels (references and variants alike) spread evenly over the whole
+    catalog in program order: a sample with the catalog's own mix of kinds."""
+    db = sqlite3.connect(catalog)
+    rows = [r[0] for r in db.execute("SELECT k.id FROM kernels k JOIN programs p ON p.id = k.program_id"
+                                     " ORDER BY p.name, k.id")]
+    step = max(1.0, len(rows) / n)
+    print(",".join(str(rows[int(i * step)]) for i in range(min(n, len(rows)))))
+
+
 def verify_ids(catalog, n):
     db = sqlite3.connect(catalog)
     rows = db.execute("SELECT k.id, k.origin, p.name, k.knobs FROM kernels k JOIN programs p ON p.id = k.program_id"
@@ -543,6 +553,8 @@ def main():
         ncu(*args)
     elif cmd == "ids":
         ids(args[0], int(args[1]))
+    elif cmd == "sample-ids":
+        sample_ids(args[0], int(args[1]))
     elif cmd == "race-ids":
         race_ids(args[0], int(args[1]), int(args[2]))
     elif cmd == "defects":
