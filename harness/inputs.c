@@ -162,7 +162,7 @@ float inputs_bf16_to_f32(uint16_t b)
 
 /* ---- element access ---- */
 
-static void put(DType t, void *buf, int64_t i, double v)
+void inputs_put(DType t, void *buf, int64_t i, double v)
 {
     switch (t) {
     case DT_BOOL: ((uint8_t *)buf)[i] = v != 0; break;
@@ -276,7 +276,7 @@ static void fill_uniform_range(const ProblemArg *a, uint64_t key, void *buf, int
         stream_next(&ws, &w, NULL);
         /* u in (0, 1): (w + 0.5) / 2^32, exact in double. */
         double v = f->lo + scale * ((double)w + 0.5);
-        put(a->dtype, buf, i, is_float ? v : floor(v));
+        inputs_put(a->dtype, buf, i, is_float ? v : floor(v));
     }
 }
 
@@ -331,7 +331,7 @@ int inputs_fill(const Problem *p, const ProblemConfig *c, const ProblemArg *a, u
         for (int64_t i = 0; i < count; i++) {
             int64_t v;
             TRY(draw_int(&ws, lo, hi, &v, e));
-            put(a->dtype, buf, i, (double)v);
+            inputs_put(a->dtype, buf, i, (double)v);
         }
     } else if (f->kind == FILL_PARTITION) {
         int64_t total;
@@ -350,7 +350,7 @@ int inputs_fill(const Problem *p, const ProblemConfig *c, const ProblemArg *a, u
         cuts[0] = 0;
         cuts[count - 1] = total;
         for (int64_t i = 0; i < count; i++)
-            put(a->dtype, buf, i, (double)cuts[i]);
+            inputs_put(a->dtype, buf, i, (double)cuts[i]);
         free(cuts);
     }
     if (f->sorted) {
@@ -367,7 +367,7 @@ void inputs_poison(DType t, void *buf, int64_t count)
     if (dtype_is_float(t) && count > 0) {
         /* one element, then doubling copies of what is written */
         size_t size = dtype_size(t), total = (size_t)count * size, done = size;
-        put(t, buf, 0, NAN);
+        inputs_put(t, buf, 0, NAN);
         while (done < total) {
             size_t n = done < total - done ? done : total - done;
             memcpy((char *)buf + done, buf, n);

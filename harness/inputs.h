@@ -45,5 +45,8 @@ uint64_t inputs_stream_seed(uint64_t seed, const char *arg_name);
 
 /* Reads element i of a buffer of dtype t as a double. */
 double inputs_get(DType t, const void *buf, int64_t i);
+/* Writes v as element i of a buffer of dtype t (a C cast; f16 and bf16
+ * rounded to nearest even). */
+void inputs_put(DType t, void *buf, int64_t i, double v);
 
 #endif
