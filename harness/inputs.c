@@ -362,18 +362,68 @@ done:
     return rc;
 }
 
+/* Elements [begin, end) of buf. */
+static void poison_range(DType t, void *buf, int64_t begin, int64_t end)
+{
+    size_t size = dtype_size(t);
+    char *base = (char *)buf + (size_t)begin * size;
+    size_t total = (size_t)(end - begin) * size;
+    if (total == 0)
+        return;
+    if (!dtype_is_float(t)) {
+        memset(base, 0xA5, total);
+        return;
+    }
+    /* one element, then doubling copies of what is written */
+    size_t done = size;
+    inputs_put(t, base, 0, NAN);
+    while (done < total) {
+        size_t n = done < total - done ? done : total - done;
+        memcpy(base + done, base, n);
+        done += n;
+    }
+}
+
+typedef struct PoisonJob {
+    DType t;
+    void *buf;
+    int64_t begin, end;
+} PoisonJob;
+
+static void *poison_job(void *arg)
+{
+    PoisonJob *j = arg;
+    poison_range(j->t, j->buf, j->begin, j->end);
+    return NULL;
+}
+
+/* A large output is mostly fresh memory, whose first touch (the kernel
+ * zeroing each page) cost more than the writing: 3.9 s for 508 MiB on one
+ * thread here (2026-12-04).  Several threads take the faults in parallel. */
+#define POISON_PARALLEL_MIN_BYTES (64LL << 20)
+#define POISON_MAX_THREADS 8
+
 void inputs_poison(DType t, void *buf, int64_t count)
 {
-    if (dtype_is_float(t) && count > 0) {
-        /* one element, then doubling copies of what is written */
-        size_t size = dtype_size(t), total = (size_t)count * size, done = size;
-        inputs_put(t, buf, 0, NAN);
-        while (done < total) {
-            size_t n = done < total - done ? done : total - done;
-            memcpy((char *)buf + done, buf, n);
-            done += n;
-        }
-    } else if (!dtype_is_float(t)) {
-        memset(buf, 0xA5, (size_t)count * dtype_size(t));
+    if (count <= 0)
+        return;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    long long bytes = (long long)count * (long long)dtype_size(t);
+    int n = bytes < POISON_PARALLEL_MIN_BYTES || cores < 2 ? 1 : (int)(cores < POISON_MAX_THREADS ? cores : POISON_MAX_THREADS);
+    PoisonJob jobs[POISON_MAX_THREADS];
+    pthread_t th[POISON_MAX_THREADS];
+    int started[POISON_MAX_THREADS] = {0};
+    int64_t chunk = (count + n - 1) / n;
+    for (int k = 0; k < n; k++) {
+        int64_t b = chunk * k < count ? chunk * k : count, e = b + chunk < count ? b + chunk : count;
+        jobs[k] = (PoisonJob){t, buf, b, e};
+        /* the first range is ours; a thread that cannot start is done here */
+        started[k] = k > 0 && pthread_create(&th[k], NULL, poison_job, &jobs[k]) == 0;
     }
+    for (int k = 0; k < n; k++)
+        if (!started[k])
+            poison_job(&jobs[k]);
+    for (int k = 1; k < n; k++)
+        if (started[k])
+            pthread_join(th[k], NULL);
 }

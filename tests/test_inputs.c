@@ -174,3 +174,29 @@ TEST(inputs_large_uniform_fill_is_the_stream)
     problem_free(p);
     return 0;
 }
+
+/* Buffers past the size from which several threads poison them (uneven
+ * ranges): every element must hold the pattern, the last one too. */
+TEST(inputs_poison_large_buffers)
+{
+    DType types[] = {DT_F32, DT_F16, DT_F64, DT_I32};
+    for (size_t k = 0; k < sizeof types / sizeof *types; k++) {
+        DType dt = types[k];
+        size_t size = dtype_size(dt);
+        int64_t count = (int64_t)((64 << 20) / size) + 3;
+        unsigned char *buf = xmalloc((size_t)count * size);
+        memset(buf, 0, (size_t)count * size);
+        inputs_poison(dt, buf, count);
+        unsigned char one[8];
+        inputs_poison(dt, one, 1);
+        CHECK(dtype_is_float(dt) ? isnan(inputs_get(dt, buf, 0)) : buf[0] == 0xA5);
+        int64_t wrong = -1;
+        for (int64_t i = 0; i < count && wrong < 0; i++)
+            if (memcmp(buf + (size_t)i * size, one, size) != 0)
+                wrong = i;
+        CHECK_MSG(wrong < 0, "%s: element %lld of %lld is not the poison pattern", dtype_name(dt), (long long)wrong,
+                  (long long)count);
+        free(buf);
+    }
+    return 0;
+}
