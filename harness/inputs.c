@@ -1,12 +1,11 @@
 #include "inputs.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "common/hash.h"
+#include "common/parallel.h"
 #include "common/strbuf.h"
 
 /* Philox4x32-10 (Salmon et al., SC'11) laid out exactly as cuRAND's host
@@ -239,12 +238,6 @@ static int draw_int(WordStream *ws, int64_t lo, int64_t hi, int64_t *out, Error 
  * disjoint ranges can be filled by separate threads and the bytes are the
  * same whatever the split (the large configs' inputs are hundreds of MB:
  * one thread took 1.3 s for 64 Mi floats, measured). */
-typedef struct UniformJob {
-    const ProblemArg *a;
-    uint64_t key;
-    void *buf;
-    int64_t begin, end;
-} UniformJob;
 
 static void fill_uniform_range(const ProblemArg *a, uint64_t key, void *buf, int64_t begin, int64_t end)
 {
@@ -280,36 +273,25 @@ static void fill_uniform_range(const ProblemArg *a, uint64_t key, void *buf, int
     }
 }
 
-static void *uniform_job(void *arg)
+typedef struct UniformFill {
+    const ProblemArg *a;
+    uint64_t key;
+    void *buf;
+} UniformFill;
+
+static void uniform_range(void *ctx, int k, int64_t begin, int64_t end)
 {
-    UniformJob *j = arg;
-    fill_uniform_range(j->a, j->key, j->buf, j->begin, j->end);
-    return NULL;
+    (void)k;
+    const UniformFill *u = ctx;
+    fill_uniform_range(u->a, u->key, u->buf, begin, end);
 }
 
 #define UNIFORM_PARALLEL_MIN (1 << 20) /* elements: below this one thread is faster */
-#define UNIFORM_MAX_THREADS 32
 
 static void fill_uniform(const ProblemArg *a, uint64_t key, void *buf, int64_t count)
 {
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    int n = count < UNIFORM_PARALLEL_MIN || cores < 2 ? 1 : (int)(cores < UNIFORM_MAX_THREADS ? cores : UNIFORM_MAX_THREADS);
-    UniformJob jobs[UNIFORM_MAX_THREADS];
-    pthread_t th[UNIFORM_MAX_THREADS];
-    int started[UNIFORM_MAX_THREADS] = {0};
-    int64_t chunk = (count + n - 1) / n;
-    for (int t = 0; t < n; t++) {
-        int64_t b = chunk * t, end = b + chunk < count ? b + chunk : count;
-        jobs[t] = (UniformJob){a, key, buf, b < count ? b : count, end};
-        /* the first range is ours; a thread that cannot start is done here */
-        started[t] = t > 0 && pthread_create(&th[t], NULL, uniform_job, &jobs[t]) == 0;
-    }
-    for (int t = 0; t < n; t++)
-        if (!started[t])
-            uniform_job(&jobs[t]);
-    for (int t = 1; t < n; t++)
-        if (started[t])
-            pthread_join(th[t], NULL);
+    UniformFill u = {a, key, buf};
+    parallel_ranges(count, parallel_threads(count, UNIFORM_PARALLEL_MIN, 32), uniform_range, &u);
 }
 
 int inputs_fill(const Problem *p, const ProblemConfig *c, const ProblemArg *a, uint64_t seed, void *buf,
@@ -384,46 +366,28 @@ static void poison_range(DType t, void *buf, int64_t begin, int64_t end)
     }
 }
 
-typedef struct PoisonJob {
+typedef struct PoisonFill {
     DType t;
     void *buf;
-    int64_t begin, end;
-} PoisonJob;
+} PoisonFill;
 
-static void *poison_job(void *arg)
+static void poison_job(void *ctx, int k, int64_t begin, int64_t end)
 {
-    PoisonJob *j = arg;
-    poison_range(j->t, j->buf, j->begin, j->end);
-    return NULL;
+    (void)k;
+    const PoisonFill *f = ctx;
+    poison_range(f->t, f->buf, begin, end);
 }
 
 /* A large output is mostly fresh memory, whose first touch (the kernel
- * zeroing each page) cost more than the writing: 3.9 s for 508 MiB on one
+ * zeroing each page) cost more than the writing: 2.3 s for 508 MiB on one
  * thread here (2026-12-04).  Several threads take the faults in parallel. */
 #define POISON_PARALLEL_MIN_BYTES (64LL << 20)
-#define POISON_MAX_THREADS 8
 
 void inputs_poison(DType t, void *buf, int64_t count)
 {
     if (count <= 0)
         return;
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    long long bytes = (long long)count * (long long)dtype_size(t);
-    int n = bytes < POISON_PARALLEL_MIN_BYTES || cores < 2 ? 1 : (int)(cores < POISON_MAX_THREADS ? cores : POISON_MAX_THREADS);
-    PoisonJob jobs[POISON_MAX_THREADS];
-    pthread_t th[POISON_MAX_THREADS];
-    int started[POISON_MAX_THREADS] = {0};
-    int64_t chunk = (count + n - 1) / n;
-    for (int k = 0; k < n; k++) {
-        int64_t b = chunk * k < count ? chunk * k : count, e = b + chunk < count ? b + chunk : count;
-        jobs[k] = (PoisonJob){t, buf, b, e};
-        /* the first range is ours; a thread that cannot start is done here */
-        started[k] = k > 0 && pthread_create(&th[k], NULL, poison_job, &jobs[k]) == 0;
-    }
-    for (int k = 0; k < n; k++)
-        if (!started[k])
-            poison_job(&jobs[k]);
-    for (int k = 1; k < n; k++)
-        if (started[k])
-            pthread_join(th[k], NULL);
+    int64_t min_count = POISON_PARALLEL_MIN_BYTES / (int64_t)dtype_size(t);
+    PoisonFill f = {t, buf};
+    parallel_ranges(count, parallel_threads(count, min_count, 8), poison_job, &f);
 }
