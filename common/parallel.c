@@ -1,6 +1,7 @@
 #include "common/parallel.h"
 
 #include <pthread.h>
+#include <string.h>
 #include <unistd.h>
 
 int parallel_threads(int64_t count, int64_t min_count, int max_threads)
@@ -48,4 +49,24 @@ void parallel_ranges(int64_t count, int n, void (*fn)(void *ctx, int k, int64_t 
     for (int k = 1; k < n; k++)
         if (started[k])
             pthread_join(th[k], NULL);
+}
+
+typedef struct Copy {
+    char *dst;
+    const char *src;
+} Copy;
+
+static void copy_range(void *ctx, int k, int64_t begin, int64_t end)
+{
+    (void)k;
+    const Copy *c = ctx;
+    memcpy(c->dst + begin, c->src + begin, (size_t)(end - begin));
+}
+
+#define COPY_PARALLEL_MIN (64LL << 20)
+
+void parallel_copy(void *dst, const void *src, size_t n)
+{
+    Copy c = {dst, src};
+    parallel_ranges((int64_t)n, parallel_threads((int64_t)n, COPY_PARALLEL_MIN, 8), copy_range, &c);
 }

@@ -8,6 +8,7 @@
 #ifndef CUDAPERF_PARALLEL_H
 #define CUDAPERF_PARALLEL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define PARALLEL_MAX_THREADS 32
@@ -22,5 +23,10 @@ int parallel_threads(int64_t count, int64_t min_count, int max_threads);
  * its own thread; returns when all are done.  fn must only touch its own
  * range and its own slot k of whatever ctx holds. */
 void parallel_ranges(int64_t count, int n, void (*fn)(void *ctx, int k, int64_t begin, int64_t end), void *ctx);
+
+/* memcpy(dst, src, n), split over threads from 64 MiB up: a copy into
+ * fresh memory (a download into a new buffer, a trial kept in the cache)
+ * spends most of its time on the destination's first-touch faults. */
+void parallel_copy(void *dst, const void *src, size_t n);
 
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/parallel.h"
 #include "common/strbuf.h"
 #include "harness/cost_trace.h"
 #include "harness/cpu_compile.h"
@@ -774,7 +775,7 @@ static int run_trial(Eval *ev, const ProblemConfig *c, uint64_t seed, int time_i
         }
         host[b] = xmalloc(bytes[b] + 1);
         if (arg_role_is_input(p->args[i].role))
-            memcpy(host[b], rb.data[i], bytes[b]);
+            parallel_copy(host[b], rb.data[i], bytes[b]);
     }
     traced = cost_trace("parent", "inputs", traced);
     if (hit) {

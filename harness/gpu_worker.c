@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/parallel.h"
 #include "common/strbuf.h"
 #include "harness/wp_profile.h"
 
@@ -330,7 +331,7 @@ int gpu_worker_upload(GpuWorker *w, uint32_t index, const void *data, size_t len
 {
     if (!use_staging(w, len))
         return call_simple(w, WP_UPLOAD, &index, 4, data, len, status, e);
-    memcpy(w->shm, data, len);
+    parallel_copy(w->shm, data, len);
     return call_staged(w, WP_UPLOAD_SHM, index, len, status, e);
 }
 
@@ -473,7 +474,7 @@ int gpu_worker_download(GpuWorker *w, uint32_t index, void *dst, size_t len, WpS
     if (use_staging(w, len)) {
         if (call_staged(w, WP_DOWNLOAD_SHM, index, len, status, e) != 0)
             return -1;
-        memcpy(dst, w->shm, len);
+        parallel_copy(dst, w->shm, len); /* dst is often fresh memory */
         return 0;
     }
     WpFrame resp;

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "common/dtype.h"
+#include "common/parallel.h"
 #include "common/strbuf.h"
 
 typedef struct Entry {
@@ -170,7 +171,7 @@ RefCacheKeep ref_cache_begin(RefCache *c, const Problem *p, const ProblemConfig 
         en->bytes[a] = n;
         if (arg_role_is_buffer(p->args[a].role) && arg_role_is_input(p->args[a].role)) {
             en->inputs[a] = xmalloc((size_t)n + 1);
-            memcpy(en->inputs[a], b->data[a], (size_t)n);
+            parallel_copy(en->inputs[a], b->data[a], (size_t)n);
         }
     }
     c->bytes += total;
@@ -187,7 +188,7 @@ void ref_cache_finish(RefCache *c, const Problem *p, const ProblemConfig *cf, ui
     for (int a = 0; a < p->n_args; a++)
         if (arg_role_is_buffer(p->args[a].role) && arg_role_is_output(p->args[a].role)) {
             en->outputs[a] = xmalloc((size_t)en->bytes[a] + 1);
-            memcpy(en->outputs[a], b->data[a], (size_t)en->bytes[a]);
+            parallel_copy(en->outputs[a], b->data[a], (size_t)en->bytes[a]);
         }
     en->run_seconds = b->run_seconds;
     en->kind = kind;
