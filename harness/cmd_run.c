@@ -234,15 +234,6 @@ int cmd_run(CliContext *cx, int argc, char **argv)
         free(ids);
         return cli_usage_error("run", "--profile needs the GPU backend (the CPU has no hardware counters)");
     }
-    if (stored_racecheck)
-        racecheck = 1; /* a resumed --racecheck run */
-    if (racecheck) {
-        o.eval.backend = strcmp(o.backend, "cpu") == 0 ? BACKEND_CPU : BACKEND_GPU;
-        if (eval_use_racecheck(&o.eval, sanitizer, sizeof sanitizer, &e) != 0) {
-            free(ids);
-            return cli_usage_error("run", "%s", e.msg);
-        }
-    }
     if (strcmp(o.backend, "cpu") == 0) {
         /* correctness only: the CPU backend never reports a speed */
         o.eval.backend = BACKEND_CPU;
@@ -260,6 +251,12 @@ int cmd_run(CliContext *cx, int argc, char **argv)
         }
     } else {
         present = count_gpus();
+    }
+    if (racecheck || stored_racecheck) { /* stored: a resumed --racecheck run */
+        if (eval_use_racecheck(&o.eval, sanitizer, sizeof sanitizer, &e) != 0) {
+            free(ids);
+            return cli_usage_error("run", "%s", e.msg);
+        }
     }
     if (present == 0) {
         free(ids);

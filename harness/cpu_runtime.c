@@ -517,18 +517,17 @@ static int run_direct(Slot *s, Fiber *f)
     return 0;
 }
 
-/* The i-th thread a scheduling pass runs, of n: a fixed scramble of the
- * block's threads (i times a stride coprime with n).  In thread order, a
- * thread that reads a lower neighbour's shared memory without a barrier
- * always found it already written, so races of that shape never showed
- * (scans, triangular solves: measured against the GPU under racecheck,
- * device run 26); in a scrambled order about half of any race's pairs run
- * the reader first, in either direction.  Deterministic, so verdicts
- * repeat. */
-static uint32_t pass_order(uint32_t i, uint32_t n)
+/* The order a scheduling pass runs a block's n threads in: thread
+ * (j * stride) mod n j-th, a fixed scramble with a stride coprime with n
+ * (1 where no listed prime is).  In thread order, a thread that reads a
+ * lower neighbour's shared memory without a barrier always found it
+ * already written, so races of that shape never showed (scans, triangular
+ * solves: measured against the GPU under racecheck, device run 26); in a
+ * scrambled order about half of any race's pairs run the reader first, in
+ * either direction.  Deterministic, so verdicts repeat. */
+static uint32_t scramble_stride(uint32_t n)
 {
     static const uint32_t strides[] = {37, 41, 43, 47, 53, 59, 61, 67};
-    uint32_t stride = 1;
     for (size_t k = 0; k < sizeof strides / sizeof *strides; k++) {
         uint32_t a = strides[k] % n, b = n;
         while (a) { /* gcd(stride, n) */
@@ -536,12 +535,10 @@ static uint32_t pass_order(uint32_t i, uint32_t n)
             b = a;
             a = r;
         }
-        if (b == 1 && strides[k] % n > 1) {
-            stride = strides[k] % n;
-            break;
-        }
+        if (b == 1 && strides[k] % n > 1)
+            return strides[k] % n;
     }
-    return (uint32_t)((uint64_t)i * stride % n);
+    return 1;
 }
 
 /* 0, or -1 with s->err. */
@@ -554,9 +551,10 @@ static int run_block(Slot *s, uint64_t b)
     s->failed = 0;
     s->bar_arrived = 0;
     init_threads(s, L);
+    uint64_t stride = scramble_stride(s->n_threads);
     if (!s->fiber_mode) {
-        for (uint32_t i = 0; i < s->n_threads; i++)
-            if (run_direct(s, &s->fibers[pass_order(i, s->n_threads)]) != 0)
+        for (uint32_t j = 0; j < s->n_threads; j++)
+            if (run_direct(s, &s->fibers[j * stride % s->n_threads]) != 0)
                 return -1;
         return 0;
     }
@@ -564,7 +562,7 @@ static int run_block(Slot *s, uint64_t b)
         int ran = 0;
         uint32_t done = 0;
         for (uint32_t j = 0; j < s->n_threads; j++) {
-            uint32_t i = pass_order(j, s->n_threads);
+            uint32_t i = (uint32_t)(j * stride % s->n_threads);
             Fiber *f = &s->fibers[i];
             if (f->state == FS_READY) {
                 if (!f->started) {

@@ -558,9 +558,6 @@ static void report(int fd, const char *fmt, ...)
     }
 }
 
-/* Evaluates kernels[i] for i = first, first + stride, ... and exits.
- * Lines to the parent: "K <pass|fail> <kernel id>", or "E <message>" for
- * an error that stops this worker, or "G <message>" when there is no GPU. */
 /* The program ordinal of each of the (program-ordered) kernels: ord[i] is
  * the number of program changes before kernel i.  Returns how many programs
  * there are.  A kernel whose program cannot be looked up counts as a
@@ -664,11 +661,14 @@ static void worker_kernel(const WorkerCtx *w, Catalog *c, EvalSession *session, 
     kernel_row_release(&k);
 }
 
-/* A worker takes whole programs, the next one not yet taken by any worker
- * (w->next_program, shared by all of them), so that the candidates of one
- * program meet in one evaluation session and share its cache of reference
- * trials (ref_cache.h), and so that a worker that drew cheap programs takes
- * more of them instead of idling while another works through a long one. */
+/* Evaluates kernels and exits.  A worker takes whole programs, the next
+ * one not yet taken by any worker (w->next_program, shared by all of them),
+ * so that the candidates of one program meet in one evaluation session and
+ * share its cache of reference trials (ref_cache.h), and so that a worker
+ * that drew cheap programs takes more of them instead of idling while
+ * another works through a long one.  Lines to the parent: "K <pass|fail>
+ * <kernel id>", or "E <message>" for an error that stops this worker, or
+ * "G <message>" when there is no GPU. */
 static void worker_main(const WorkerCtx *w, const int64_t *kernels, int n)
 {
     Catalog *c = NULL;
