@@ -6,6 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "harness/nvrtc.h"
+
 static int executable(const char *path)
 {
     return access(path, X_OK) == 0;
@@ -20,17 +22,10 @@ int racecheck_find_sanitizer(char *path, size_t len, Error *e)
         snprintf(path, len, "%s", env);
         return 0;
     }
-    const char *home = getenv("CUDAPERF_CUDA_HOME");
     char cand[1024];
-    if (home && *home) {
-        snprintf(cand, sizeof cand, "%s/bin/compute-sanitizer", home);
-        if (executable(cand)) {
-            snprintf(path, len, "%s", cand);
-            return 0;
-        }
-    }
-    if (executable("/usr/local/cuda/bin/compute-sanitizer")) {
-        snprintf(path, len, "/usr/local/cuda/bin/compute-sanitizer");
+    snprintf(cand, sizeof cand, "%s/bin/compute-sanitizer", nvrtc_cuda_home());
+    if (executable(cand)) {
+        snprintf(path, len, "%s", cand);
         return 0;
     }
     const char *p = getenv("PATH");
@@ -44,9 +39,8 @@ int racecheck_find_sanitizer(char *path, size_t len, Error *e)
         }
         p = colon ? colon + 1 : NULL;
     }
-    return ERR(e, "compute-sanitizer not found (looked at $%s, $CUDAPERF_CUDA_HOME/bin, /usr/local/cuda/bin and "
-                  "PATH); --racecheck needs it",
-               RACECHECK_SANITIZER_ENV);
+    return ERR(e, "compute-sanitizer not found (looked at $%s, %s/bin and PATH); --racecheck needs it",
+               RACECHECK_SANITIZER_ENV, nvrtc_cuda_home());
 }
 
 /* "========= text" -> "text" */

@@ -22,8 +22,8 @@
 /* Overrides where compute-sanitizer is looked for. */
 #define RACECHECK_SANITIZER_ENV "CUDAPERF_SANITIZER"
 
-/* Finds compute-sanitizer: $CUDAPERF_SANITIZER, else $CUDAPERF_CUDA_HOME/bin,
- * /usr/local/cuda/bin, then PATH.  Writes its path into path[0..len) and
+/* Finds compute-sanitizer: $CUDAPERF_SANITIZER, else the toolkit's bin
+ * (nvrtc_cuda_home(): $CUDAPERF_CUDA_HOME or /usr/local/cuda), then PATH.  Writes its path into path[0..len) and
  * returns 0, or -1 with e naming the places looked at. */
 int racecheck_find_sanitizer(char *path, size_t len, Error *e);
 
