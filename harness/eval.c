@@ -830,6 +830,7 @@ static int run_trial(Eval *ev, const ProblemConfig *c, uint64_t seed, int time_i
         worker_failed(ev, ec, st, &te);
         goto done;
     }
+    traced = cost_trace("parent", "worker", traced);
 #define GPU(call)                                                                                                      \
     do {                                                                                                               \
         if ((call) != 0) {                                                                                             \
@@ -838,6 +839,7 @@ static int run_trial(Eval *ev, const ProblemConfig *c, uint64_t seed, int time_i
         }                                                                                                              \
     } while (0)
     GPU(gpu_worker_alloc(&ev->s->w, bytes, (uint32_t)n, &st, &te));
+    traced = cost_trace("parent", "alloc", traced);
     for (int i = 0; i < p->n_args; i++) {
         const ProblemArg *a = &p->args[i];
         int b = ev->buf_of_arg[i];
@@ -857,7 +859,9 @@ static int run_trial(Eval *ev, const ProblemConfig *c, uint64_t seed, int time_i
         GPU(gpu_worker_fill(&ev->s->w, (uint32_t)(ev->n_problem_bufs + s), pat,
                             (uint32_t)dtype_size(lp->scratch[s].dtype), &st, &te));
     }
+    traced = cost_trace("parent", "upload", traced);
     GPU(gpu_worker_run(&ev->s->w, &run, &out, &st, &te));
+    traced = cost_trace("parent", "run", traced);
     note_reference_run(ev, c, &out);
     if (out.n_guards) {
         GuardViolation *g = &out.guards[0];
@@ -884,7 +888,7 @@ static int run_trial(Eval *ev, const ProblemConfig *c, uint64_t seed, int time_i
             GPU(gpu_worker_download(&ev->s->w, (uint32_t)b, back[b], bytes[b], &st, &te));
     }
 
-    traced = cost_trace("parent", "candidate-run", traced);
+    traced = cost_trace("parent", "download", traced);
     /* inputs unchanged, then outputs */
     for (int i = 0; i < p->n_args; i++) {
         const ProblemArg *a = &p->args[i];

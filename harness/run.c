@@ -16,6 +16,7 @@
 #include "common/launch.h"
 #include "common/strbuf.h"
 #include "harness/catalog.h"
+#include "harness/cost_trace.h"
 #include "harness/gpu_share.h"
 #include "harness/kernels.h"
 #include "harness/nvrtc.h"
@@ -641,12 +642,15 @@ static void worker_kernel(const WorkerCtx *w, Catalog *c, EvalSession *session, 
         _exit(1);
     }
     double kernel_ms = (now_s() - t_kernel) * 1000.0;
+    double traced = cost_trace("run", "eval", t_kernel);
     char **structure = plan_error ? NULL : structure_reports(lp->p, k.source, plan, eo);
+    traced = cost_trace("run", "structure", traced);
     if (store_kernel(c, w, &k, lp, n_chosen ? &r : NULL, chosen, n_chosen, skip, structure, plan_error, kernel_ms,
                      &e) != 0) {
         report(w->progress_fd, "E %s", e.msg);
         _exit(1);
     }
+    cost_trace("run", "store", traced);
     report(w->progress_fd, "K %s %lld", !plan_error && r.status == EVAL_PASS ? "pass" : "fail", (long long)k.id);
     for (int j = 0; j < lp->p->n_configs; j++) {
         free(skip[j]);

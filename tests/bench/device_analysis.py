@@ -537,6 +537,28 @@ def speedup_combine(*paths):
     speedup_report(out, slower)
 
 
+def cost(*logs):
+    """Where evaluation time went: the "cost: <process> <phase> <ms>" lines
+    that CUDAPERF_TRACE_COST=1 makes the harness print (harness/cost_trace.h),
+    summed by (process, phase), largest first, with counts and medians."""
+    by = {}
+    for path in logs:
+        for line in open(path, errors="replace"):
+            f = line.split()
+            if len(f) == 4 and f[0] == "cost:":
+                try:
+                    by.setdefault((f[1], f[2]), []).append(float(f[3]))
+                except ValueError:
+                    pass
+    total = sum(sum(v) for v in by.values()) or 1.0
+    print("| process | phase | count | total s | share | median ms | p90 ms |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for (proc, phase), v in sorted(by.items(), key=lambda kv: -sum(kv[1])):
+        v = sorted(v)
+        print("| %s | %s | %d | %.1f | %.1f%% | %.2f | %.2f |" % (proc, phase, len(v), sum(v) / 1e3,
+              100 * sum(v) / total, v[len(v) // 2], v[min(len(v) - 1, int(len(v) * 0.9))]))
+
+
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
     if cmd == "failures":
@@ -563,6 +585,8 @@ def main():
         speedup_combine(*args)
     elif cmd == "speedup":
         speedup(*args)
+    elif cmd == "cost":
+        cost(*args)
     else:
         sys.exit("unknown command " + cmd)
 
