@@ -93,6 +93,17 @@ static void close_channels(StrBuf *s, const Spec *S, const char *ind)
         sb_printf(s, "%s}\n", ind);
 }
 
+/* The source coordinate of a pixel centre, (y + 1/2) * in_h / out_h - 1/2,
+ * as one integer numerator over one integer denominator: a single rounding
+ * (int to float conversions are exact at image sizes, and the division is
+ * correctly rounded in C and in CUDA alike).  Written as a multiply and a
+ * subtract, nvcc contracts it into an FMA and C does not: one ulp of a
+ * coordinate near 3,000 moves the interpolation weight by 2.4e-4, past the
+ * tolerance, so the large config's reference CUDA implementation failed on
+ * the GPU (device run 28). */
+#define HALF_PIXEL_Y "(float)((2 * y + 1) * in_h - out_h) / (2 * out_h)"
+#define HALF_PIXEL_X "(float)((2 * x + 1) * in_w - out_w) / (2 * out_w)"
+
 static void emit_body(StrBuf *s, const Spec *S)
 {
     const char *acc = S->u8 ? "float" : "float";
@@ -119,21 +130,19 @@ static void emit_body(StrBuf *s, const Spec *S)
         break;
     case BILINEAR:
     case BILINEAR_CORNERS:
-        if (S->method == BILINEAR)
-            sb_append(s, "    const float sy = (float)in_h / out_h, sx = (float)in_w / out_w;\n");
-        else
+        if (S->method == BILINEAR_CORNERS) /* half-pixel centres need no scale: HALF_PIXEL_Y */
             sb_append(s, "    const float sy = out_h > 1 ? (float)(in_h - 1) / (out_h - 1) : 0;\n"
                          "    const float sx = out_w > 1 ? (float)(in_w - 1) / (out_w - 1) : 0;\n");
         sb_append(s, "    for (int y = 0; y < out_h; y++) {\n");
         if (S->method == BILINEAR)
-            sb_append(s, "        float fy = (y + 0.5f) * sy - 0.5f;\n        if (fy < 0)\n            fy = 0;\n");
+            sb_append(s, "        float fy = " HALF_PIXEL_Y ";\n        if (fy < 0)\n            fy = 0;\n");
         else
             sb_append(s, "        float fy = y * sy;\n");
         sb_append(s, "        int y0 = (int)fy;\n        if (y0 > in_h - 1)\n            y0 = in_h - 1;\n"
                      "        int y1 = y0 < in_h - 1 ? y0 + 1 : y0;\n        float wy = fy - y0;\n"
                      "        for (int x = 0; x < out_w; x++) {\n");
         if (S->method == BILINEAR)
-            sb_append(s, "            float fx = (x + 0.5f) * sx - 0.5f;\n            if (fx < 0)\n                fx = 0;\n");
+            sb_append(s, "            float fx = " HALF_PIXEL_X ";\n            if (fx < 0)\n                fx = 0;\n");
         else
             sb_append(s, "            float fx = x * sx;\n");
         sb_append(s, "            int x0 = (int)fx;\n            if (x0 > in_w - 1)\n                x0 = in_w - 1;\n"
@@ -150,13 +159,12 @@ static void emit_body(StrBuf *s, const Spec *S)
         sb_append(s, "        }\n    }\n");
         break;
     case BICUBIC:
-        sb_append(s, "    const float sy = (float)in_h / out_h, sx = (float)in_w / out_w;\n"
-                     "    for (int y = 0; y < out_h; y++) {\n"
-                     "        float fy = (y + 0.5f) * sy - 0.5f;\n        int iy = (int)floorf(fy);\n"
+        sb_append(s, "    for (int y = 0; y < out_h; y++) {\n"
+                     "        float fy = " HALF_PIXEL_Y ";\n        int iy = (int)floorf(fy);\n"
                      "        float wy[4];\n        for (int k = 0; k < 4; k++)\n"
                      "            wy[k] = cubic(fy - (iy + k - 1));\n"
                      "        for (int x = 0; x < out_w; x++) {\n"
-                     "            float fx = (x + 0.5f) * sx - 0.5f;\n            int ix = (int)floorf(fx);\n"
+                     "            float fx = " HALF_PIXEL_X ";\n            int ix = (int)floorf(fx);\n"
                      "            float wx[4];\n            for (int k = 0; k < 4; k++)\n"
                      "                wx[k] = cubic(fx - (ix + k - 1));\n");
         {
@@ -251,9 +259,8 @@ static void emit_pixel_cuda(StrBuf *k, const Spec *S)
     case BILINEAR:
     case BILINEAR_CORNERS:
         if (S->method == BILINEAR)
-            sb_append(k, "    const float sy = (float)in_h / out_h, sx = (float)in_w / out_w;\n"
-                         "    float fy = (y + 0.5f) * sy - 0.5f;\n    if (fy < 0)\n        fy = 0;\n"
-                         "    float fx = (x + 0.5f) * sx - 0.5f;\n    if (fx < 0)\n        fx = 0;\n");
+            sb_append(k, "    float fy = " HALF_PIXEL_Y ";\n    if (fy < 0)\n        fy = 0;\n"
+                         "    float fx = " HALF_PIXEL_X ";\n    if (fx < 0)\n        fx = 0;\n");
         else
             sb_append(k, "    const float sy = out_h > 1 ? (float)(in_h - 1) / (out_h - 1) : 0;\n"
                          "    const float sx = out_w > 1 ? (float)(in_w - 1) / (out_w - 1) : 0;\n"
@@ -270,9 +277,8 @@ static void emit_pixel_cuda(StrBuf *k, const Spec *S)
         emit_store(k, S, I, "(1 - wy) * top + wy * bottom", 1, u8);
         break;
     case BICUBIC:
-        sb_append(k, "    const float sy = (float)in_h / out_h, sx = (float)in_w / out_w;\n"
-                     "    const float fy = (y + 0.5f) * sy - 0.5f;\n    const int iy = (int)floorf(fy);\n"
-                     "    const float fx = (x + 0.5f) * sx - 0.5f;\n    const int ix = (int)floorf(fx);\n"
+        sb_append(k, "    const float fy = " HALF_PIXEL_Y ";\n    const int iy = (int)floorf(fy);\n"
+                     "    const float fx = " HALF_PIXEL_X ";\n    const int ix = (int)floorf(fx);\n"
                      "    float wy[4], wx[4];\n    for (int k = 0; k < 4; k++) {\n"
                      "        wy[k] = cubic(fy - (iy + k - 1));\n        wx[k] = cubic(fx - (ix + k - 1));\n    }\n");
         I = open_channels(k, S, I, I2);

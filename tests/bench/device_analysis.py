@@ -537,6 +537,28 @@ def speedup_combine(*paths):
     speedup_report(out, slower)
 
 
+def contender_ids(catalog, want, shard, after=""):
+    """The kernel ids that `harness run --kernels contenders --sample-programs
+    WANT --shard I/N` selects (run.c's select_kernels, restated), less the
+    programs whose names sort before AFTER: the tail of a shard that a run
+    cut short, for a fresh machine to finish."""
+    db = sqlite3.connect(catalog)
+    rows = db.execute("SELECT k.id, k.program_id, p.name FROM kernels k JOIN programs p ON p.id = k.program_id"
+                      " WHERE k.origin = 'reference' OR (k.origin = 'variant' AND"
+                      " coalesce(json_extract(k.knobs, '$.expect'), 'pass') IN ('pass', 'slower'))"
+                      " ORDER BY p.name, k.origin <> 'reference', k.id").fetchall()
+    programs = []
+    for _, pid, _ in rows:
+        if not programs or programs[-1] != pid:
+            programs.append(pid)
+    want, total = int(want), len(programs)
+    kept = set(programs) if total <= want else {programs[k * total // want] for k in range(want)}
+    sample = [pid for pid in programs if pid in kept]
+    index, count = (int(x) for x in shard.split("/"))
+    mine = set(sample[index::count])
+    print(",".join(str(kid) for kid, pid, name in rows if pid in mine and name >= after))
+
+
 def cost(*logs):
     """Where evaluation time went: the "cost: <process> <phase> <ms>" lines
     that CUDAPERF_TRACE_COST=1 makes the harness print (harness/cost_trace.h),
@@ -550,6 +572,8 @@ def cost(*logs):
                     by.setdefault((f[1], f[2]), []).append(float(f[3]))
                 except ValueError:
                     pass
+    # "<phase>-count" lines carry a count (timing samples), not milliseconds
+    counts = {k: sorted(by.pop(k)) for k in [k for k in by if k[1].endswith("-count")]}
     total = sum(sum(v) for v in by.values()) or 1.0
     print("| process | phase | count | total s | share | median ms | p90 ms |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
@@ -557,6 +581,9 @@ def cost(*logs):
         v = sorted(v)
         print("| %s | %s | %d | %.1f | %.1f%% | %.2f | %.2f |" % (proc, phase, len(v), sum(v) / 1e3,
               100 * sum(v) / total, v[len(v) // 2], v[min(len(v) - 1, int(len(v) * 0.9))]))
+    for (proc, phase), v in counts.items():
+        print("%s %s: %d lines, median %g, p90 %g" % (proc, phase, len(v), v[len(v) // 2],
+              v[min(len(v) - 1, int(len(v) * 0.9))]))
 
 
 def main():
@@ -585,6 +612,8 @@ def main():
         speedup_combine(*args)
     elif cmd == "speedup":
         speedup(*args)
+    elif cmd == "contender-ids":
+        contender_ids(*args)
     elif cmd == "cost":
         cost(*args)
     else:
