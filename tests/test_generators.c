@@ -21,6 +21,30 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Generates family `name` into a new folder `<tmpdir>/gen` (returned: the
+ * caller frees it), with *f the family and *s its statistics; NULL after a
+ * failed check when there is no such family or it does not generate. */
+static char *generate_family(TestCtx *t, const char *name, const Family **f_out, GenStats *s)
+{
+    const Family *f = NULL;
+    for (int i = 0; i < gen_family_count; i++)
+        if (strcmp(gen_families[i]->name, name) == 0)
+            f = gen_families[i];
+    if (!f) {
+        test_fail(t, __FILE__, __LINE__, "no %s family", name);
+        return NULL;
+    }
+    char *out = xasprintf("%s/gen", t->tmpdir), err[2048];
+    memset(s, 0, sizeof *s);
+    if (gen_run_family(f, out, 20261202, s, err, sizeof err) != 0) {
+        test_fail(t, __FILE__, __LINE__, "%s", err);
+        free(out);
+        return NULL;
+    }
+    *f_out = f;
+    return out;
+}
+
 TEST(generators_all_families)
 {
     char *out = xasprintf("%s/gen", t->tmpdir);
@@ -99,17 +123,11 @@ TEST(generators_all_families)
  * is removed, so ingest never takes it for a candidate. */
 TEST(generators_variants_follow_the_problem)
 {
-    const Family *blas1 = NULL;
-    for (int i = 0; i < gen_family_count; i++)
-        if (strcmp(gen_families[i]->name, "blas1") == 0)
-            blas1 = gen_families[i];
-    if (!blas1) {
-        test_fail(t, __FILE__, __LINE__, "no blas1 family");
+    GenStats s;
+    const Family *blas1;
+    char *out = generate_family(t, "blas1", &blas1, &s), err[2048];
+    if (!out)
         return -1;
-    }
-    char *out = xasprintf("%s/gen", t->tmpdir), err[2048];
-    GenStats s = {0};
-    CHECK_MSG(gen_run_family(blas1, out, 20261202, &s, err, sizeof err) == 0, "%s", err);
     CHECK_MSG(s.not_planted > 0, "no low-precision defect left out of blas1");
     char *fam_dir = xasprintf("%s/c/blas1", out), *first = NULL;
     DIR *d = opendir(fam_dir);
@@ -166,17 +184,11 @@ TEST(generators_variants_follow_the_problem)
  * variant's kernel. */
 TEST(generators_resize_coordinates_round_once)
 {
-    const Family *resize = NULL;
-    for (int i = 0; i < gen_family_count; i++)
-        if (strcmp(gen_families[i]->name, "resize") == 0)
-            resize = gen_families[i];
-    if (!resize) {
-        test_fail(t, __FILE__, __LINE__, "no resize family");
+    GenStats s;
+    const Family *resize;
+    char *out = generate_family(t, "resize", &resize, &s);
+    if (!out)
         return -1;
-    }
-    char *out = xasprintf("%s/gen", t->tmpdir), err[2048];
-    GenStats s = {0};
-    CHECK_MSG(gen_run_family(resize, out, 20261202, &s, err, sizeof err) == 0, "%s", err);
     const char *names[] = {"bilinear-gray-f32", "bilinear-rgb-u8", "bicubic-planar-f32"};
     const char *files[] = {"program.c", "kernel.cu", "variants/no-restrict/kernel.cu"};
     for (size_t n = 0; n < sizeof names / sizeof *names; n++)
