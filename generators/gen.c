@@ -32,15 +32,36 @@ struct GenCtx {
     int n_seen;
 };
 
+/* One CUDA implementation being built: kernel.cu, and the launch plan and
+ * knobs as JSON (NULL until used).  All fields owned. */
+typedef struct KernelDraft {
+    char *name;  /* variants/<name> for an alternative; NULL for the reference */
+    StrBuf cuda;
+    cJSON *scratch, *launches, *knobs;
+} KernelDraft;
+
+static void draft_release(KernelDraft *d)
+{
+    free(d->name);
+    sb_release(&d->cuda);
+    cJSON_Delete(d->scratch);
+    cJSON_Delete(d->launches);
+    cJSON_Delete(d->knobs);
+}
+
 struct GenProgram {
     GenCtx *g;
     Problem *p;
     StrBuf src;
     int tolerance_set;
     int64_t seed;
-    /* the pair: kernel.cu, and the launch plan / knobs as JSON (NULL until used) */
-    StrBuf cuda;
-    cJSON *scratch, *launches, *knobs;
+    /* the pair (the reference CUDA implementation), then the alternatives
+     * a family emits from the template library's knob space; `cur` is the
+     * one gen_cuda/gen_scratch/gen_launch/gen_knob write to */
+    KernelDraft ref;
+    KernelDraft *alts;  /* n_alts of them (from malloc()) */
+    int n_alts;
+    KernelDraft *cur;   /* &ref, or the alternative between gen_alt_begin/end */
 };
 
 /* ---- randomness: splitmix64, tiny and well distributed ---- */
@@ -103,6 +124,7 @@ GenProgram *gen_begin(GenCtx *g, const char *variant, const char *entry)
 {
     GenProgram *p = xcalloc(1, sizeof *p);
     p->g = g;
+    p->cur = &p->ref;
     p->p = xcalloc(1, sizeof *p->p);
     p->p->name = xasprintf("%s/%s/%s", g->lang, g->family->name, variant);
     p->p->lang = xstrdup(g->lang);
@@ -363,24 +385,24 @@ void gen_cuda(GenProgram *p, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    sb_vprintf(&p->cuda, fmt, ap);
+    sb_vprintf(&p->cur->cuda, fmt, ap);
     va_end(ap);
 }
 
 StrBuf *gen_cuda_src(GenProgram *p)
 {
-    return &p->cuda;
+    return &p->cur->cuda;
 }
 
 void gen_scratch(GenProgram *p, const char *name, const char *dtype, const char *count)
 {
-    if (!p->scratch)
-        p->scratch = cJSON_CreateArray();
+    if (!p->cur->scratch)
+        p->cur->scratch = cJSON_CreateArray();
     cJSON *s = cJSON_CreateObject();
     cJSON_AddStringToObject(s, "name", name);
     cJSON_AddStringToObject(s, "dtype", dtype);
     cJSON_AddStringToObject(s, "count", count);
-    cJSON_AddItemToArray(p->scratch, s);
+    cJSON_AddItemToArray(p->cur->scratch, s);
 }
 
 /* A JSON array of the comma-separated expressions in list. */
@@ -399,21 +421,21 @@ static cJSON *expr_array(const char *list)
 void gen_launch(GenProgram *p, const char *kernel, const char *grid, const char *block, const char *smem,
                 const char *args)
 {
-    if (!p->launches)
-        p->launches = cJSON_CreateArray();
+    if (!p->cur->launches)
+        p->cur->launches = cJSON_CreateArray();
     cJSON *l = cJSON_CreateObject();
     cJSON_AddStringToObject(l, "kernel", kernel);
     cJSON_AddItemToObject(l, "grid", expr_array(grid));
     cJSON_AddItemToObject(l, "block", expr_array(block));
     cJSON_AddStringToObject(l, "smem", smem ? smem : "0");
     cJSON_AddItemToObject(l, "args", expr_array(args));
-    cJSON_AddItemToArray(p->launches, l);
+    cJSON_AddItemToArray(p->cur->launches, l);
 }
 
 void gen_retarget(GenProgram *p, const char *scratch, const char *buffer)
 {
     cJSON *l;
-    cJSON_ArrayForEach(l, p->launches) {
+    cJSON_ArrayForEach(l, p->cur->launches) {
         cJSON *a;
         cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(l, "args"))
             if (cJSON_IsString(a) && strcmp(a->valuestring, scratch) == 0)
@@ -421,34 +443,94 @@ void gen_retarget(GenProgram *p, const char *scratch, const char *buffer)
     }
     int i = 0;
     cJSON *s;
-    cJSON_ArrayForEach(s, p->scratch) {
+    cJSON_ArrayForEach(s, p->cur->scratch) {
         const cJSON *name = cJSON_GetObjectItemCaseSensitive(s, "name");
         if (cJSON_IsString(name) && strcmp(name->valuestring, scratch) == 0) {
-            cJSON_DeleteItemFromArray(p->scratch, i);
+            cJSON_DeleteItemFromArray(p->cur->scratch, i);
             break;
         }
         i++;
     }
-    if (p->scratch && cJSON_GetArraySize(p->scratch) == 0) {
-        cJSON_Delete(p->scratch);
-        p->scratch = NULL;
+    if (p->cur->scratch && cJSON_GetArraySize(p->cur->scratch) == 0) {
+        cJSON_Delete(p->cur->scratch);
+        p->cur->scratch = NULL;
     }
 }
 
 void gen_knob(GenProgram *p, const char *key, const char *value)
 {
-    if (!p->knobs)
-        p->knobs = cJSON_CreateObject();
-    cJSON_DeleteItemFromObjectCaseSensitive(p->knobs, key);
-    cJSON_AddStringToObject(p->knobs, key, value);
+    if (!p->cur->knobs)
+        p->cur->knobs = cJSON_CreateObject();
+    cJSON_DeleteItemFromObjectCaseSensitive(p->cur->knobs, key);
+    cJSON_AddStringToObject(p->cur->knobs, key, value);
+}
+
+/* ---- alternatives from the template library ---- */
+
+void gen_alt_begin(GenProgram *p, const char *name)
+{
+    if (p->cur != &p->ref) {
+        gen_fail(p, "gen_alt_begin(\"%s\") inside alternative \"%s\"", name, p->cur->name);
+        return;
+    }
+    for (int i = 0; i < p->n_alts; i++)
+        if (strcmp(p->alts[i].name, name) == 0)
+            gen_fail(p, "two alternatives named \"%s\"", name);
+    p->alts = xrealloc(p->alts, sizeof *p->alts * (size_t)(p->n_alts + 1));
+    KernelDraft *d = &p->alts[p->n_alts++];
+    memset(d, 0, sizeof *d);
+    d->name = xstrdup(name);
+    p->cur = d;
+}
+
+void gen_alt_end(GenProgram *p)
+{
+    if (p->cur == &p->ref)
+        gen_fail(p, "gen_alt_end without gen_alt_begin");
+    else if (p->cur->cuda.len == 0 || !p->cur->launches)
+        gen_fail(p, "alternative \"%s\" needs kernel source and a launch", p->cur->name);
+    p->cur = &p->ref;
+}
+
+/* Appends the family's alternatives to the n derived variants in *v, as
+ * variants of their own: their source, plan and scratch, the reference's
+ * knobs overridden by theirs, "derived" their name and "expect" "pass"
+ * unless they set one.  An alternative identical to the reference is left
+ * out; one named like a derived variant is a family bug.  Returns the new
+ * count. */
+static int add_alternatives(GenProgram *p, GenVariant **v, int n)
+{
+    for (int a = 0; a < p->n_alts; a++) {
+        const KernelDraft *d = &p->alts[a];
+        if (strcmp(d->cuda.data, p->ref.cuda.data) == 0 && cJSON_Compare(d->launches, p->ref.launches, 1) &&
+            (d->scratch == p->ref.scratch || cJSON_Compare(d->scratch, p->ref.scratch, 1)))
+            continue;
+        for (int i = 0; i < n; i++)
+            if (strcmp((*v)[i].name, d->name) == 0)
+                gen_fail(p, "alternative \"%s\" is named like a derived variant", d->name);
+        cJSON *knobs = p->ref.knobs ? cJSON_Duplicate(p->ref.knobs, 1) : cJSON_CreateObject();
+        const cJSON *k;
+        cJSON_ArrayForEach(k, d->knobs) {
+            cJSON_DeleteItemFromObjectCaseSensitive(knobs, k->string);
+            cJSON_AddItemToObject(knobs, k->string, cJSON_Duplicate(k, 1));
+        }
+        if (!cJSON_GetObjectItemCaseSensitive(knobs, "derived"))
+            cJSON_AddStringToObject(knobs, "derived", d->name);
+        if (!cJSON_GetObjectItemCaseSensitive(knobs, "expect"))
+            cJSON_AddStringToObject(knobs, "expect", "pass");
+        *v = xrealloc(*v, sizeof **v * (size_t)(n + 1));
+        (*v)[n++] = (GenVariant){xstrdup(d->name), xstrdup(d->cuda.data), cJSON_Duplicate(d->launches, 1), knobs,
+                                 d->scratch ? cJSON_Duplicate(d->scratch, 1) : cJSON_CreateArray()};
+    }
+    return n;
 }
 
 /* launch.json text of the plan with these launches (from malloc()). */
-static char *launch_json(GenProgram *p, const cJSON *launches)
+static char *launch_json(const cJSON *scratch, const cJSON *launches)
 {
     cJSON *j = cJSON_CreateObject();
-    if (p->scratch)
-        cJSON_AddItemReferenceToObject(j, "scratch", p->scratch);
+    if (scratch && cJSON_GetArraySize(scratch) > 0)
+        cJSON_AddItemReferenceToObject(j, "scratch", (cJSON *)scratch);
     cJSON_AddItemReferenceToObject(j, "launches", (cJSON *)launches);
     char *text = cJSON_Print(j);
     cJSON_Delete(j);
@@ -497,12 +579,12 @@ static int plan_fits(const Problem *pr, const char *source, const char *launch_t
  * threads, shared memory over 227 KiB) is refused here, never emitted. */
 static void check_pair(GenProgram *p, const char *launch_text)
 {
-    if (p->cuda.len == 0 || !p->launches) {
+    if (p->ref.cuda.len == 0 || !p->ref.launches) {
         gen_fail(p, "a CUDA pair needs both kernel source (gen_cuda) and a launch (gen_launch)");
         return;
     }
     char why[512];
-    if (plan_fits(p->p, p->cuda.data, launch_text, why, sizeof why) != 0)
+    if (plan_fits(p->p, p->ref.cuda.data, launch_text, why, sizeof why) != 0)
         gen_fail(p, "%s", why);
 }
 
@@ -605,9 +687,10 @@ static int remove_stale_variants(GenProgram *p, const char *dir, char **kept, in
 static int write_pair(GenProgram *p, const char *dir, const char *launch_text)
 {
     GenCtx *g = p->g;
-    int rc = write_kernel(p, dir, p->cuda.data, launch_text, p->knobs);
+    int rc = write_kernel(p, dir, p->ref.cuda.data, launch_text, p->ref.knobs);
     GenVariant *v = NULL;
-    int n = rc == 0 ? variants_derive(p->cuda.data, p->launches, p->knobs, &v) : 0;
+    int n = rc == 0 ? variants_derive(p->ref.cuda.data, p->ref.launches, p->ref.knobs, &v) : 0;
+    n = rc == 0 ? add_alternatives(p, &v, n) : n;
     char **kept = xcalloc((size_t)n + 1, sizeof *kept);
     int n_kept = 0;
     for (int i = 0; i < n && rc == 0; i++) {
@@ -616,7 +699,7 @@ static int write_pair(GenProgram *p, const char *dir, const char *launch_text)
                 g->stats->not_planted++;
             continue;
         }
-        char *text = launch_json(p, v[i].launches), why[512];
+        char *text = launch_json(v[i].scratch ? v[i].scratch : p->ref.scratch, v[i].launches), why[512];
         if (plan_fits(p->p, v[i].source, text, why, sizeof why) != 0) {
             if (g->stats)
                 g->stats->refused++;
@@ -690,8 +773,10 @@ int gen_end(GenProgram *p)
         g->seen_hashes[g->n_seen++] = xstrdup(h);
     }
     char *launch_text = NULL;
-    if (!g->failed && (p->cuda.len || p->launches)) {
-        launch_text = p->launches ? launch_json(p, p->launches) : xstrdup("");
+    if (!g->failed && p->cur != &p->ref)
+        gen_fail(p, "gen_alt_begin without gen_alt_end");
+    if (!g->failed && (p->ref.cuda.len || p->ref.launches)) {
+        launch_text = p->ref.launches ? launch_json(p->ref.scratch, p->ref.launches) : xstrdup("");
         check_pair(p, launch_text);
     }
     if (!g->failed && write_program(p, launch_text) == 0) {
@@ -702,10 +787,10 @@ int gen_end(GenProgram *p)
         rc = -1;
     }
     free(launch_text);
-    cJSON_Delete(p->scratch);
-    cJSON_Delete(p->launches);
-    cJSON_Delete(p->knobs);
-    sb_release(&p->cuda);
+    draft_release(&p->ref);
+    for (int i = 0; i < p->n_alts; i++)
+        draft_release(&p->alts[i]);
+    free(p->alts);
     problem_free(p->p);
     sb_release(&p->src);
     free(p);

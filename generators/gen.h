@@ -94,6 +94,18 @@ void gen_retarget(GenProgram *p, const char *scratch, const char *buffer);
 /* Knob settings recorded with the kernel (knobs.json), e.g. "block", "256". */
 void gen_knob(GenProgram *p, const char *key, const char *value);
 
+/* ---- alternatives: candidates from the template library's knob space ----
+ * Between gen_alt_begin(p, name) and gen_alt_end(p), gen_cuda, gen_cuda_src,
+ * gen_scratch, gen_launch, gen_retarget and gen_knob build an alternative
+ * CUDA implementation instead of the pair: written as variants/<name>/
+ * beside the derived variants, its knobs the reference's overridden by the
+ * ones it sets, with "derived": name and "expect": "pass" unless it sets
+ * them (a planted defect sets "defect" and "expect").  Its plan is checked
+ * on every config like a derived variant's; one that does not fit is
+ * refused and counted, never written. */
+void gen_alt_begin(GenProgram *p, const char *name);
+void gen_alt_end(GenProgram *p);
+
 /* Records a misuse found by a helper built on the builder (torch_emit):
  * the program, and the family's run, fail with this message. */
 void gen_error(GenProgram *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -66,7 +66,7 @@ static void add_variant(VariantList *l, const char *name, char *source, cJSON *l
             return;
         }
     l->v = xrealloc(l->v, sizeof *l->v * (size_t)(l->n + 1));
-    l->v[l->n++] = (GenVariant){xstrdup(name), source, launches, knobs};
+    l->v[l->n++] = (GenVariant){xstrdup(name), source, launches, knobs, NULL};
 }
 
 static const char *str_item(const cJSON *o, const char *key)
@@ -1163,6 +1163,7 @@ static void variants_free_one(GenVariant *v)
     free(v->source);
     cJSON_Delete(v->launches);
     cJSON_Delete(v->knobs);
+    cJSON_Delete(v->scratch);
 }
 
 int variants_derive(const char *source, const cJSON *launches, const cJSON *knobs, GenVariant **out)

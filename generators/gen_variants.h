@@ -37,6 +37,7 @@ typedef struct GenVariant {
     char *source;     /* kernel.cu (owned) */
     cJSON *launches;  /* the launch plan's "launches" array (owned) */
     cJSON *knobs;     /* knobs.json object (owned) */
+    cJSON *scratch;   /* the plan's "scratch" array (owned); NULL: the reference's */
 } GenVariant;
 
 /* Derives the variants of the reference (source, launches, knobs; knobs may
