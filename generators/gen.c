@@ -36,6 +36,7 @@ struct GenCtx {
  * knobs as JSON (NULL until used).  All fields owned. */
 typedef struct KernelDraft {
     char *name;  /* variants/<name> for an alternative; NULL for the reference */
+    char *refused;  /* why the template library refused this knob setting (gen_refuse); NULL: not */
     StrBuf cuda;
     cJSON *scratch, *launches, *knobs;
 } KernelDraft;
@@ -43,6 +44,7 @@ typedef struct KernelDraft {
 static void draft_release(KernelDraft *d)
 {
     free(d->name);
+    free(d->refused);
     sb_release(&d->cuda);
     cJSON_Delete(d->scratch);
     cJSON_Delete(d->launches);
@@ -483,10 +485,39 @@ void gen_alt_begin(GenProgram *p, const char *name)
     p->cur = d;
 }
 
+void gen_refuse(GenProgram *p, const char *fmt, ...)
+{
+    if (p->cur == &p->ref) {
+        gen_fail(p, "gen_refuse outside an alternative");
+        return;
+    }
+    if (p->cur->refused)
+        return; /* the first reason stands */
+    va_list ap;
+    va_start(ap, fmt);
+    StrBuf why = STRBUF_INIT;
+    sb_vprintf(&why, fmt, ap);
+    va_end(ap);
+    p->cur->refused = sb_steal(&why);
+}
+
+/* Counts a refused variant and reports why, where the run asked. */
+static void note_refusal(GenProgram *p, const char *variant, const char *why)
+{
+    GenStats *st = p->g->stats;
+    if (!st)
+        return;
+    st->refused++;
+    if (st->refusals)
+        fprintf(st->refusals, "refused %s/variants/%s: %s\n", p->p->name, variant, why);
+}
+
 void gen_alt_end(GenProgram *p)
 {
     if (p->cur == &p->ref)
         gen_fail(p, "gen_alt_end without gen_alt_begin");
+    else if (p->cur->refused)
+        ; /* refused: it need not be complete */
     else if (p->cur->cuda.len == 0 || !p->cur->launches)
         gen_fail(p, "alternative \"%s\" needs kernel source and a launch", p->cur->name);
     p->cur = &p->ref;
@@ -502,6 +533,10 @@ static int add_alternatives(GenProgram *p, GenVariant **v, int n)
 {
     for (int a = 0; a < p->n_alts; a++) {
         const KernelDraft *d = &p->alts[a];
+        if (d->refused) {
+            note_refusal(p, d->name, d->refused);
+            continue;
+        }
         if (strcmp(d->cuda.data, p->ref.cuda.data) == 0 && cJSON_Compare(d->launches, p->ref.launches, 1) &&
             (d->scratch == p->ref.scratch || cJSON_Compare(d->scratch, p->ref.scratch, 1)))
             continue;
@@ -701,8 +736,7 @@ static int write_pair(GenProgram *p, const char *dir, const char *launch_text)
         }
         char *text = launch_json(v[i].scratch ? v[i].scratch : p->ref.scratch, v[i].launches), why[512];
         if (plan_fits(p->p, v[i].source, text, why, sizeof why) != 0) {
-            if (g->stats)
-                g->stats->refused++;
+            note_refusal(p, v[i].name, why);
         } else {
             char *vdir = xasprintf("%s/variants/%s", dir, v[i].name);
             rc = file_mkdirs(vdir, &g->err) == 0 ? write_kernel(p, vdir, v[i].source, text, v[i].knobs) : -1;

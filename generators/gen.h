@@ -32,6 +32,7 @@
 #define CUDAPERF_GEN_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "../common/strbuf.h"
 
@@ -105,6 +106,11 @@ void gen_knob(GenProgram *p, const char *key, const char *value);
  * refused and counted, never written. */
 void gen_alt_begin(GenProgram *p, const char *name);
 void gen_alt_end(GenProgram *p);
+/* Inside an alternative: the knob setting is invalid for this problem (a
+ * tile that does not divide the block, shared memory over 227 KiB); the
+ * alternative is refused with this reason, counted and reported, never
+ * written.  The first reason given stands. */
+void gen_refuse(GenProgram *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Records a misuse found by a helper built on the builder (torch_emit):
  * the program, and the family's run, fail with this message. */
@@ -124,7 +130,8 @@ typedef struct GenStats {
     int programs;      /* emitted */
     int written;       /* files whose content changed */
     int variants;      /* candidate variants emitted beside the pairs */
-    int refused;       /* variants refused: their launch plan does not fit */
+    int refused;       /* variants refused: an invalid knob setting, or a plan that does not fit */
+    FILE *refusals;    /* where each refusal and its reason is reported (NULL: nowhere) */
     int not_planted;   /* planted defects left out: the problem's tolerance hides them */
 } GenStats;
 

@@ -16,7 +16,8 @@ static void usage(FILE *f)
           "  --out DIR      output folder (default datasets/programs)\n"
           "  --seed N       build seed (default 20261202; the catalog records it)\n"
           "  --family NAME  only this family (repeatable)\n"
-          "  --list         list the families and their program counts, then exit\n",
+          "  --list         list the families and their program counts, then exit\n"
+          "  --verbose      report each refused variant and why (an invalid knob setting)\n",
           f);
 }
 
@@ -25,7 +26,7 @@ int main(int argc, char **argv)
     const char *out = "datasets/programs";
     uint64_t seed = 20261202;
     const char *only[256];
-    int n_only = 0, list = 0;
+    int n_only = 0, list = 0, verbose = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             usage(stdout);
@@ -36,6 +37,8 @@ int main(int argc, char **argv)
             seed = strtoull(argv[++i], NULL, 10);
         } else if (strcmp(argv[i], "--family") == 0 && i + 1 < argc && n_only < 256) {
             only[n_only++] = argv[++i];
+        } else if (strcmp(argv[i], "--verbose") == 0) {
+            verbose = 1;
         } else if (strcmp(argv[i], "--list") == 0) {
             list = 1;
         } else {
@@ -71,6 +74,7 @@ int main(int argc, char **argv)
         }
     }
     GenStats stats = {0};
+    stats.refusals = verbose ? stdout : NULL;
     int failures = 0;
     for (int i = 0; i < n_fam; i++) {
         const Family *f = fams[i];
@@ -87,7 +91,7 @@ int main(int argc, char **argv)
         }
     }
     printf("cudaperf-gen: %d programs from %d families into %s (%d files changed); %d variants derived "
-           "(%d refused: launch plan does not fit; %d defects not planted: the tolerance hides them)\n",
+           "(%d refused: an invalid knob setting or a plan that does not fit, --verbose says why; %d defects not planted: the tolerance hides them)\n",
            stats.programs, n_only ? n_only : n_fam, out, stats.written, stats.variants, stats.refused,
            stats.not_planted);
     free(fams);
