@@ -282,7 +282,7 @@ static void emit_includes(StrBuf *dst, const char *body)
 
 /* The Acc struct and its identity, acc_of (one element) and acc_merge.
  * Returns the scratch dtype of one Acc component and sets *ncomp. */
-static const char *emit_acc(StrBuf *k, const Spec *sp, TmplSubs *ts, int *ncomp)
+static const char *emit_acc(StrBuf *k, const Spec *sp, TmplSubs *ts, int *ncomp, int wrong_id)
 {
     int fl = is_float(sp->dt), d64 = strcmp(sp->dt, "f64") == 0;
     const char *neg_inf = d64 ? "-__longlong_as_double(0x7ff0000000000000LL)" : "-__int_as_float(0x7f800000)";
@@ -296,7 +296,7 @@ static const char *emit_acc(StrBuf *k, const Spec *sp, TmplSubs *ts, int *ncomp)
     *ncomp = 1;
     if (op_is(sp, "max") || op_is(sp, "min")) {
         int mx = op_is(sp, "max");
-        tmpl_set(ts, "ID", mx ? neg_inf : pos_inf);
+        tmpl_set(ts, "ID", mx != wrong_id ? neg_inf : pos_inf); /* the defect: the other end's */
         tmpl_set(ts, "CMP", mx ? ">" : "<");
         tmpl_expand(k, ts, "struct Acc {\n    @T m;\n};\n\n"
                            "__device__ Acc acc_identity() { return Acc{@ID}; }\n"
@@ -306,8 +306,11 @@ static const char *emit_acc(StrBuf *k, const Spec *sp, TmplSubs *ts, int *ncomp)
     }
     if (op_is(sp, "range")) {
         *ncomp = 2;
+        char rid[160]; /* the defect: the ends swapped */
+        snprintf(rid, sizeof rid, "%s, %s", wrong_id ? neg_inf : pos_inf, wrong_id ? pos_inf : neg_inf);
+        tmpl_set(ts, "RID", rid);
         tmpl_expand(k, ts, "struct Acc {\n    @T lo, hi;\n};\n\n"
-                           "__device__ Acc acc_identity() { return Acc{@POS, @NEG}; }\n"
+                           "__device__ Acc acc_identity() { return Acc{@RID}; }\n"
                            "__device__ Acc acc_of(@T v) { return Acc{v, v}; }\n"
                            "__device__ Acc acc_merge(Acc a, Acc b)\n{\n"
                            "    return Acc{b.lo < a.lo ? b.lo : a.lo, b.hi > a.hi ? b.hi : a.hi};\n}\n");
@@ -315,9 +318,10 @@ static const char *emit_acc(StrBuf *k, const Spec *sp, TmplSubs *ts, int *ncomp)
     }
     if (op_is(sp, "var") || op_is(sp, "var-sample") || strncmp(sp->op, "welford", 7) == 0) {
         *ncomp = 3;
+        tmpl_set(ts, "ID3", wrong_id ? "1.0, 0.0, 0.0" : "0.0, 0.0, 0.0"); /* the defect: one phantom element */
         tmpl_expand(k, ts, "/* count, mean and sum of squared deviations of a set of elements */\n"
                            "struct Acc {\n    double n, mean, m2;\n};\n\n"
-                           "__device__ Acc acc_identity() { return Acc{0.0, 0.0, 0.0}; }\n"
+                           "__device__ Acc acc_identity() { return Acc{@ID3}; }\n"
                            "__device__ Acc acc_of(@T v) { return Acc{1.0, (double)v, 0.0}; }\n"
                            "/* Chan et al.: the statistics of the union of two sets. */\n"
                            "__device__ Acc acc_merge(Acc a, Acc b)\n{\n"
@@ -329,9 +333,10 @@ static const char *emit_acc(StrBuf *k, const Spec *sp, TmplSubs *ts, int *ncomp)
     }
     if (op_is(sp, "nrm2-scaled")) {
         *ncomp = 2;
+        tmpl_set(ts, "IDN", wrong_id ? "1.0, 1.0" : "0.0, 1.0"); /* the defect: a scale that starts at 1 */
         tmpl_expand(k, ts, "/* sum of squares = scale^2 * ssq; scale is the largest magnitude seen (0: none yet) */\n"
                            "struct Acc {\n    double scale, ssq;\n};\n\n"
-                           "__device__ Acc acc_identity() { return Acc{0.0, 1.0}; }\n"
+                           "__device__ Acc acc_identity() { return Acc{@IDN}; }\n"
                            "__device__ Acc acc_of(@T v) { return Acc{fabs(v), 1.0}; }\n"
                            "__device__ Acc acc_merge(Acc a, Acc b)\n{\n"
                            "    if (a.scale < b.scale) {\n"
@@ -343,9 +348,10 @@ static const char *emit_acc(StrBuf *k, const Spec *sp, TmplSubs *ts, int *ncomp)
     }
     if (op_is(sp, "logsumexp")) {
         *ncomp = 2;
+        tmpl_set(ts, "IDL", wrong_id ? "0.0, 1.0" : "0.0, 0.0"); /* the defect: an empty set counted as exp(0) */
         tmpl_expand(k, ts, "/* sum of exp(x_i) = s * exp(m); s == 0: no element yet */\n"
                            "struct Acc {\n    double m, s;\n};\n\n"
-                           "__device__ Acc acc_identity() { return Acc{0.0, 0.0}; }\n"
+                           "__device__ Acc acc_identity() { return Acc{@IDL}; }\n"
                            "__device__ Acc acc_of(@T v) { return Acc{(double)v, 1.0}; }\n"
                            "__device__ Acc acc_merge(Acc a, Acc b)\n{\n"
                            "    if (b.s == 0.0)\n        return a;\n"
@@ -362,8 +368,9 @@ static const char *emit_acc(StrBuf *k, const Spec *sp, TmplSubs *ts, int *ncomp)
         return "f64";
     }
     if (op_is(sp, "count-gt")) {
+        tmpl_set(ts, "IDC", wrong_id ? "1" : "0");
         tmpl_expand(k, ts, "struct Acc {\n    long long c;\n};\n\n"
-                           "__device__ Acc acc_identity() { return Acc{0}; }\n"
+                           "__device__ Acc acc_identity() { return Acc{@IDC}; }\n"
                            "__device__ Acc acc_of(@T v, @T thresh) { return Acc{v > thresh ? 1LL : 0LL}; }\n"
                            "__device__ Acc acc_merge(Acc a, Acc b) { return Acc{a.c + b.c}; }\n");
         return "i64";
@@ -377,15 +384,17 @@ static const char *emit_acc(StrBuf *k, const Spec *sp, TmplSubs *ts, int *ncomp)
     else
         of = fl ? "(double)v" : "(long long)v";
     tmpl_set(ts, "OF", of);
+    tmpl_set(ts, "IDP", wrong_id ? "0.0" : "1.0");  /* the defect: a sum's identity for a product */
+    tmpl_set(ts, "IDS", wrong_id ? "1" : "0");      /* the defect: a product's identity for a sum */
     tmpl_set(ts, "A", fl ? "double" : "long long");
     if (op_is(sp, "prod"))
         tmpl_expand(k, ts, "struct Acc {\n    double p;\n};\n\n"
-                           "__device__ Acc acc_identity() { return Acc{1.0}; }\n"
+                           "__device__ Acc acc_identity() { return Acc{@IDP}; }\n"
                            "__device__ Acc acc_of(@T v) { return Acc{(double)v}; }\n"
                            "__device__ Acc acc_merge(Acc a, Acc b) { return Acc{a.p * b.p}; }\n");
     else
         tmpl_expand(k, ts, "struct Acc {\n    @A s;\n};\n\n"
-                           "__device__ Acc acc_identity() { return Acc{0}; }\n"
+                           "__device__ Acc acc_identity() { return Acc{@IDS}; }\n"
                            "__device__ Acc acc_of(@T v) { return Acc{@OF}; }\n"
                            "__device__ Acc acc_merge(Acc a, Acc b) { return Acc{a.s + b.s}; }\n");
     return fl ? "f64" : "i64";
@@ -419,7 +428,147 @@ static const char *cuda_type(const char *dt)
     return strcmp(dt, "i32") == 0 ? "int" : "long long";
 }
 
-static void emit_cuda(GenProgram *p, const Spec *sp, const char *entry)
+/* A point of the template library's knob space for a whole-array
+ * reduction.  The reference is {256, shared tree, two passes, scalar}. */
+typedef struct Plan {
+    int block;     /* threads per block: a power of two, 128 to 1024 */
+    int shuffle;   /* combine a block's threads by warp shuffles (else a shared-memory tree) */
+    int passes;    /* 2: partials, then one block combines them; 1: the last block to finish does */
+    int atomic;    /* each block adds its result to one accumulator atomically (sums, integer max/min) */
+    int vec;       /* elements per load: 1, or 2 or 4 (a vector type; contiguous x only) */
+    int wrong_id;  /* the planted defect: a wrong identity for the merge */
+    int racy;      /* the planted defect: the atomic update done as a plain read-modify-write */
+} Plan;
+
+static const Plan REFERENCE_PLAN = {256, 0, 2, 0, 1, 0, 0};
+
+/* The Acc components, for the shuffle that moves a whole Acc. */
+static const char *acc_fields(const Spec *sp)
+{
+    if (op_is(sp, "max") || op_is(sp, "min") || op_is(sp, "amax")) return "m";
+    if (op_is(sp, "range")) return "lo,hi";
+    if (op_is(sp, "var") || op_is(sp, "var-sample") || strncmp(sp->op, "welford", 7) == 0) return "n,mean,m2";
+    if (op_is(sp, "nrm2-scaled")) return "scale,ssq";
+    if (op_is(sp, "logsumexp")) return "m,s";
+    if (op_is(sp, "count-gt")) return "c";
+    if (op_is(sp, "prod")) return "p";
+    return "s";
+}
+
+/* The atomic update of the one-component accumulator, or NULL where the
+ * merge has no atomic form (products, floating-point max/min, the
+ * multi-component merges).  Integer sums add as unsigned long long: two's
+ * complement addition is the same operation. */
+static const char *atomic_update(const Spec *sp)
+{
+    const char *f = acc_fields(sp);
+    if (strcmp(f, "s") == 0 || strcmp(f, "c") == 0) {
+        if (is_float(sp->dt) && strcmp(f, "s") == 0)
+            return "atomicAdd(&acc->s, r.s)";
+        return strcmp(f, "c") == 0 ? "atomicAdd((unsigned long long *)&acc->c, (unsigned long long)r.c)"
+                                   : "atomicAdd((unsigned long long *)&acc->s, (unsigned long long)r.s)";
+    }
+    if ((op_is(sp, "max") || op_is(sp, "min")) && !is_float(sp->dt))
+        return op_is(sp, "max") ? "atomicMax(&acc->m, r.m)" : "atomicMin(&acc->m, r.m)";
+    return NULL;
+}
+
+/* The planted race's plain update (what atomic_update does, not atomically). */
+static const char *racy_update(const Spec *sp)
+{
+    const char *f = acc_fields(sp);
+    if (strcmp(f, "s") == 0) return "acc->s += r.s";
+    if (strcmp(f, "c") == 0) return "acc->c += r.c";
+    return op_is(sp, "max") ? "acc->m = r.m > acc->m ? r.m : acc->m" : "acc->m = r.m < acc->m ? r.m : acc->m";
+}
+
+/* Whether a wrong identity changes this operation's result: the largest
+ * magnitude starts at 0 and any identity at or below 0 is harmless. */
+static int wrong_identity_shows(const Spec *sp) { return !op_is(sp, "amax"); }
+
+static void emit_shuffle_reduce(StrBuf *k, const Spec *sp)
+{
+    sb_append(k, "\n/* a's components from the thread d lanes up */\n"
+                 "__device__ Acc acc_shfl_down(Acc a, int d)\n{\n");
+    char fields[64];
+    snprintf(fields, sizeof fields, "%s", acc_fields(sp));
+    for (char *f = strtok(fields, ","); f; f = strtok(NULL, ","))
+        sb_printf(k, "    a.%s = __shfl_down_sync(0xffffffffu, a.%s, d);\n", f, f);
+    sb_append(k, "    return a;\n}\n\n"
+                 "/* Combines the block's a into thread 0's result: a shuffle tree in each\n"
+                 " * warp, then the first warp combines the warps' results (sh: one per\n"
+                 " * warp).  blockDim.x is a multiple of 32. */\n"
+                 "__device__ Acc block_reduce_shfl(Acc a, Acc *sh)\n{\n"
+                 "    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;\n"
+                 "    for (int d = 16; d > 0; d >>= 1)\n"
+                 "        a = acc_merge(a, acc_shfl_down(a, d));\n"
+                 "    if (lane == 0)\n        sh[warp] = a;\n"
+                 "    __syncthreads();\n"
+                 "    if (warp == 0) {\n"
+                 "        a = lane < (int)(blockDim.x / 32) ? sh[lane] : acc_identity();\n"
+                 "        for (int d = 16; d > 0; d >>= 1)\n"
+                 "            a = acc_merge(a, acc_shfl_down(a, d));\n"
+                 "    }\n"
+                 "    return a;\n}\n");
+}
+
+/* The grid-stride fold of this thread's elements into a, by vectors of
+ * pl->vec elements (then the n % vec left over) or one by one. */
+static void emit_fold(StrBuf *k, const TmplSubs *ts, const Spec *sp, const Plan *pl)
+{
+    if (pl->vec == 1) {
+        tmpl_expand(k, ts, "    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n;\n"
+                           "         i += (long long)gridDim.x * blockDim.x)\n"
+                           "        a = acc_merge(a, acc_of(x[@IDX]@THA));\n");
+        return;
+    }
+    const char *vt = pl->vec == 4 ? (strcmp(sp->dt, "f32") == 0 ? "float4" : "int4")
+                                  : (strcmp(sp->dt, "f64") == 0 ? "double2" : "longlong2");
+    static const char *const lanes[] = {"x", "y", "z", "w"};
+    sb_printf(k, "    /* n / %d whole vectors (cudaMalloc'd x is 16-byte aligned), then the rest */\n"
+                 "    const %s *xv = reinterpret_cast<const %s *>(x);\n"
+                 "    const long long step = (long long)gridDim.x * blockDim.x, nv = n / %d;\n"
+                 "    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < nv; i += step) {\n"
+                 "        const %s v = xv[i];\n",
+              pl->vec, vt, vt, pl->vec, vt);
+    for (int l = 0; l < pl->vec; l++) {
+        TmplSubs t2 = *ts;
+        char lane[8];
+        snprintf(lane, sizeof lane, "v.%s", lanes[l]);
+        tmpl_set(&t2, "V", lane);
+        tmpl_expand(k, &t2, "        a = acc_merge(a, acc_of(@V@THA));\n");
+    }
+    sb_printf(k, "    }\n"
+                 "    for (long long i = nv * %d + (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step)\n",
+              pl->vec);
+    tmpl_expand(k, ts, "        a = acc_merge(a, acc_of(x[i]@THA));\n");
+}
+
+/* Combines the block's per-thread a: the result is @R in thread 0. */
+static void emit_block_combine(StrBuf *k, const Plan *pl)
+{
+    sb_append(k, pl->shuffle ? "    a = block_reduce_shfl(a, sh);\n" : "    sh[threadIdx.x] = a;\n    block_reduce(sh);\n");
+}
+
+static const char *shared_decl(const Plan *pl)
+{
+    return pl->shuffle ? "    __shared__ Acc sh[32];\n" : "    extern __shared__ Acc sh[];\n";
+}
+
+static void describe_plan(StrBuf *k, const Plan *pl)
+{
+    if (pl->atomic)
+        sb_append(k, " * Three launches: the accumulator set to the identity, per-block results\n"
+                     " * of grid-stride slices added to it atomically, then the output written. */\n");
+    else if (pl->passes == 1)
+        sb_append(k, " * One pass: per-block partial results of grid-stride slices, and the last\n"
+                     " * block to finish (a counter, reset by a first launch) combines them. */\n");
+    else
+        sb_append(k, " * Two launches: per-block partial results of grid-stride slices, then one\n"
+                     " * block combines them. */\n");
+}
+
+static void emit_cuda(GenProgram *p, const Spec *sp, const char *entry, const Plan *pl)
 {
     StrBuf *k = gen_cuda_src(p);
     TmplSubs ts;
@@ -435,60 +584,173 @@ static void emit_cuda(GenProgram *p, const Spec *sp, const char *entry)
     tmpl_set(&ts, "THA", thresh ? ", thresh" : "");
     tmpl_set(&ts, "ST", sp->strided ? ", int stride" : "");
     tmpl_set(&ts, "IDX", sp->strided ? "i * stride" : "i");
+    tmpl_set(&ts, "R", pl->shuffle ? "a" : "sh[0]");
 
-    sb_printf(k, "/* %s, for the n elements x[%s].\n"
-                 " * Two launches: per-block partial results of grid-stride slices, then one\n"
-                 " * block combines them. */\n",
-              math_of(sp), sp->strided ? "i * stride" : "i");
+    sb_printf(k, "/* %s, for the n elements x[%s].\n", math_of(sp), sp->strided ? "i * stride" : "i");
+    describe_plan(k, pl);
     int ncomp;
-    const char *adt = emit_acc(k, sp, &ts, &ncomp);
-    tmpl_expand(k, &ts,
-                "\n/* Combines sh[0 .. blockDim.x) into sh[0]; blockDim.x is a power of two. */\n"
-                "__device__ void block_reduce(Acc *sh)\n{\n"
-                "    for (int s = blockDim.x / 2; s > 0; s >>= 1) {\n"
-                "        __syncthreads();\n"
-                "        if (threadIdx.x < s)\n"
-                "            sh[threadIdx.x] = acc_merge(sh[threadIdx.x], sh[threadIdx.x + s]);\n"
-                "    }\n"
-                "    __syncthreads();\n}\n\n"
-                "extern \"C\" __global__ void @{entry}_partial(const @T *__restrict__ x@TH, Acc *__restrict__ partial,\n"
-                "        int n@ST)\n{\n"
-                "    extern __shared__ Acc sh[];\n"
-                "    Acc a = acc_identity();\n"
-                "    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n;\n"
-                "         i += (long long)gridDim.x * blockDim.x)\n"
-                "        a = acc_merge(a, acc_of(x[@IDX]@THA));\n"
-                "    sh[threadIdx.x] = a;\n"
-                "    block_reduce(sh);\n"
-                "    if (threadIdx.x == 0)\n"
-                "        partial[blockIdx.x] = sh[0];\n}\n\n"
-                "extern \"C\" __global__ void @{entry}_final(const Acc *__restrict__ partial, int nparts,\n"
-                "        @OT *__restrict__ out, int n)\n{\n"
-                "    extern __shared__ Acc sh[];\n"
-                "    Acc a = acc_identity();\n"
-                "    for (int i = threadIdx.x; i < nparts; i += blockDim.x)\n"
-                "        a = acc_merge(a, partial[i]);\n"
-                "    sh[threadIdx.x] = a;\n"
-                "    block_reduce(sh);\n"
-                "    if (threadIdx.x != 0)\n        return;\n"
-                "    a = sh[0];\n");
+    const char *adt = emit_acc(k, sp, &ts, &ncomp, pl->wrong_id);
+    if (!pl->shuffle)
+        tmpl_expand(k, &ts,
+                    "\n/* Combines sh[0 .. blockDim.x) into sh[0]; blockDim.x is a power of two. */\n"
+                    "__device__ void block_reduce(Acc *sh)\n{\n"
+                    "    for (int s = blockDim.x / 2; s > 0; s >>= 1) {\n"
+                    "        __syncthreads();\n"
+                    "        if (threadIdx.x < s)\n"
+                    "            sh[threadIdx.x] = acc_merge(sh[threadIdx.x], sh[threadIdx.x + s]);\n"
+                    "    }\n"
+                    "    __syncthreads();\n}\n");
+    if (pl->shuffle)
+        emit_shuffle_reduce(k, sp);
+    sb_append(k, "\n");
+
+    char name1[64], name2[64], name3[64];
+    if (pl->atomic) {
+        snprintf(name1, sizeof name1, "%s_init", entry);
+        snprintf(name2, sizeof name2, "%s_atomic", entry);
+        snprintf(name3, sizeof name3, "%s_store", entry);
+        tmpl_set(&ts, "UPDATE", pl->racy ? racy_update(sp) : atomic_update(sp));
+        tmpl_expand(k, &ts, "extern \"C\" __global__ void @{entry}_init(Acc *acc) { *acc = acc_identity(); }\n\n"
+                            "extern \"C\" __global__ void @{entry}_atomic(const @T *__restrict__ x@TH, Acc *acc, int n@ST)\n{\n");
+        sb_append(k, shared_decl(pl));
+        sb_append(k, "    Acc a = acc_identity();\n");
+        emit_fold(k, &ts, sp, pl);
+        emit_block_combine(k, pl);
+        tmpl_expand(k, &ts, "    if (threadIdx.x == 0) {\n"
+                            "        const Acc r = @R;\n"
+                            "        @UPDATE;\n"
+                            "    }\n}\n\n"
+                            "extern \"C\" __global__ void @{entry}_store(const Acc *__restrict__ acc, @OT *__restrict__ out, int n)\n{\n"
+                            "    const Acc a = *acc;\n");
+    } else if (pl->passes == 1) {
+        snprintf(name1, sizeof name1, "%s_reset", entry);
+        snprintf(name2, sizeof name2, "%s_onepass", entry);
+        tmpl_expand(k, &ts, "extern \"C\" __global__ void @{entry}_reset(unsigned int *done) { *done = 0u; }\n\n"
+                            "extern \"C\" __global__ void @{entry}_onepass(const @T *__restrict__ x@TH, Acc *partial,\n"
+                            "        unsigned int *done, @OT *__restrict__ out, int n@ST)\n{\n");
+        sb_append(k, shared_decl(pl));
+        sb_append(k, "    __shared__ int last;\n    Acc a = acc_identity();\n");
+        emit_fold(k, &ts, sp, pl);
+        emit_block_combine(k, pl);
+        tmpl_expand(k, &ts, "    if (threadIdx.x == 0) {\n"
+                            "        partial[blockIdx.x] = @R;\n"
+                            "        __threadfence(); /* the partial is visible before the count says so */\n"
+                            "        last = atomicAdd(done, 1u) == gridDim.x - 1;\n"
+                            "    }\n"
+                            "    __syncthreads();\n"
+                            "    if (!last)\n        return;\n"
+                            "    __threadfence();\n"
+                            "    a = acc_identity();\n"
+                            "    for (int i = threadIdx.x; i < (int)gridDim.x; i += blockDim.x)\n"
+                            "        a = acc_merge(a, partial[i]);\n");
+        emit_block_combine(k, pl);
+        tmpl_expand(k, &ts, pl->shuffle ? "    if (threadIdx.x != 0)\n        return;\n"
+                                          : "    if (threadIdx.x != 0)\n        return;\n    a = @R;\n");
+    } else {
+        snprintf(name1, sizeof name1, "%s_partial", entry);
+        snprintf(name2, sizeof name2, "%s_final", entry);
+        tmpl_expand(k, &ts, "extern \"C\" __global__ void @{entry}_partial(const @T *__restrict__ x@TH, Acc *__restrict__ partial,\n"
+                            "        int n@ST)\n{\n");
+        sb_append(k, shared_decl(pl));
+        sb_append(k, "    Acc a = acc_identity();\n");
+        emit_fold(k, &ts, sp, pl);
+        emit_block_combine(k, pl);
+        tmpl_expand(k, &ts, "    if (threadIdx.x == 0)\n"
+                            "        partial[blockIdx.x] = @R;\n}\n\n"
+                            "extern \"C\" __global__ void @{entry}_final(const Acc *__restrict__ partial, int nparts,\n"
+                            "        @OT *__restrict__ out, int n)\n{\n");
+        sb_append(k, shared_decl(pl));
+        sb_append(k, "    Acc a = acc_identity();\n"
+                     "    for (int i = threadIdx.x; i < nparts; i += blockDim.x)\n"
+                     "        a = acc_merge(a, partial[i]);\n");
+        emit_block_combine(k, pl);
+        tmpl_expand(k, &ts, pl->shuffle ? "    if (threadIdx.x != 0)\n        return;\n"
+                                          : "    if (threadIdx.x != 0)\n        return;\n    a = @R;\n");
+    }
     tmpl_expand(k, &ts, store_of(sp));
     sb_append(k, "}\n");
 
+    /* the launch plan */
     int acc_bytes = ncomp * (strcmp(adt, "f64") == 0 || strcmp(adt, "i64") == 0 ? 8 : 4);
-    char count[32], smem[32], pname[64], fname[64], args[64];
-    snprintf(count, sizeof count, "%d", 1024 * ncomp);
-    snprintf(smem, sizeof smem, "256*%d", acc_bytes);
-    gen_scratch(p, "partial", adt, count);
-    snprintf(pname, sizeof pname, "%s_partial", entry);
-    snprintf(fname, sizeof fname, "%s_final", entry);
-    snprintf(args, sizeof args, "x%s,partial,n%s", thresh ? ",thresh" : "", sp->strided ? ",stride" : "");
-    gen_launch(p, pname, "min((n+255)/256,1024)", "256", smem, args);
-    gen_launch(p, fname, "1", "256", smem, "partial,min((n+255)/256,1024),out,n");
-    gen_knob(p, "block", "256");
-    gen_knob(p, "mapping", "grid-stride-block-reduction-shared");
+    char count[32], smem[32], grid[96], block[16], xargs[64], args[160];
+    snprintf(count, sizeof count, "%d", (pl->atomic ? 1 : 1024) * ncomp);
+    snprintf(smem, sizeof smem, "%d*%d", pl->block, acc_bytes);
+    snprintf(block, sizeof block, "%d", pl->block);
+    int per_block = pl->block * pl->vec;
+    snprintf(grid, sizeof grid, "min((n+%d)/%d,1024)", per_block - 1, per_block);
+    snprintf(xargs, sizeof xargs, "x%s", thresh ? ",thresh" : "");
+    const char *st = sp->strided ? ",stride" : "";
+    const char *sm = pl->shuffle ? NULL : smem;
+    if (pl->atomic) {
+        gen_scratch(p, "acc", adt, count);
+        gen_launch(p, name1, "1", "1", NULL, "acc");
+        snprintf(args, sizeof args, "%s,acc,n%s", xargs, st);
+        gen_launch(p, name2, grid, block, sm, args);
+        gen_launch(p, name3, "1", "1", NULL, "acc,out,n");
+    } else if (pl->passes == 1) {
+        gen_scratch(p, "partial", adt, count);
+        gen_scratch(p, "done", "u32", "1");
+        gen_launch(p, name1, "1", "1", NULL, "done");
+        snprintf(args, sizeof args, "%s,partial,done,out,n%s", xargs, st);
+        gen_launch(p, name2, grid, block, sm, args);
+    } else {
+        gen_scratch(p, "partial", adt, count);
+        snprintf(args, sizeof args, "%s,partial,n%s", xargs, st);
+        gen_launch(p, name1, grid, block, sm, args);
+        snprintf(args, sizeof args, "partial,%s,out,n", grid);
+        gen_launch(p, name2, "1", block, sm, args);
+    }
+    gen_knob(p, "block", block);
+    gen_knob(p, "mapping", pl->shuffle ? "grid-stride-block-reduction-shuffle" : "grid-stride-block-reduction-shared");
     gen_knob(p, "max_blocks", "1024");
-    gen_knob(p, "launches", "2");
+    gen_knob(p, "launches", pl->atomic ? "3" : "2");
+    gen_knob(p, "reduction", pl->atomic ? "atomic" : pl->shuffle ? "warp-shuffle" : "shared-tree");
+    gen_knob(p, "passes", pl->atomic || pl->passes == 1 ? "1" : "2");
+    char vw[8];
+    snprintf(vw, sizeof vw, "%d", pl->vec);
+    gen_knob(p, "vector_width", vw);
+    if (pl->wrong_id) {
+        gen_knob(p, "defect", "wrong-reduction-identity");
+        gen_knob(p, "expect", "fail");
+    }
+    if (pl->racy) {
+        gen_knob(p, "defect", "non-atomic-accumulation");
+        gen_knob(p, "expect", "race");
+    }
+}
+
+/* The alternatives from the knob space: other block sizes, the warp-shuffle
+ * combine, one pass, atomics where the merge has an atomic form, vector
+ * loads of a contiguous x, the fastest-looking combination, and two
+ * planted defects (a wrong identity, a non-atomic accumulation). */
+static void emit_alternatives(GenProgram *p, const Spec *sp, const char *entry)
+{
+    int vec = sp->strided ? 1 : is_64(sp->dt) ? 2 : 4;
+    char vname[32];
+    snprintf(vname, sizeof vname, "vec%d", vec);
+    struct {
+        const char *name;
+        Plan plan;
+        int when;
+    } alts[] = {
+        {"block-128", {128, 0, 2, 0, 1, 0, 0}, 1},
+        {"block-512", {512, 0, 2, 0, 1, 0, 0}, 1},
+        {"block-1024", {1024, 0, 2, 0, 1, 0, 0}, 1},
+        {"warp-shuffle", {256, 1, 2, 0, 1, 0, 0}, 1},
+        {"one-pass", {256, 0, 1, 0, 1, 0, 0}, 1},
+        {"atomic", {256, 0, 1, 1, 1, 0, 0}, atomic_update(sp) != NULL},
+        {vname, {256, 0, 2, 0, vec, 0, 0}, vec > 1},
+        {"vec-shuffle-one-pass", {512, 1, 1, 0, vec, 0, 0}, 1},
+        {"wrong-reduction-identity", {256, 0, 2, 0, 1, 1, 0}, wrong_identity_shows(sp)},
+        {"non-atomic-accumulation", {256, 0, 1, 1, 1, 0, 1}, atomic_update(sp) != NULL},
+    };
+    for (size_t i = 0; i < sizeof alts / sizeof alts[0]; i++) {
+        if (!alts[i].when)
+            continue;
+        gen_alt_begin(p, alts[i].name);
+        emit_cuda(p, sp, entry, &alts[i].plan);
+        gen_alt_end(p);
+    }
 }
 
 static int generate(GenCtx *g)
@@ -548,7 +810,8 @@ static int generate(GenCtx *g)
         emit_includes(gen_src(p), sb_str(s));
         sb_append(gen_src(p), sb_str(s));
         sb_release(s);
-        emit_cuda(p, sp, entry);
+        emit_cuda(p, sp, entry, &REFERENCE_PLAN);
+        emit_alternatives(p, sp, entry);
         if (gen_end(p) != 0)
             return -1;
     }

@@ -17,7 +17,7 @@
 
 #include "../common/strbuf.h"
 
-#define TMPL_MAX_SUBS 48
+#define TMPL_MAX_SUBS 64
 
 typedef struct TmplSubs {
     const char *key[TMPL_MAX_SUBS];

@@ -50,14 +50,23 @@ int test_skip(TestCtx *t, const char *fmt, ...)
     return 0;
 }
 
-char *test_harness_exe(void)
+char *test_bin_dir(void)
 {
     char self[4096];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     if (n <= 0)
         return NULL;
     self[n] = '\0';
-    char *p = xasprintf("%s/harness", dirname(self));
+    return xstrdup(dirname(self));
+}
+
+char *test_harness_exe(void)
+{
+    char *bin = test_bin_dir();
+    if (!bin)
+        return NULL;
+    char *p = xasprintf("%s/harness", bin);
+    free(bin);
     if (access(p, X_OK) != 0) {
         free(p);
         return NULL;

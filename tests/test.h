@@ -35,6 +35,8 @@ int test_skip(TestCtx *t, const char *fmt, ...) __attribute__((format(printf, 2,
  * (*out, may be NULL); returns the exit status. */
 int test_sh(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The folder of this test runner, bin/ (malloc()ed path), or NULL. */
+char *test_bin_dir(void);
 /* bin/harness next to this test runner (malloc()ed path), or NULL. */
 char *test_harness_exe(void);
 

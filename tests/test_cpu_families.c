@@ -15,19 +15,9 @@
 #include "common/strbuf.h"
 #include "tests/test.h"
 
-static char *bin_dir(void)
-{
-    char self[4096];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0)
-        return NULL;
-    self[n] = '\0';
-    return xstrdup(dirname(self));
-}
-
 TEST(run_cpu_backend_every_family)
 {
-    char *bin = bin_dir();
+    char *bin = test_bin_dir();
     char *out = NULL;
     if (!bin)
         SKIP("cannot find the binaries' folder");
@@ -83,7 +73,7 @@ TEST(run_cpu_backend_torch_families)
     Error e;
     if (torch_ref_find_python(py, sizeof py, &e) != 0)
         SKIP("%s", e.msg);
-    char *bin = bin_dir();
+    char *bin = test_bin_dir();
     if (!bin)
         SKIP("cannot find the binaries' folder");
     StrBuf args = STRBUF_INIT;

@@ -16,16 +16,6 @@
 #include "harness/results.h"
 #include "tests/test.h"
 
-static char *bin_dir(void)
-{
-    char self[4096];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0)
-        return NULL;
-    self[n] = '\0';
-    return xstrdup(dirname(self));
-}
-
 /* <tmp>/progs/ok-axpy with the axpy reference pair and variants. */
 static int make_folder(TestCtx *t)
 {
@@ -68,7 +58,7 @@ static int count_status(const cJSON *j, const char *status)
 
 TEST(run_fake_gpu_end_to_end)
 {
-    char *bin = bin_dir();
+    char *bin = test_bin_dir();
     char *harness = bin ? xasprintf("%s/harness", bin) : NULL;
     if (!harness || access(harness, X_OK) != 0) {
         free(bin);
@@ -206,7 +196,7 @@ TEST(run_fake_gpu_end_to_end)
  * the missing shard; a file that is not a catalog is refused by name. */
 TEST(run_shards_and_merge)
 {
-    char *bin = bin_dir();
+    char *bin = test_bin_dir();
     char *harness = bin ? xasprintf("%s/harness", bin) : NULL;
     if (!harness || access(harness, X_OK) != 0) {
         free(bin);
@@ -319,7 +309,7 @@ static char *stored_error(const char *db, int run, const char *kernel)
  * each hang costs about a second. */
 TEST(run_fake_gpu_adaptive_deadline)
 {
-    char *bin = bin_dir();
+    char *bin = test_bin_dir();
     char *harness = bin ? xasprintf("%s/harness", bin) : NULL;
     if (!harness || access(harness, X_OK) != 0) {
         free(bin);
@@ -439,7 +429,7 @@ done:
  * harness is missing or the fake does not build. */
 static char *fake_gpu_harness(TestCtx *t)
 {
-    char *bin = bin_dir();
+    char *bin = test_bin_dir();
     char *harness = bin ? xasprintf("%s/harness", bin) : NULL;
     free(bin);
     if (harness && access(harness, X_OK) == 0 &&

@@ -274,21 +274,11 @@ TEST(variants_uncoalesced_only_where_the_mapping_matters)
     return 0;
 }
 
-static char *bin_dir(void)
-{
-    char self[4096];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0)
-        return NULL;
-    self[n] = '\0';
-    return xstrdup(dirname(self));
-}
-
 /* Generated variants of a real program, on the CPU backend: a block-size
  * variant passes, the planted off-by-one bound is caught. */
 TEST(variants_generated_and_judged)
 {
-    char *bin = bin_dir(), *out = NULL;
+    char *bin = test_bin_dir(), *out = NULL;
     if (!bin)
         SKIP("cannot find the binaries' folder");
     int st = test_sh(&out, "cd %s && %s/cudaperf-gen --out g --family ew_unary", t->tmpdir, bin);
@@ -546,7 +536,7 @@ TEST(variants_register_spills)
     cJSON_Delete(launches);
 
     /* a real reference: one thread per body summing over all others */
-    char *bin = bin_dir(), *out = NULL, *ref = NULL, *var = NULL;
+    char *bin = test_bin_dir(), *out = NULL, *ref = NULL, *var = NULL;
     if (!bin) {
         free(cache);
         SKIP("cannot find the binaries' folder");
