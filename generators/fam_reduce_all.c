@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "gen_reduce.h"
 #include "gen_tmpl.h"
 
 typedef struct Spec {
@@ -486,32 +487,6 @@ static const char *racy_update(const Spec *sp)
  * magnitude starts at 0 and any identity at or below 0 is harmless. */
 static int wrong_identity_shows(const Spec *sp) { return !op_is(sp, "amax"); }
 
-static void emit_shuffle_reduce(StrBuf *k, const Spec *sp)
-{
-    sb_append(k, "\n/* a's components from the thread d lanes up */\n"
-                 "__device__ Acc acc_shfl_down(Acc a, int d)\n{\n");
-    char fields[64];
-    snprintf(fields, sizeof fields, "%s", acc_fields(sp));
-    for (char *f = strtok(fields, ","); f; f = strtok(NULL, ","))
-        sb_printf(k, "    a.%s = __shfl_down_sync(0xffffffffu, a.%s, d);\n", f, f);
-    sb_append(k, "    return a;\n}\n\n"
-                 "/* Combines the block's a into thread 0's result: a shuffle tree in each\n"
-                 " * warp, then the first warp combines the warps' results (sh: one per\n"
-                 " * warp).  blockDim.x is a multiple of 32. */\n"
-                 "__device__ Acc block_reduce_shfl(Acc a, Acc *sh)\n{\n"
-                 "    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;\n"
-                 "    for (int d = 16; d > 0; d >>= 1)\n"
-                 "        a = acc_merge(a, acc_shfl_down(a, d));\n"
-                 "    if (lane == 0)\n        sh[warp] = a;\n"
-                 "    __syncthreads();\n"
-                 "    if (warp == 0) {\n"
-                 "        a = lane < (int)(blockDim.x / 32) ? sh[lane] : acc_identity();\n"
-                 "        for (int d = 16; d > 0; d >>= 1)\n"
-                 "            a = acc_merge(a, acc_shfl_down(a, d));\n"
-                 "    }\n"
-                 "    return a;\n}\n");
-}
-
 /* The grid-stride fold of this thread's elements into a, by vectors of
  * pl->vec elements (then the n % vec left over) or one by one. */
 static void emit_fold(StrBuf *k, const TmplSubs *ts, const Spec *sp, const Plan *pl)
@@ -590,18 +565,11 @@ static void emit_cuda(GenProgram *p, const Spec *sp, const char *entry, const Pl
     describe_plan(k, pl);
     int ncomp;
     const char *adt = emit_acc(k, sp, &ts, &ncomp, pl->wrong_id);
-    if (!pl->shuffle)
-        tmpl_expand(k, &ts,
-                    "\n/* Combines sh[0 .. blockDim.x) into sh[0]; blockDim.x is a power of two. */\n"
-                    "__device__ void block_reduce(Acc *sh)\n{\n"
-                    "    for (int s = blockDim.x / 2; s > 0; s >>= 1) {\n"
-                    "        __syncthreads();\n"
-                    "        if (threadIdx.x < s)\n"
-                    "            sh[threadIdx.x] = acc_merge(sh[threadIdx.x], sh[threadIdx.x + s]);\n"
-                    "    }\n"
-                    "    __syncthreads();\n}\n");
+    sb_append(k, "\n");
     if (pl->shuffle)
-        emit_shuffle_reduce(k, sp);
+        reduce_emit_block_shuffle(k, acc_fields(sp));
+    else
+        reduce_emit_tree(k);
     sb_append(k, "\n");
 
     char name1[64], name2[64], name3[64];

@@ -8,7 +8,9 @@
  * the innermost loops: elsewhere it would change nothing), every kernel capped at 24 registers with a loop
  * unrolled 32 times so that ptxas spills) and planted defects that look
  * plausible (missing bounds check, off-by-one bound, missing
- * `__syncthreads`, non-atomic accumulation, wrong reduction identity).  Each is a mechanical rewrite of
+ * `__syncthreads`, non-atomic accumulation, a double accumulator made
+ * float).  (A wrong reduction identity needs to know the merge: the
+ * reduction families plant it themselves, as an alternative; gen.h.)  Each is a mechanical rewrite of
  * the reference source and launch plan, applied only where its pattern is
  * present and the rewrite stays meaningful (a block-size change only when
  * nothing else in the kernel depends on the block size); every variant's
