@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "gen_reduce.h"
 #include "gen_tmpl.h"
 
 typedef struct Spec {
@@ -533,7 +534,96 @@ static void emit_epilogue(StrBuf *k, const Spec *sp, TmplSubs *ts, const char *i
     sb_append(k, ";\n");
 }
 
-static void emit_cuda(GenProgram *p, const Spec *sp, const char *entry)
+/* A point of the template library's knob space for a row-major row
+ * reduction; the reference is one block of 256 per row, a shared tree. */
+typedef struct RowPlan {
+    int block;         /* threads per block: a power of two, 64 to 1024 */
+    int shuffle;       /* the block's threads combine by warp shuffles (else a shared tree) */
+    int warp_per_row;  /* one warp per row, block/32 rows per block, no shared memory */
+} RowPlan;
+
+static const RowPlan REFERENCE_ROWS = {256, 0, 0};
+
+/* Acc's members, for the shuffles that move a whole Acc. */
+static const char *acc_fields(const Spec *sp)
+{
+    const char *op = sp->op;
+    if (is(op, "max") || is(op, "min") || is(op, "amax")) return "m";
+    if (is(op, "range")) return "lo,hi";
+    if (is(op, "var") || is(op, "welford")) return "n,mean,m2";
+    if (is(op, "lse")) return "m,s";
+    if (is(op, "count-gt")) return "c";
+    return "s";
+}
+
+/* The row-major kernel of plan pl and its launch: a block (or a warp) per
+ * row folds a strided slice per thread, combines, and writes the epilogue. */
+static void emit_rowmajor_cuda(GenProgram *p, const Spec *sp, TmplSubs *ts, const char *entry, const char *decl,
+                               const char *args, int acc_bytes, const RowPlan *pl)
+{
+    StrBuf *k = gen_cuda_src(p);
+    int whole_row_out = norm(sp) || is(sp->op, "range");
+    if (pl->warp_per_row)
+        reduce_emit_warp_allreduce(k, acc_fields(sp));
+    else if (pl->shuffle)
+        reduce_emit_block_shuffle(k, acc_fields(sp));
+    else
+        reduce_emit_tree(k);
+    sb_append(k, "\n");
+    tmpl_put_wrapped(k, decl);
+    sb_append(k, "\n");
+    const char *loop = "for (int j = threadIdx.x; j < c; j += blockDim.x)";
+    if (pl->warp_per_row) {
+        loop = "for (int j = lane; j < c; j += 32)";
+        tmpl_expand(k, ts, "{\n"
+                           "    const int lane = threadIdx.x % 32;\n"
+                           "    const int i = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;\n"
+                           "    if (i >= r)\n        return; /* the whole warp: i is the warp's row */\n"
+                           "    const @T *row = x + (long long)i * @LD;\n"
+                           "    Acc a = acc_identity();\n"
+                           "    for (int j = lane; j < c; j += 32)\n"
+                           "        a = acc_merge(a, acc_of(row[j]@THA));\n"
+                           "    a = warp_allreduce(a);\n");
+    } else {
+        sb_append(k, pl->shuffle ? "{\n    __shared__ Acc sh[32];\n" : "{\n    extern __shared__ Acc sh[];\n");
+        tmpl_expand(k, ts, "    const int i = blockIdx.x;\n"
+                           "    const @T *row = x + (long long)i * @LD;\n"
+                           "    Acc a = acc_identity();\n"
+                           "    for (int j = threadIdx.x; j < c; j += blockDim.x)\n"
+                           "        a = acc_merge(a, acc_of(row[j]@THA));\n");
+        if (!pl->shuffle)
+            sb_append(k, "    sh[threadIdx.x] = a;\n    block_reduce(sh);\n    a = sh[0];\n");
+        else if (whole_row_out) /* every thread writes part of the row: thread 0's result to all */
+            sb_append(k, "    a = block_reduce_shfl(a, sh);\n"
+                         "    if (threadIdx.x == 0)\n        sh[0] = a;\n"
+                         "    __syncthreads();\n"
+                         "    a = sh[0];\n");
+        else
+            sb_append(k, "    a = block_reduce_shfl(a, sh);\n");
+    }
+    if (whole_row_out) {
+        tmpl_expand(k, ts, "    @T *yrow = y + (long long)i * c;\n");
+        emit_epilogue(k, sp, ts, "    ", loop, "yrow[j]", "row[j]");
+    } else {
+        sb_append(k, pl->warp_per_row ? "    if (lane == 0) {\n" : "    if (threadIdx.x == 0) {\n");
+        emit_epilogue(k, sp, ts, "        ", NULL, NULL, NULL);
+        sb_append(k, "    }\n");
+    }
+    sb_append(k, "}\n");
+    char smem[32], block[16], grid[32];
+    snprintf(smem, sizeof smem, "%d*%d", pl->block, acc_bytes);
+    snprintf(block, sizeof block, "%d", pl->block);
+    snprintf(grid, sizeof grid, "(r+%d)/%d", pl->block / 32 - 1, pl->block / 32);
+    gen_launch(p, entry, pl->warp_per_row ? grid : "r", block, pl->shuffle || pl->warp_per_row ? NULL : smem, args);
+    gen_knob(p, "mapping", pl->warp_per_row ? "one-row-per-warp-reduction-shuffle"
+                           : pl->shuffle    ? "one-row-per-block-reduction-shuffle"
+                                            : "one-row-per-block-reduction-shared");
+    gen_knob(p, "reduction", pl->shuffle || pl->warp_per_row ? "warp-shuffle" : "shared-tree");
+    if (pl != &REFERENCE_ROWS)
+        gen_knob(p, "block", block);
+}
+
+static void emit_cuda(GenProgram *p, const Spec *sp, const char *entry, const RowPlan *pl)
 {
     StrBuf *k = gen_cuda_src(p);
     TmplSubs ts;
@@ -602,43 +692,32 @@ static void emit_cuda(GenProgram *p, const Spec *sp, const char *entry)
         gen_knob(p, "mapping", "one-row-per-thread");
     } else {
         tmpl_set(&ts, "LD", ld ? "ld" : "c");
-        tmpl_expand(k, &ts,
-                    "/* Combines sh[0 .. blockDim.x) into sh[0]; blockDim.x is a power of two. */\n"
-                    "__device__ void block_reduce(Acc *sh)\n{\n"
-                    "    for (int s = blockDim.x / 2; s > 0; s >>= 1) {\n"
-                    "        __syncthreads();\n"
-                    "        if (threadIdx.x < s)\n"
-                    "            sh[threadIdx.x] = acc_merge(sh[threadIdx.x], sh[threadIdx.x + s]);\n"
-                    "    }\n"
-                    "    __syncthreads();\n}\n\n");
-        tmpl_put_wrapped(k, decl);
-        sb_append(k, "\n");
-        tmpl_expand(k, &ts, "{\n"
-                            "    extern __shared__ Acc sh[];\n"
-                            "    const int i = blockIdx.x;\n"
-                            "    const @T *row = x + (long long)i * @LD;\n"
-                            "    Acc a = acc_identity();\n"
-                            "    for (int j = threadIdx.x; j < c; j += blockDim.x)\n"
-                            "        a = acc_merge(a, acc_of(row[j]@THA));\n"
-                            "    sh[threadIdx.x] = a;\n"
-                            "    block_reduce(sh);\n"
-                            "    a = sh[0];\n");
-        if (norm(sp) || is(sp->op, "range")) {
-            tmpl_expand(k, &ts, "    @T *yrow = y + (long long)i * c;\n");
-            emit_epilogue(k, sp, &ts, "    ", "for (int j = threadIdx.x; j < c; j += blockDim.x)", "yrow[j]",
-                          "row[j]");
-        } else {
-            sb_append(k, "    if (threadIdx.x == 0) {\n");
-            emit_epilogue(k, sp, &ts, "        ", NULL, NULL, NULL);
-            sb_append(k, "    }\n");
-        }
-        sb_append(k, "}\n");
-        char smem[32];
-        snprintf(smem, sizeof smem, "256*%d", acc_bytes);
-        gen_launch(p, entry, "r", "256", smem, args);
-        gen_knob(p, "mapping", "one-row-per-block-reduction-shared");
+        emit_rowmajor_cuda(p, sp, &ts, entry, decl, args, acc_bytes, pl);
     }
-    gen_knob(p, "block", "256");
+    if (pl == &REFERENCE_ROWS || colmajor)
+        gen_knob(p, "block", "256");
+}
+
+/* The alternatives from the knob space, for the row-major layouts: other
+ * block sizes, the warp-shuffle combine, and one warp per row (what short
+ * rows want: a block of 256 threads on a row of 64 leaves most idle). */
+static void emit_row_alternatives(GenProgram *p, const Spec *sp, const char *entry)
+{
+    static const struct {
+        const char *name;
+        RowPlan plan;
+    } alts[] = {
+        {"block-128", {128, 0, 0}},
+        {"block-1024", {1024, 0, 0}},
+        {"warp-shuffle", {256, 1, 0}},
+        {"warp-per-row", {256, 0, 1}},
+        {"warp-per-row-128", {128, 0, 1}},
+    };
+    for (size_t i = 0; i < sizeof alts / sizeof alts[0]; i++) {
+        gen_alt_begin(p, alts[i].name);
+        emit_cuda(p, sp, entry, &alts[i].plan);
+        gen_alt_end(p);
+    }
 }
 
 /* Large shapes, cycled through: square-ish, wide, tall, very tall and narrow. */
@@ -777,7 +856,9 @@ static int generate(GenCtx *g)
         emit_includes(gen_src(p), sb_str(s));
         sb_append(gen_src(p), sb_str(s));
         sb_release(s);
-        emit_cuda(p, sp, entry);
+        emit_cuda(p, sp, entry, &REFERENCE_ROWS);
+        if (sp->layout != 'c')
+            emit_row_alternatives(p, sp, entry);
         if (gen_end(p) != 0)
             return -1;
     }

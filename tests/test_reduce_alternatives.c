@@ -111,3 +111,39 @@ TEST(reduce_alternatives_judged_on_the_cpu_backend)
     free(bin);
     return 0;
 }
+
+/* The row reductions' alternatives (generators/fam_reduce_rows.c): one warp
+ * per row and the warp-shuffle block combine, for row-major layouts only;
+ * correct on the CPU backend where rows are shorter and longer than a warp
+ * and their count is no multiple of the rows per block. */
+TEST(reduce_rows_alternatives)
+{
+    char *bin = test_bin_dir(), *out = NULL;
+    if (!bin)
+        SKIP("cannot find the binaries' folder");
+    int st = test_sh(&out, "cd %s && %s/cudaperf-gen --out g --family reduce_rows && "
+                           "cat g/c/reduce_rows/sum-f32/variants/warp-per-row/knobs.json && "
+                           "test ! -e g/c/reduce_rows/sum-f64-colmajor/variants/warp-per-row",
+                     t->tmpdir, bin);
+    CHECK_MSG(st == 0 && out && strstr(out, "\"mapping\":\t\"one-row-per-warp-reduction-shuffle\""), "%s",
+              out ? out : "");
+    free(out);
+    /* edge-prime: 37 rows of 131; edge-col: 7 rows of 1 */
+    static const char *const cases[][3] = {
+        {"var-f64-norm", "warp-per-row", "edge-prime,edge-col"},
+        {"lse-f64-ld-norm", "warp-per-row-128", "edge-prime,edge"},
+        {"range-f64-norm", "warp-shuffle", "edge-prime,edge-col"},
+        {"welford-f64-ld", "warp-shuffle", "edge-prime"},
+        {"count-gt-f64-ld", "block-1024", "edge-prime"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        st = test_sh(&out,
+                     "cd %s && d=g/c/reduce_rows/%s && %s/harness eval $d $d/variants/%s/kernel.cu "
+                     "$d/variants/%s/launch.json --backend cpu --configs %s --trials 1 --cache c",
+                     t->tmpdir, cases[i][0], bin, cases[i][1], cases[i][1], cases[i][2]);
+        CHECK_MSG(out && strstr(out, "verdict: pass"), "%s/%s: %s", cases[i][0], cases[i][1], out ? out : "");
+        free(out);
+    }
+    free(bin);
+    return 0;
+}
