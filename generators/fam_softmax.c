@@ -8,6 +8,7 @@
  * "columns" (the middle axis of an n x m x c tensor, stride c). */
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gen.h"
@@ -383,6 +384,57 @@ static const char *const BLOCK_ONLINE =
     "    *mx = shm[0];\n"
     "    *sum = shs[0];\n}\n\n";
 
+/* The warp versions, for one warp per row: xor butterflies leave the
+ * result in every lane (a sum's or a maximum's bitwise the same in all:
+ * each lane combines the same two values, and + and max commute). */
+static const char *const WARP_MAX =
+    "/* The maximum of v over the warp, returned to every lane. */\n"
+    "__device__ @T warp_max(@T v)\n{\n"
+    "    for (int d = 16; d > 0; d >>= 1) {\n"
+    "        const @T o = __shfl_xor_sync(0xffffffffu, v, d);\n"
+    "        if (o > v)\n            v = o;\n"
+    "    }\n"
+    "    return v;\n}\n\n";
+
+static const char *const WARP_SUM =
+    "/* The sum of v over the warp, returned to every lane. */\n"
+    "__device__ @T warp_sum(@T v)\n{\n"
+    "    for (int d = 16; d > 0; d >>= 1)\n"
+    "        v += __shfl_xor_sync(0xffffffffu, v, d);\n"
+    "    return v;\n}\n\n";
+
+static const char *const WARP_ONLINE =
+    "/* The warp's (maximum, sum) pair, returned to every lane. */\n"
+    "__device__ void warp_online(@T *mx, @T *sum)\n{\n"
+    "    for (int d = 16; d > 0; d >>= 1) {\n"
+    "        const @T m2 = __shfl_xor_sync(0xffffffffu, *mx, d), s2 = __shfl_xor_sync(0xffffffffu, *sum, d);\n"
+    "        online_merge(mx, sum, m2, s2);\n"
+    "    }\n}\n\n";
+
+/* A point of the template library's knob space for the row layouts; the
+ * reference is one block of 256 threads per row with shared-memory trees. */
+typedef struct RowPlan {
+    int block;         /* threads per block: a power of two, 64 to 1024 */
+    int warp_per_row;  /* one warp per row (block/32 rows per block), shuffles, no shared memory */
+} RowPlan;
+
+static const RowPlan REFERENCE_ROWS = {256, 0};
+
+/* The row body for one warp per row: lanes stride the row, the block
+ * reductions become warp ones, and lane 0 writes the row's statistic.
+ * Returns a malloc()ed string. */
+static char *warp_body(const char *body)
+{
+    char *a = xreplace_all(body, J_LOOP, "for (int j = lane; j < m; j += 32)");
+    char *b = xreplace_all(a, "threadIdx.x == 0", "lane == 0");
+    char *c = xreplace_all(b, ", sh);", ");");
+    char *d = xreplace_all(c, "block_", "warp_");
+    free(a);
+    free(b);
+    free(c);
+    return d;
+}
+
 /* The CUDA parameter list of the entry (the C function's order); `names`
  * gets the launch args. */
 static void cuda_params(StrBuf *sig, StrBuf *names, const Op *op, int layout, const char *ty)
@@ -401,7 +453,7 @@ static void cuda_params(StrBuf *sig, StrBuf *names, const Op *op, int layout, co
     }
 }
 
-static void emit_cuda(GenProgram *p, TmplSubs *sub, const Op *op, int layout)
+static void emit_cuda(GenProgram *p, TmplSubs *sub, const Op *op, int layout, const RowPlan *pl)
 {
     StrBuf *k = gen_cuda_src(p);
     const char *ty = sub->val[0];
@@ -410,6 +462,7 @@ static void emit_cuda(GenProgram *p, TmplSubs *sub, const Op *op, int layout)
               layout == LAYOUT_COLS ? "the middle axis of an n x m x c tensor (stride c)" : "each row of an n x m matrix",
               op->math);
     sb_append(k, layout == LAYOUT_COLS ? " * One thread per (i, k) column. */\n"
+                 : pl->warp_per_row    ? " * One warp per row; warp-shuffle reductions. */\n"
                                        : " * One block per row; shared-memory tree reductions. */\n");
     if (neg_inf)
         sb_append(k, "#define NEG_INF (-__int_as_float(0x7f800000)) /* -infinity, in float or double */\n");
@@ -467,16 +520,26 @@ static void emit_cuda(GenProgram *p, TmplSubs *sub, const Op *op, int layout)
         for (size_t b = 0; b < sizeof ROW_BODIES / sizeof ROW_BODIES[0]; b++)
             if (strcmp(ROW_BODIES[b].tag, op->tag) == 0)
                 rb = &ROW_BODIES[b];
-        int online = strcmp(op->tag, "online") == 0;
+        int online = strcmp(op->tag, "online") == 0, warp = pl->warp_per_row;
         if (online)
-            tmpl_expand(k, sub, BLOCK_ONLINE);
+            tmpl_expand(k, sub, warp ? "" : BLOCK_ONLINE);
+        if (online && warp) { /* online_merge, then the warp version */
+            const char *bo = BLOCK_ONLINE, *cut = strstr(bo, "/* The block's (maximum, sum) pair");
+            char *merge = xstrndup(bo, (size_t)(cut - bo));
+            tmpl_expand(k, sub, merge);
+            free(merge);
+            tmpl_expand(k, sub, WARP_ONLINE);
+        }
         if (strstr(rb->body, "block_max"))
-            tmpl_expand(k, sub, BLOCK_MAX);
+            tmpl_expand(k, sub, warp ? WARP_MAX : BLOCK_MAX);
         if (strstr(rb->body, "block_sum"))
-            tmpl_expand(k, sub, BLOCK_SUM);
+            tmpl_expand(k, sub, warp ? WARP_SUM : BLOCK_SUM);
         tmpl_put_wrapped(k, sb_str(&sig));
         sb_append(k, "\n{\n");
-        tmpl_expand(k, sub, "    extern __shared__ @T sh[];\n    const int i = blockIdx.x;\n");
+        tmpl_expand(k, sub, warp ? "    const int lane = threadIdx.x % 32;\n"
+                                   "    const int i = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;\n"
+                                   "    if (i >= n)\n        return; /* the whole warp: i is the warp's row */\n"
+                                 : "    extern __shared__ @T sh[];\n    const int i = blockIdx.x;\n");
         int first_full = 1;
         for (int a = 0; a < op->nargs; a++) {
             const OpArg *x = &op->args[a];
@@ -487,16 +550,42 @@ static void emit_cuda(GenProgram *p, TmplSubs *sub, const Op *op, int layout)
             if (x->kind == 'x' && !x->out)
                 first_full = 0;
         }
-        tmpl_expand(k, sub, rb->body);
+        char *body = warp ? warp_body(rb->body) : xstrdup(rb->body);
+        tmpl_expand(k, sub, body);
+        free(body);
         sb_append(k, "}\n");
-        char smem[32];
-        snprintf(smem, sizeof smem, "%s256*%d", online ? "2*" : "", strcmp(ty, "double") == 0 ? 8 : 4);
-        gen_launch(p, op->entry, "n", "256", smem, sb_str(&names));
-        gen_knob(p, "mapping", "one-row-per-block-reduction-shared");
+        char smem[32], block[16], grid[32];
+        snprintf(smem, sizeof smem, "%s%d*%d", online ? "2*" : "", pl->block, strcmp(ty, "double") == 0 ? 8 : 4);
+        snprintf(block, sizeof block, "%d", pl->block);
+        snprintf(grid, sizeof grid, "(n+%d)/%d", pl->block / 32 - 1, pl->block / 32);
+        gen_launch(p, op->entry, warp ? grid : "n", block, warp ? NULL : smem, sb_str(&names));
+        gen_knob(p, "mapping", warp ? "one-row-per-warp-reduction-shuffle" : "one-row-per-block-reduction-shared");
+        gen_knob(p, "reduction", warp ? "warp-shuffle" : "shared-tree");
+        if (pl != &REFERENCE_ROWS)
+            gen_knob(p, "block", block);
     }
-    gen_knob(p, "block", "256");
+    if (pl == &REFERENCE_ROWS || layout == LAYOUT_COLS)
+        gen_knob(p, "block", "256");
     sb_release(&sig);
     sb_release(&names);
+}
+
+/* The alternatives from the knob space, for the row layouts: other block
+ * sizes, and one warp per row (rows of a few hundred elements leave most
+ * of a 256-thread block idle in its reductions). */
+static void emit_row_alternatives(GenProgram *p, TmplSubs *sub, const Op *op, int layout)
+{
+    static const struct {
+        const char *name;
+        RowPlan plan;
+    } alts[] = {
+        {"block-128", {128, 0}}, {"block-1024", {1024, 0}}, {"warp-per-row", {256, 1}}, {"warp-per-row-128", {128, 1}},
+    };
+    for (size_t i = 0; i < sizeof alts / sizeof alts[0]; i++) {
+        gen_alt_begin(p, alts[i].name);
+        emit_cuda(p, sub, op, layout, &alts[i].plan);
+        gen_alt_end(p);
+    }
 }
 
 static int generate(GenCtx *g)
@@ -677,7 +766,9 @@ static int generate(GenCtx *g)
                 if (layout == LAYOUT_COLS)
                     sb_append(s, "        }\n    }\n");
                 sb_append(s, "}\n");
-                emit_cuda(p, &sub, op, layout);
+                emit_cuda(p, &sub, op, layout, &REFERENCE_ROWS);
+                if (layout != LAYOUT_COLS)
+                    emit_row_alternatives(p, &sub, op, layout);
                 if (gen_end(p) != 0)
                     return -1;
             }

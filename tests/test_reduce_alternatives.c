@@ -147,3 +147,34 @@ TEST(reduce_rows_alternatives)
     free(bin);
     return 0;
 }
+
+/* softmax's alternatives (generators/fam_softmax.c): one warp per row, its
+ * block reductions made warp butterflies; correct on the CPU backend for
+ * every row body that reduces (max and sum, the online pair, the masked
+ * row's early return, the backward dot product). */
+TEST(softmax_warp_per_row)
+{
+    char *bin = test_bin_dir(), *out = NULL;
+    if (!bin)
+        SKIP("cannot find the binaries' folder");
+    int st = test_sh(&out, "cd %s && %s/cudaperf-gen --out g --family softmax && "
+                           "test ! -e g/c/softmax/online-cols-f32/variants/warp-per-row && "
+                           "grep -c __shfl_xor_sync g/c/softmax/online-rows-f32/variants/warp-per-row/kernel.cu",
+                     t->tmpdir, bin);
+    CHECK_MSG(st == 0, "%s", out ? out : "");
+    free(out);
+    static const char *const cases[][2] = {
+        {"online-rows-f32", "warp-per-row"}, {"masked-ld-f64", "warp-per-row-128"},
+        {"backward-rows-f64", "warp-per-row"}, {"softmax-ld-f32", "block-1024"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        st = test_sh(&out,
+                     "cd %s && d=g/c/softmax/%s && %s/harness eval $d $d/variants/%s/kernel.cu "
+                     "$d/variants/%s/launch.json --backend cpu --configs small,edge,edge-prime --trials 1 --cache c",
+                     t->tmpdir, cases[i][0], bin, cases[i][1], cases[i][1]);
+        CHECK_MSG(out && strstr(out, "verdict: pass"), "%s/%s: %s", cases[i][0], cases[i][1], out ? out : "");
+        free(out);
+    }
+    free(bin);
+    return 0;
+}
