@@ -433,6 +433,44 @@ static const char *const BLOCK_SUM =
     "    __syncthreads(); /* sh is free for the next sum */\n"
     "    return v;\n}\n\n";
 
+/* block_sum for the warp-shuffle combine: every warp folds its values by
+ * an xor butterfly, then every warp folds the warps' sums the same way, so
+ * every thread has the block's sum (sh: 32 values). */
+static const char *const BLOCK_SUM_SHFL =
+    "/* The sum of v over the block, returned to every thread: xor shuffles in\n"
+    " * each warp, then over the warps' sums (sh: 32 values; blockDim.x a\n"
+    " * multiple of 32). */\n"
+    "__device__ double block_sum(double v, double *sh)\n{\n"
+    "    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;\n"
+    "    for (int d = 16; d > 0; d >>= 1)\n"
+    "        v += __shfl_xor_sync(0xffffffffu, v, d);\n"
+    "    if (lane == 0)\n        sh[warp] = v;\n"
+    "    __syncthreads();\n"
+    "    v = lane < (int)(blockDim.x / 32) ? sh[lane] : 0.0;\n"
+    "    for (int d = 16; d > 0; d >>= 1)\n"
+    "        v += __shfl_xor_sync(0xffffffffu, v, d);\n"
+    "    __syncthreads(); /* sh is free for the next sum */\n"
+    "    return v;\n}\n\n";
+
+static const char *const WARP_SUM =
+    "/* The sum of v over the warp, returned to every lane (an xor butterfly). */\n"
+    "__device__ double warp_sum(double v)\n{\n"
+    "    for (int d = 16; d > 0; d >>= 1)\n"
+    "        v += __shfl_xor_sync(0xffffffffu, v, d);\n"
+    "    return v;\n}\n\n";
+
+/* A point of the template library's knob space for the row norms; the
+ * reference is one block of 256 threads per row, shared-memory tree sums,
+ * two passes over the row for the mean and the variance. */
+typedef struct RowPlan {
+    int block;         /* threads per block: a power of two, 64 to 1024 */
+    int shuffle;       /* block sums by warp shuffles (else a shared tree) */
+    int warp_per_row;  /* one warp per row, block/32 rows per block */
+    int one_pass;      /* sum and sum of squares in one pass: var = E[x^2] - mean^2 */
+} RowPlan;
+
+static const RowPlan REFERENCE_ROWS = {256, 0, 0, 0};
+
 /* The activation as a device function. */
 static void emit_cuda_act(StrBuf *k, const TmplSubs *sub, int act)
 {
@@ -445,7 +483,7 @@ static void emit_cuda_act(StrBuf *k, const TmplSubs *sub, int act)
     sb_release(&a);
 }
 
-static void row_cuda(GenProgram *p, const RowOp *op, int v, int f64)
+static void row_cuda(GenProgram *p, const RowOp *op, int v, int f64, const RowPlan *pl)
 {
     StrBuf *k = gen_cuda_src(p);
     TmplSubs sub;
@@ -456,17 +494,23 @@ static void row_cuda(GenProgram *p, const RowOp *op, int v, int f64)
     tmpl_set(&sub, "A", act ? (op->act == ACT_GELU ? "gelu(" : op->act == ACT_SILU ? "silu(" : "relu(") : "");
     tmpl_set(&sub, "Z", act ? ")" : "");
     tmpl_set(&sub, "in", op->residual ? "h" : "x");
-    tmpl_set(&sub, "J", "for (int j = threadIdx.x; j < d; j += blockDim.x)");
+    tmpl_set(&sub, "J", pl->warp_per_row ? "for (int j = lane; j < d; j += 32)"
+                                         : "for (int j = threadIdx.x; j < d; j += blockDim.x)");
+    tmpl_set(&sub, "BS", pl->warp_per_row ? "warp_sum" : "block_sum");
+    tmpl_set(&sub, "SH", pl->warp_per_row ? "" : ", sh");
 
     sb_printf(k, "/* %s over each row of an n x d matrix%s:\n * %s%s.\n"
-                 " * One block per row; shared-memory tree sums. */\n", op->title,
+                 " * %s. */\n", op->title,
               v == V_LAYOUT ? "\n * whose x rows are ld elements apart" : "", op->math,
               act ? (op->act == ACT_GELU ? ", then y = gelu(y)" : op->act == ACT_SILU ? ", then y = silu(y)"
                                                                                       : ", then y = relu(y)")
-                  : "");
+                  : "",
+              pl->warp_per_row ? "One warp per row; xor-shuffle sums"
+              : pl->shuffle    ? "One block per row; warp-shuffle sums"
+                               : "One block per row; shared-memory tree sums");
     if (act)
         emit_cuda_act(k, &sub, op->act);
-    tmpl_expand(k, &sub, BLOCK_SUM);
+    tmpl_expand(k, &sub, pl->warp_per_row ? WARP_SUM : pl->shuffle ? BLOCK_SUM_SHFL : BLOCK_SUM);
 
     StrBuf sig = STRBUF_INIT, args = STRBUF_INIT;
     tmpl_expand(&sig, &sub, "extern \"C\" __global__ void ");
@@ -495,7 +539,13 @@ static void row_cuda(GenProgram *p, const RowOp *op, int v, int f64)
     tmpl_expand(&sig, &sub, v == V_LAYOUT ? "int n, int d, int ld, @T eps)" : "int n, int d, @T eps)");
     sb_append(&args, v == V_LAYOUT ? "n,d,ld,eps" : "n,d,eps");
     tmpl_put_wrapped(k, sb_str(&sig));
-    sb_append(k, "\n{\n    extern __shared__ double sh[];\n    const int i = blockIdx.x;\n");
+    if (pl->warp_per_row)
+        sb_append(k, "\n{\n    const int lane = threadIdx.x % 32;\n"
+                     "    const int i = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;\n"
+                     "    if (i >= n)\n        return; /* the whole warp: i is the warp's row */\n");
+    else
+        sb_append(k, pl->shuffle ? "\n{\n    __shared__ double sh[32];\n    const int i = blockIdx.x;\n"
+                                 : "\n{\n    extern __shared__ double sh[];\n    const int i = blockIdx.x;\n");
     sb_printf(k, "    x += (long long)i * %s;\n", v == V_LAYOUT ? "ld" : "d");
     if (op->residual)
         sb_append(k, "    res += (long long)i * d;\n    h += (long long)i * d;\n");
@@ -507,38 +557,89 @@ static void row_cuda(GenProgram *p, const RowOp *op, int v, int f64)
                     "    double sq = 0;\n"
                     "    @J\n"
                     "        sq += @in[j] * @in[j];\n"
-                    "    sq = block_sum(sq, sh);\n"
+                    "    sq = @BS(sq@SH);\n"
                     "    const @T scale = 1 / @sqrt(@VAR + eps);\n"
                     "    @J\n"
                     "        y[j] = @{A}@in[j] * scale * weight[j]@Z;\n");
     } else {
-        tmpl_expand(k, &sub,
-                    "    double sum = 0;\n"
-                    "    @J\n"
-                    "        sum += @in[j];\n"
-                    "    sum = block_sum(sum, sh);\n"
-                    "    const @T row_mean = @MEAN;\n"
-                    "    double sq = 0;\n"
-                    "    @J {\n"
-                    "        const @T c = @in[j] - row_mean;\n"
-                    "        sq += c * c;\n"
-                    "    }\n"
-                    "    sq = block_sum(sq, sh);\n"
-                    "    const @T row_rstd = 1 / @sqrt(@VAR + eps);\n"
-                    "    @J\n");
+        if (pl->one_pass)
+            tmpl_expand(k, &sub,
+                        "    /* one pass: the sum and the sum of squares (in double, so the\n"
+                        "     * difference E[x^2] - mean^2 keeps its digits for these rows) */\n"
+                        "    double sum = 0, sq = 0;\n"
+                        "    @J {\n"
+                        "        const double v = @in[j];\n"
+                        "        sum += v;\n"
+                        "        sq += v * v;\n"
+                        "    }\n"
+                        "    sum = @BS(sum@SH);\n"
+                        "    sq = @BS(sq@SH);\n"
+                        "    const @T row_mean = @MEAN;\n"
+                        "    const double var = fmax(sq / d - (sum / d) * (sum / d), 0.0);\n"
+                        "    const @T row_rstd = 1 / @sqrt((@T)var + eps);\n"
+                        "    @J\n");
+        else
+            tmpl_expand(k, &sub,
+                        "    double sum = 0;\n"
+                        "    @J\n"
+                        "        sum += @in[j];\n"
+                        "    sum = @BS(sum@SH);\n"
+                        "    const @T row_mean = @MEAN;\n"
+                        "    double sq = 0;\n"
+                        "    @J {\n"
+                        "        const @T c = @in[j] - row_mean;\n"
+                        "        sq += c * c;\n"
+                        "    }\n"
+                        "    sq = @BS(sq@SH);\n"
+                        "    const @T row_rstd = 1 / @sqrt(@VAR + eps);\n"
+                        "    @J\n");
         if (op->affine)
             tmpl_expand(k, &sub, "        y[j] = @A(@in[j] - row_mean) * row_rstd * gamma[j] + beta[j]@Z;\n");
         else
             tmpl_expand(k, &sub, "        y[j] = @A(@in[j] - row_mean) * row_rstd@Z;\n");
         if (op->stats)
-            sb_append(k, "    if (threadIdx.x == 0) {\n        mean[i] = row_mean;\n        rstd[i] = row_rstd;\n    }\n");
+            sb_append(k, pl->warp_per_row ? "    if (lane == 0) {\n        mean[i] = row_mean;\n        rstd[i] = row_rstd;\n    }\n"
+                                          : "    if (threadIdx.x == 0) {\n        mean[i] = row_mean;\n        rstd[i] = row_rstd;\n    }\n");
     }
     sb_append(k, "}\n");
-    gen_launch(p, op->entry, "n", "256", "256*8", sb_str(&args));
-    gen_knob(p, "block", "256");
-    gen_knob(p, "mapping", "one-row-per-block-reduction-shared");
+    char smem[32], block[16], grid[32];
+    snprintf(smem, sizeof smem, "%d*8", pl->block);
+    snprintf(block, sizeof block, "%d", pl->block);
+    snprintf(grid, sizeof grid, "(n+%d)/%d", pl->block / 32 - 1, pl->block / 32);
+    gen_launch(p, op->entry, pl->warp_per_row ? grid : "n", block, pl->warp_per_row || pl->shuffle ? NULL : smem,
+               sb_str(&args));
+    gen_knob(p, "block", block);
+    gen_knob(p, "mapping", pl->warp_per_row ? "one-row-per-warp-reduction-shuffle"
+                           : pl->shuffle    ? "one-row-per-block-reduction-shuffle"
+                                            : "one-row-per-block-reduction-shared");
+    gen_knob(p, "reduction", pl->warp_per_row || pl->shuffle ? "warp-shuffle" : "shared-tree");
+    if (!op->rms)
+        gen_knob(p, "passes", pl->one_pass ? "1" : "2");
     sb_release(&sig);
     sb_release(&args);
+}
+
+/* The alternatives from the knob space: other block sizes, warp-shuffle
+ * sums, one warp per row, the mean and variance in one pass (where there
+ * is a variance), and one pass with one warp per row. */
+static void row_alternatives(GenProgram *p, const RowOp *op, int v, int f64)
+{
+    static const struct {
+        const char *name;
+        RowPlan plan;
+        int needs_variance;
+    } alts[] = {
+        {"block-128", {128, 0, 0, 0}, 0},     {"block-1024", {1024, 0, 0, 0}, 0},
+        {"warp-shuffle", {256, 1, 0, 0}, 0},  {"warp-per-row", {256, 0, 1, 0}, 0},
+        {"one-pass", {256, 1, 0, 1}, 1},      {"warp-per-row-one-pass", {256, 0, 1, 1}, 1},
+    };
+    for (size_t i = 0; i < sizeof alts / sizeof alts[0]; i++) {
+        if (alts[i].needs_variance && op->rms)
+            continue;
+        gen_alt_begin(p, alts[i].name);
+        row_cuda(p, op, v, f64, &alts[i].plan);
+        gen_alt_end(p);
+    }
 }
 
 static void ch_cuda(GenProgram *p, int kind, int v, int f64)
@@ -726,7 +827,8 @@ static int generate(GenCtx *g)
                              v == V_LAYOUT ? (is_row ? "padded rows" : "NHWC") : (is_row ? "rows" : "NCHW"));
                 if (is_row) {
                     row_program(g, p, &ROW_OPS[o], v, f64);
-                    row_cuda(p, &ROW_OPS[o], v, f64);
+                    row_cuda(p, &ROW_OPS[o], v, f64, &REFERENCE_ROWS);
+                    row_alternatives(p, &ROW_OPS[o], v, f64);
                 } else {
                     ch_program(p, o - nrow, v, f64);
                     ch_cuda(p, o - nrow, v, f64);

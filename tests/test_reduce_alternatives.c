@@ -178,3 +178,33 @@ TEST(softmax_warp_per_row)
     free(bin);
     return 0;
 }
+
+/* The row norms' alternatives (generators/fam_layernorm.c): warp-shuffle
+ * block sums, one warp per row, the mean and variance in one pass; none
+ * where it means nothing (no one-pass variance for RMSNorm). */
+TEST(layernorm_alternatives)
+{
+    char *bin = test_bin_dir(), *out = NULL;
+    if (!bin)
+        SKIP("cannot find the binaries' folder");
+    int st = test_sh(&out, "cd %s && %s/cudaperf-gen --out g --family layernorm && "
+                           "test ! -e g/c/layernorm/rmsnorm-f32/variants/one-pass && "
+                           "test -e g/c/layernorm/rmsnorm-f32/variants/warp-per-row",
+                     t->tmpdir, bin);
+    CHECK_MSG(st == 0, "%s", out ? out : "");
+    free(out);
+    static const char *const cases[][2] = {
+        {"layernorm-stats-ld-f32", "warp-per-row-one-pass"}, {"residual-layernorm-gelu-f64", "one-pass"},
+        {"residual-rmsnorm-ld-f32", "warp-per-row"}, {"layernorm-noaffine-f64", "warp-shuffle"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        st = test_sh(&out,
+                     "cd %s && d=g/c/layernorm/%s && %s/harness eval $d $d/variants/%s/kernel.cu "
+                     "$d/variants/%s/launch.json --backend cpu --configs small,edge,edge-prime --trials 1 --cache c",
+                     t->tmpdir, cases[i][0], bin, cases[i][1], cases[i][1]);
+        CHECK_MSG(out && strstr(out, "verdict: pass"), "%s/%s: %s", cases[i][0], cases[i][1], out ? out : "");
+        free(out);
+    }
+    free(bin);
+    return 0;
+}
