@@ -7,6 +7,7 @@
  * conversion, bias + ReLU, column gathers, column sums, B = beta*B +
  * alpha*A^T).  Large configs move several hundred MB per buffer. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gen.h"
@@ -162,6 +163,67 @@ static void emit_tiled(StrBuf *k, const Tiled *t)
               t->rows, t->cols, t->load, t->rows, t->cols, t->tile_ty, t->store);
 }
 
+/* Bytes of one tile element, from its CUDA spelling (8 where unknown: the
+ * refusal below then errs on the safe side). */
+static int tile_elem_bytes(const char *ty)
+{
+    static const struct {
+        const char *ty;
+        int bytes;
+    } sizes[] = {{"float", 4}, {"double", 8}, {"int", 4}, {"unsigned char", 1}, {"signed char", 1},
+                 {"short", 2}, {"unsigned short", 2}, {"long long", 8}, {"unsigned int", 4}};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        if (strcmp(sizes[i].ty, ty) == 0)
+            return sizes[i].bytes;
+    return 8;
+}
+
+/* Static __shared__ arrays are limited to 48 KiB a block (more needs
+ * dynamic shared memory and an opt-in attribute). */
+#define STATIC_SMEM_LIMIT (48 * 1024)
+
+/* The tiled transpose at another point of the knob space: a tile x tile
+ * tile moved by a tile x rows block (tile / rows elements per thread).
+ * The kernel text is the reference's with TILE set; the block shape is
+ * the launch's.  Refused where the block or the tile does not fit. */
+static void alt_tiled(GenProgram *p, const Tiled *t, const char *args, const char *batch, int tile, int rows)
+{
+    char name[32], grid[128], block[32], knob[32], ept[16];
+    snprintf(name, sizeof name, "tile-%d-rows-%d", tile, rows);
+    gen_alt_begin(p, name);
+    int smem = tile * (tile + 1) * tile_elem_bytes(t->tile_ty);
+    if (tile * rows > 1024) {
+        gen_refuse(p, "a %dx%d block is %d threads, over the limit of 1024", tile, rows, tile * rows);
+    } else if (smem > STATIC_SMEM_LIMIT) {
+        gen_refuse(p, "a %dx%d tile of %s with its padding column is %d bytes of static shared memory, over %d",
+                   tile, tile, t->tile_ty, smem, STATIC_SMEM_LIMIT);
+    } else {
+        StrBuf *k = gen_cuda_src(p);
+        sb_printf(k, "enum { TILE = %d };\n\n", tile);
+        StrBuf body = STRBUF_INIT;
+        emit_tiled(&body, t);
+        char what[32];
+        snprintf(what, sizeof what, "One %dx%d tile", tile, tile);
+        char *sized = xreplace_all(sb_str(&body), "One 32x32 tile", what);
+        sb_append(k, sized);
+        free(sized);
+        sb_release(&body);
+        snprintf(grid, sizeof grid, "(%s+%d)/%d,(%s+%d)/%d%s%s", t->cols, tile - 1, tile, t->rows, tile - 1, tile,
+                 batch ? "," : "", batch ? batch : "");
+        snprintf(block, sizeof block, "%d,%d", tile, rows);
+        gen_launch(p, t->name, grid, block, NULL, args);
+        snprintf(knob, sizeof knob, "%dx%d", tile, rows);
+        gen_knob(p, "block", knob);
+        snprintf(knob, sizeof knob, "tiled-%dx%d-shared", tile, tile);
+        gen_knob(p, "mapping", batch ? "tiled-shared, one matrix per blockIdx.z" : knob);
+        snprintf(knob, sizeof knob, "%d", tile);
+        gen_knob(p, "tile", knob);
+        snprintf(ept, sizeof ept, "%d", tile / rows);
+        gen_knob(p, "elements_per_thread", ept);
+    }
+    gen_alt_end(p);
+}
+
 /* The pair of a program whose whole work is one tiled transpose. */
 static void pair_tiled(GenProgram *p, const Tiled *t, const char *args, const char *batch)
 {
@@ -172,6 +234,13 @@ static void pair_tiled(GenProgram *p, const Tiled *t, const char *args, const ch
     gen_launch(p, t->name, grid, "32,8", NULL, args);
     gen_knob(p, "block", "32x8");
     gen_knob(p, "mapping", batch ? "tiled-32x32-shared, one matrix per blockIdx.z" : "tiled-32x32-shared");
+    gen_knob(p, "tile", "32");
+    gen_knob(p, "elements_per_thread", "4");
+    /* the knob space: tile sizes, and elements per thread at a tile of 32;
+     * 128 is refused for elements over 2 bytes (static shared memory) */
+    static const int points[][2] = {{16, 16}, {16, 4}, {32, 32}, {32, 4}, {64, 8}, {64, 16}, {128, 8}};
+    for (size_t i = 0; i < sizeof points / sizeof points[0]; i++)
+        alt_tiled(p, t, args, batch, points[i][0], points[i][1]);
 }
 
 /* The pair of an out-of-place 2D transpose-like program: in (n x m) to out
