@@ -14,7 +14,7 @@ JOBS    ?= $(shell nproc)
 
 COMMON_SRC  = $(sort $(wildcard common/*.c))
 GEN_FAM_SRC ?= $(sort $(wildcard generators/fam_*.c))
-GEN_SRC     = generators/gen.c generators/gen_matvec.c generators/gen_ops.c generators/gen_variants.c generators/gen_spec.c generators/gen_tmpl.c generators/gen_prog.c $(GEN_FAM_SRC) \
+GEN_SRC     = generators/gen.c generators/gen_matvec.c generators/gen_ops.c generators/gen_variants.c generators/gen_spec.c generators/gen_tile.c generators/gen_tmpl.c generators/gen_prog.c $(GEN_FAM_SRC) \
               $(sort $(wildcard generators/torch_*.c))
 HARNESS_LIB_SRC = $(filter-out harness/main.c,$(sort $(wildcard harness/*.c)))
 
