@@ -164,11 +164,11 @@ TEST(gemm_register_tiled_alternatives_pass_cpu)
         free(out);
     }
     test_sh(&out, "cd %s && d=g/c/gemm/matmul-f32 && mkdir -p bad && "
-                           "sed 's/sum\\[r\\]\\[s\\] += av\\[r\\] \\* bv\\[s\\]/sum[r][s] += av[r] * bv[r]/' "
-                           "$d/variants/regtile-4x4/kernel.cu >bad/kernel.cu && ! cmp -s bad/kernel.cu "
-                           "$d/variants/regtile-4x4/kernel.cu && %s/harness eval $d bad/kernel.cu "
-                           "$d/variants/regtile-4x4/launch.json --backend cpu --configs edge-prime --trials 1 --cache c",
-                     t->tmpdir, bin);
+            "sed 's/sum\\[r\\]\\[s\\] += av\\[r\\] \\* bv\\[s\\]/sum[r][s] += av[r] * bv[r]/' "
+            "$d/variants/regtile-4x4/kernel.cu >bad/kernel.cu && ! cmp -s bad/kernel.cu "
+            "$d/variants/regtile-4x4/kernel.cu && %s/harness eval $d bad/kernel.cu "
+            "$d/variants/regtile-4x4/launch.json --backend cpu --configs edge-prime --trials 1 --cache c",
+            t->tmpdir, bin);
     CHECK_MSG(out && strstr(out, "verdict: wrong_result"), "the crossed products: %s", out ? out : "");
     free(out);
     free(bin);
