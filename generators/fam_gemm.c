@@ -6,7 +6,10 @@
  * int8 x int8 -> i32 (with bias, u8 x i8, requantization to i8,
  * dequantization to f32) and i32 products; complex, symmetric (symm),
  * triangular (trmm), diagonally scaled, two-product, chained and
- * mixed-precision products.  Floating-point products accumulate in double. */
+ * mixed-precision products.  Floating-point products accumulate in double.
+ * Every program whose pair is the TILED kernel also gets alternatives from
+ * the template's knob space (TILE_CHOICES: larger shared tiles, register
+ * tiles), each refused with its reason where it breaks a limit. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -194,22 +197,18 @@ static char *tiled_alt_source(const Tiled *t, const TileChoice *c)
 }
 
 /* The pair's launches with those of the tiled kernel given choice c's
- * grid and block (the others, row_max's, as they are).  Returns 0, or -1
- * with a misuse recorded (a tiled launch not in the pair's form). */
-static int tiled_alt_launches(GenProgram *p, const Spec *sp, const Tiled *t, const TileChoice *c)
+ * grid and block (the others, row_max's, as they are).  A tiled launch not
+ * in the pair's form is a misuse, recorded with gen_error. */
+static void tiled_alt_launches(GenProgram *p, const Spec *sp, const Tiled *t, const TileChoice *c)
 {
-    StrBuf b = STRBUF_INIT;
-    sb_append(&b, sp->launch);
-    char *plan = sb_steal(&b), *save = NULL;
-    int rc = 0;
-    for (char *l = strtok_r(plan, ";", &save); l && rc == 0; l = strtok_r(NULL, ";", &save)) {
+    char *plan = xstrdup(sp->launch), *save = NULL;
+    for (char *l = strtok_r(plan, ";", &save); l; l = strtok_r(NULL, ";", &save)) {
         char *f[5] = {l, NULL, NULL, NULL, NULL};
         for (int i = 1; i < 5 && f[i - 1]; i++)
             if ((f[i] = strchr(f[i - 1], '|')) != NULL)
                 *f[i]++ = '\0';
         if (!f[4]) {
             gen_error(p, "gemm: malformed launch '%s'", l);
-            rc = -1;
             break;
         }
         const char *smem = f[3][0] ? f[3] : NULL;
@@ -222,7 +221,6 @@ static int tiled_alt_launches(GenProgram *p, const Spec *sp, const Tiled *t, con
         if (sscanf(f[1], "(%31[^+]+15)/16,(%31[^+]+15)/16%n", x, y, &end) != 2 || f[1][end] != '\0' ||
             strcmp(f[2], "16,16") != 0) {
             gen_error(p, "gemm: launch of %s is not the tiled pair's ('%s', '%s')", f[0], f[1], f[2]);
-            rc = -1;
             break;
         }
         snprintf(grid, sizeof grid, "(%s+%d)/%d,(%s+%d)/%d", x, c->tile - 1, c->tile, y, c->tile - 1, c->tile);
@@ -230,7 +228,6 @@ static int tiled_alt_launches(GenProgram *p, const Spec *sp, const Tiled *t, con
         gen_launch(p, f[0], grid, block, smem, f[4]);
     }
     free(plan);
-    return rc;
 }
 
 /* The pair's "mapping" knob with the tiling of choice c in place of the
