@@ -138,9 +138,8 @@ static char *wrap_lines(const char *src)
 static int emit_pair(GenProgram *p, const Spec *sp, const char *dt)
 {
     int rc = 0;
-    char *cuda = subst_for(sp->cuda, dt, 1), *wrapped = wrap_lines(cuda);
-    gen_cuda(p, "%s", wrapped);
-    free(wrapped);
+    char *cuda = spec_cuda_text(sp->cuda, dt);
+    gen_cuda(p, "%s", cuda);
     free(cuda);
 
     char *items[16];
@@ -183,7 +182,14 @@ static int emit_pair(GenProgram *p, const Spec *sp, const char *dt)
     return rc;
 }
 
-static int emit(GenCtx *g, const Spec *sp, const char *dt)
+char *spec_cuda_text(const char *s, const char *dt)
+{
+    char *cuda = subst_for(s, dt, 1), *wrapped = wrap_lines(cuda);
+    free(cuda);
+    return wrapped;
+}
+
+static int emit(GenCtx *g, const Spec *sp, const char *dt, SpecAlternatives alts, const void *ctx)
 {
     char *name = subst(sp->name, dt);
     char variant[96];
@@ -255,19 +261,27 @@ static int emit(GenCtx *g, const Spec *sp, const char *dt)
     free(wrapped);
     free(src);
     int rc = sp->cuda ? emit_pair(p, sp, dt) : 0;
+    if (alts && rc == 0)
+        alts(p, sp, dt, ctx);
     return gen_end(p) != 0 || rc != 0 ? -1 : 0;
+}
+
+int spec_emit_alt(GenCtx *g, const Spec *sp, SpecAlternatives alts, const void *ctx)
+{
+    char dts[64], *dt[8];
+    snprintf(dts, sizeof dts, "%s", sp->dtypes);
+    int nd = split(dts, ' ', dt, 8);
+    for (int k = 0; k < nd; k++)
+        if (emit(g, sp, dt[k], alts, ctx) != 0)
+            return -1;
+    return 0;
 }
 
 /* Emits every spec once per dtype of its list. */
 int spec_emit_all(GenCtx *g, const Spec *specs, int n)
 {
-    for (int i = 0; i < n; i++) {
-        char dts[64], *dt[8];
-        snprintf(dts, sizeof dts, "%s", specs[i].dtypes);
-        int nd = split(dts, ' ', dt, 8);
-        for (int k = 0; k < nd; k++)
-            if (emit(g, &specs[i], dt[k]) != 0)
-                return -1;
-    }
+    for (int i = 0; i < n; i++)
+        if (spec_emit_alt(g, &specs[i], NULL, NULL) != 0)
+            return -1;
     return 0;
 }

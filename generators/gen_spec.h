@@ -49,4 +49,14 @@ typedef struct Spec {
 /* Emits every one of the n specs once per dtype of its list. */
 int spec_emit_all(GenCtx *g, const Spec *specs, int n);
 
+/* A family's alternatives of one program of spec sp in dtype dt, built
+ * with gen_alt_begin ... gen_alt_end after the pair; ctx is the caller's. */
+typedef void (*SpecAlternatives)(GenProgram *p, const Spec *sp, const char *dt, const void *ctx);
+/* spec_emit_all() of the one spec sp, calling alts (when not NULL) for each
+ * of its programs after its pair and before gen_end(). */
+int spec_emit_alt(GenCtx *g, const Spec *sp, SpecAlternatives alts, const void *ctx);
+/* s expanded for dtype dt as a pair's kernel.cu is ($T in its CUDA
+ * spelling, long lines broken); the caller frees. */
+char *spec_cuda_text(const char *s, const char *dt);
+
 #endif
