@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "gen_tile.h"
 
 static const char *ctype(const char *dt)
 {
@@ -178,10 +179,6 @@ static int tile_elem_bytes(const char *ty)
     return 8;
 }
 
-/* Static __shared__ arrays are limited to 48 KiB a block (more needs
- * dynamic shared memory and an opt-in attribute). */
-#define STATIC_SMEM_LIMIT (48 * 1024)
-
 /* The tiled transpose at another point of the knob space: a tile x tile
  * tile moved by a tile x rows block (tile / rows elements per thread).
  * The kernel text is the reference's with TILE set; the block shape is
@@ -192,11 +189,11 @@ static void alt_tiled(GenProgram *p, const Tiled *t, const char *args, const cha
     snprintf(name, sizeof name, "tile-%d-rows-%d", tile, rows);
     gen_alt_begin(p, name);
     int smem = tile * (tile + 1) * tile_elem_bytes(t->tile_ty);
-    if (tile * rows > 1024) {
+    if (tile * rows > TILE_MAX_THREADS) {
         gen_refuse(p, "a %dx%d block is %d threads, over the limit of 1024", tile, rows, tile * rows);
-    } else if (smem > STATIC_SMEM_LIMIT) {
+    } else if (smem > TILE_MAX_STATIC_SMEM) {
         gen_refuse(p, "a %dx%d tile of %s with its padding column is %d bytes of static shared memory, over %d",
-                   tile, tile, t->tile_ty, smem, STATIC_SMEM_LIMIT);
+                   tile, tile, t->tile_ty, smem, TILE_MAX_STATIC_SMEM);
     } else {
         StrBuf *k = gen_cuda_src(p);
         sb_printf(k, "enum { TILE = %d };\n\n", tile);
