@@ -11,6 +11,10 @@
                                      families and kinds), comma-separated
   defects CATALOG RESULTS.json       planted wrong-result defects: caught on at least one config?
                                      and uncoalesced variants' verdicts
+  expect-ids CATALOG EXPECT [LANG]   every variant whose knobs say expect EXPECT (fail: the planted
+                                     wrong-result defects), optionally of one language (c, torch)
+  missed-ids CATALOG RESULTS.json    the expect-fail variants that RESULTS.json judged and never
+                                     caught (pass on every config they ran)
   speedup CATALOG RESULTS.json       per program of a timed `run --kernels all`: best variant vs the
                                      reference implementation, vs the C program on one core or torch
                                      eager, the H200 roofline fraction; "slower" variants vs reference
@@ -356,16 +360,43 @@ def verify_ids(catalog, n):
     return refs + sorted(set(picked))
 
 
-def defects(catalog, results):
+def expect_ids(catalog, expect, lang=None):
+    """Every variant whose knobs expect `expect`, in program order."""
+    db = sqlite3.connect(catalog)
+    rows = db.execute("SELECT k.id, k.knobs, p.name FROM kernels k JOIN programs p ON p.id = k.program_id"
+                      " WHERE k.origin = 'variant' ORDER BY p.name, k.id").fetchall()
+    picked = [kid for kid, knobs, name in rows if json.loads(knobs or "{}").get("expect") == expect
+              and (lang is None or name.startswith(lang + "/"))]
+    print(",".join(str(x) for x in picked))
+
+
+def missed_ids(catalog, results):
+    """The expect-fail variants RESULTS.json judged without a non-pass verdict."""
+    db = sqlite3.connect(catalog)
+    expect = {kid: json.loads(k or "{}").get("expect") for kid, k in db.execute("SELECT id, knobs FROM kernels")}
+    seen, caught = set(), set()
+    for r in load(results)["results"]:
+        if r["status"] == "skipped":
+            continue
+        seen.add(r["kernel"])
+        if r["status"] != "pass":
+            caught.add(r["kernel"])
+    print(",".join(str(k) for k in sorted(seen - caught) if expect.get(k) == "fail"))
+
+
+def defects(catalog, *results):
     """Each planted defect whose knobs expect a wrong result ("fail") must be
     caught (any non-pass verdict) on at least one config; race defects are
-    reported separately (a race may not show); "slower" variants must pass."""
+    reported separately (a race may not show); "slower" variants must pass.
+    Several result files (runs of the same catalog's kernels on other
+    configs) count together."""
     db = sqlite3.connect(catalog)
     knobs = {kid: json.loads(k or "{}") for kid, k in db.execute("SELECT id, knobs FROM kernels")}
     by_kernel = {}
-    for r in load(results)["results"]:
-        if r["status"] != "skipped":
-            by_kernel.setdefault(r["kernel"], []).append(r)
+    for path in results:
+        for r in load(path)["results"]:
+            if r["status"] != "skipped":
+                by_kernel.setdefault(r["kernel"], []).append(r)
     table = {}
     missed = []
     for kid, rs in by_kernel.items():
@@ -385,7 +416,7 @@ def defects(catalog, results):
     nf = sum(table[k][0] for k in fail)
     nc = sum(table[k][1] for k in fail)
     print("wrong-result defects caught on at least one config: %d of %d" % (nc, nf))
-    for m in missed[:30]:
+    for m in missed[:60]:
         print("  missed: %s kernel %s (%s)" % m)
 
 
@@ -606,6 +637,10 @@ def main():
         sample_ids(args[0], int(args[1]))
     elif cmd == "race-ids":
         race_ids(args[0], int(args[1]), int(args[2]))
+    elif cmd == "expect-ids":
+        expect_ids(*args)
+    elif cmd == "missed-ids":
+        missed_ids(*args)
     elif cmd == "defects":
         defects(*args)
     elif cmd == "speedup-combine":

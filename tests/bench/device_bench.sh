@@ -27,6 +27,11 @@
 #               the plain GPU run and the CPU backend (small config): agreement, races caught
 #   defects     DEFECTS_SAMPLE low-precision-accumulation variants on the large config, where long sums
 #               show them (verify leaves large out)
+#   census      the CUDA side's verification in one pass over DIR/catalog-torch.db (after torchcat):
+#               every C reference implementation on every config, large included (torch ones: torchrefs),
+#               and beside it every planted wrong-result defect (knobs expect "fail", C and torch) on
+#               every config but large; then the defects none of those caught, on the large config.
+#               Correctness only, one trial; CENSUS_BUDGET bounds each run (rerun to resume)
 #   torchcat    DIR/catalog-torch.db: the C catalog plus the torch programs (after setup)
 #   torchrefs   every torch program's reference CUDA implementation, its reference computed by torch on
 #               the GPU, small/edge/large, in DIR/catalog-torch.db (the C catalog plus the torch programs;
@@ -294,6 +299,56 @@ st = collections.Counter(r["status"] for r in rows)
 print("low-precision-accumulation on the large config: %d kernels, caught (not pass) %d; %s"
       % (len(rows), sum(v for k, v in st.items() if k != "pass"), dict(st)))
 PYEOF
+}
+
+# The last run of a catalog if it did not finish (a rerun of a phase resumes it), "new" if the
+# catalog has no run yet, else nothing (done).
+run_to_resume() {
+    "$PY" -c '
+import sqlite3, sys
+r = sqlite3.connect(sys.argv[1]).execute("SELECT id, status FROM runs ORDER BY id DESC LIMIT 1").fetchone()
+print("new" if not r else r[0] if r[1] != "finished" else "")' "$1"
+}
+# census_run CATALOG LOG WORKERS CACHE SELECTION...: start or resume the catalog's one run
+census_run() {
+    local cat=$1 log=$2 workers=$3 cache=$4 r
+    shift 4
+    r=$(run_to_resume "$cat")
+    [ -n "$r" ] || return 0
+    if [ "$r" = new ]; then set -- "$@"; else set -- --resume "$r" --quiet; fi
+    timeout -s INT "${CENSUS_BUDGET:-400}" "$H" --catalog "$cat" run "$@" --per-gpu "$workers" --jobs 2 \
+        --cache "$cache" >>"$log" 2>&1
+}
+phase_census() {
+    # catalog copies: two runs at once, each resumable on its own
+    local tcat="$OUT/catalog-torch.db" t0=$(date +%s) c
+    for c in refs defects large; do [ -f "$OUT/catalog-census-$c.db" ] || cp "$tcat" "$OUT/catalog-census-$c.db"; done
+    "$PY" tests/bench/device_analysis.py expect-ids "$tcat" fail >"$OUT/census-defect-ids.txt"
+    echo "census: $(tr ',' '\n' <"$OUT/census-defect-ids.txt" | grep -c .) planted wrong-result defects"
+    census_run "$OUT/catalog-census-refs.db" "$OUT/census-refs.log" "${CENSUS_REF_WORKERS:-8}" "$OUT/cache" \
+        --program 'c/%' --kernels reference --timing-runs 0 --trials 1 &
+    local g1=$!
+    census_run "$OUT/catalog-census-defects.db" "$OUT/census-defects.log" "${CENSUS_DEFECT_WORKERS:-6}" \
+        "$OUT/cache-d" --kernels "$(cat "$OUT/census-defect-ids.txt")" --skip-configs large --timing-runs 0 --trials 1
+    echo "defects run (configs but large): exit $?, $(( $(date +%s) - t0 )) s"
+    wait $g1; echo "references run (C, every config): exit $?, $(( $(date +%s) - t0 )) s"
+    for c in refs defects; do
+        tail -1 "$OUT/census-$c.log"
+        "$H" --catalog "$OUT/catalog-census-$c.db" results --json >"$OUT/census-$c.json"
+    done
+    "$PY" tests/bench/device_analysis.py failures "$OUT/census-refs.json" | tail -30
+    [ -z "$(run_to_resume "$OUT/catalog-census-defects.db")" ] || { echo "defects run unfinished: rerun census"; return; }
+    "$PY" tests/bench/device_analysis.py missed-ids "$tcat" "$OUT/census-defects.json" >"$OUT/census-missed-ids.txt"
+    local nmissed=$(tr ',' '\n' <"$OUT/census-missed-ids.txt" | grep -c .) large=
+    echo "defects not caught on the configs but large: $nmissed"
+    if [ "$nmissed" -gt 0 ]; then
+        census_run "$OUT/catalog-census-large.db" "$OUT/census-large.log" $((CORES - 2)) "$OUT/cache" \
+            --kernels "$(cat "$OUT/census-missed-ids.txt")" --configs large --timing-runs 0 --trials 1
+        echo "those on the large config: exit $?, $(( $(date +%s) - t0 )) s"
+        "$H" --catalog "$OUT/catalog-census-large.db" results --json >"$OUT/census-large.json"
+        large="$OUT/census-large.json"
+    fi
+    "$PY" tests/bench/device_analysis.py defects "$tcat" "$OUT/census-defects.json" $large | tail -40
 }
 
 phase_torchcat() {
