@@ -309,14 +309,14 @@ import sqlite3, sys
 r = sqlite3.connect(sys.argv[1]).execute("SELECT id, status FROM runs ORDER BY id DESC LIMIT 1").fetchone()
 print("new" if not r else r[0] if r[1] != "finished" else "")' "$1"
 }
-# census_run CATALOG LOG WORKERS CACHE SELECTION...: start or resume the catalog's one run
+# census_run CATALOG LOG WORKERS JOBS CACHE SELECTION...: start or resume the catalog's one run
 census_run() {
-    local cat=$1 log=$2 workers=$3 cache=$4 r
-    shift 4
+    local cat=$1 log=$2 workers=$3 jobs=$4 cache=$5 r
+    shift 5
     r=$(run_to_resume "$cat")
     [ -n "$r" ] || return 0
     if [ "$r" = new ]; then set -- "$@"; else set -- --resume "$r" --quiet; fi
-    timeout -s INT "${CENSUS_BUDGET:-400}" "$H" --catalog "$cat" run "$@" --per-gpu "$workers" --jobs 2 \
+    timeout -s INT "${CENSUS_BUDGET:-400}" "$H" --catalog "$cat" run "$@" --per-gpu "$workers" --jobs "$jobs" \
         --cache "$cache" >>"$log" 2>&1
 }
 phase_census() {
@@ -325,11 +325,11 @@ phase_census() {
     for c in refs defects large; do [ -f "$OUT/catalog-census-$c.db" ] || cp "$tcat" "$OUT/catalog-census-$c.db"; done
     "$PY" tests/bench/device_analysis.py expect-ids "$tcat" fail >"$OUT/census-defect-ids.txt"
     echo "census: $(tr ',' '\n' <"$OUT/census-defect-ids.txt" | grep -c .) planted wrong-result defects"
-    census_run "$OUT/catalog-census-refs.db" "$OUT/census-refs.log" "${CENSUS_REF_WORKERS:-8}" "$OUT/cache" \
+    census_run "$OUT/catalog-census-refs.db" "$OUT/census-refs.log" "${CENSUS_REF_WORKERS:-8}" 2 "$OUT/cache" \
         --program 'c/%' --kernels reference --timing-runs 0 --trials 1 &
     local g1=$!
     census_run "$OUT/catalog-census-defects.db" "$OUT/census-defects.log" "${CENSUS_DEFECT_WORKERS:-6}" \
-        "$OUT/cache-d" --kernels "$(cat "$OUT/census-defect-ids.txt")" --skip-configs large --timing-runs 0 --trials 1
+        "${CENSUS_DEFECT_JOBS:-4}" "$OUT/cache-d" --kernels "$(cat "$OUT/census-defect-ids.txt")" --skip-configs large --timing-runs 0 --trials 1
     echo "defects run (configs but large): exit $?, $(( $(date +%s) - t0 )) s"
     wait $g1; echo "references run (C, every config): exit $?, $(( $(date +%s) - t0 )) s"
     for c in refs defects; do
@@ -342,7 +342,7 @@ phase_census() {
     local nmissed=$(tr ',' '\n' <"$OUT/census-missed-ids.txt" | grep -c .) large=
     echo "defects not caught on the configs but large: $nmissed"
     if [ "$nmissed" -gt 0 ]; then
-        census_run "$OUT/catalog-census-large.db" "$OUT/census-large.log" $((CORES - 2)) "$OUT/cache" \
+        census_run "$OUT/catalog-census-large.db" "$OUT/census-large.log" $((CORES - 2)) 2 "$OUT/cache" \
             --kernels "$(cat "$OUT/census-missed-ids.txt")" --configs large --timing-runs 0 --trials 1
         echo "those on the large config: exit $?, $(( $(date +%s) - t0 )) s"
         "$H" --catalog "$OUT/catalog-census-large.db" results --json >"$OUT/census-large.json"
