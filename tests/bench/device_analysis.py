@@ -13,6 +13,10 @@
                                      and uncoalesced variants' verdicts
   expect-ids CATALOG EXPECT [LANG]   every variant whose knobs say expect EXPECT (fail: the planted
                                      wrong-result defects), optionally of one language (c, torch)
+  sample-ids CATALOG N [EXCLUDE_N]   N kernels spread evenly over the catalog (not those of the
+                                     sample of EXCLUDE_N)
+  split-shared CATALOG IDS SH PLAIN  the ids of file IDS whose kernel declares shared memory, and the rest
+  join-results OUT RESULTS.json...   one results file from runs of disjoint kernels
   missed-ids CATALOG RESULTS.json    the expect-fail variants that RESULTS.json judged and never
                                      caught (pass on every config they ran)
   speedup CATALOG RESULTS.json       per program of a timed `run --kernels all`: best variant vs the
@@ -326,14 +330,45 @@ def race_ids(catalog, n, others):
     print(",".join(str(x) for x in sorted(races + extra)))
 
 
-def sample_ids(catalog, n):
+def even_sample(rows, n):
+    step = max(1.0, len(rows) / n)
+    return [rows[int(i * step)] for i in range(min(n, len(rows)))]
+
+
+def sample_ids(catalog, n, exclude_n=0):
     """n kernels (references and variants alike) spread evenly over the whole
-    catalog in program order: a sample with the catalog's own mix of kinds."""
+    catalog in program order: a sample with the catalog's own mix of kinds.
+    With exclude_n, drawn from the kernels that the sample of exclude_n
+    leaves out (a second sample disjoint from a first one)."""
     db = sqlite3.connect(catalog)
     rows = [r[0] for r in db.execute("SELECT k.id FROM kernels k JOIN programs p ON p.id = k.program_id"
                                      " ORDER BY p.name, k.id")]
-    step = max(1.0, len(rows) / n)
-    print(",".join(str(rows[int(i * step)]) for i in range(min(n, len(rows)))))
+    if exclude_n:
+        first = set(even_sample(rows, exclude_n))
+        rows = [r for r in rows if r not in first]
+    print(",".join(str(x) for x in even_sample(rows, n)))
+
+
+def split_shared(catalog, ids_path, shared_out, plain_out):
+    """Splits a kernel id list by whether the kernel's source declares shared
+    memory: racecheck can report hazards on shared memory only, so a kernel
+    without any gets nothing from it but a slower run."""
+    db = sqlite3.connect(catalog)
+    src = dict(db.execute("SELECT id, source FROM kernels"))
+    ids = [int(x) for x in open(ids_path).read().strip().split(",") if x]
+    shared = [i for i in ids if "__shared__" in (src.get(i) or "")]
+    plain = [i for i in ids if "__shared__" not in (src.get(i) or "")]
+    open(shared_out, "w").write(",".join(map(str, shared)))
+    open(plain_out, "w").write(",".join(map(str, plain)))
+    print("kernels with shared memory: %d, without: %d" % (len(shared), len(plain)))
+
+
+def join_results(out, *paths):
+    """One results file from several runs' (of disjoint kernels)."""
+    rows = []
+    for p in paths:
+        rows += load(p)["results"]
+    json.dump({"results": rows}, open(out, "w"))
 
 
 def verify_ids(catalog, n):
@@ -634,7 +669,11 @@ def main():
     elif cmd == "ids":
         ids(args[0], int(args[1]))
     elif cmd == "sample-ids":
-        sample_ids(args[0], int(args[1]))
+        sample_ids(args[0], int(args[1]), int(args[2]) if len(args) > 2 else 0)
+    elif cmd == "split-shared":
+        split_shared(*args)
+    elif cmd == "join-results":
+        join_results(*args)
     elif cmd == "race-ids":
         race_ids(args[0], int(args[1]), int(args[2]))
     elif cmd == "expect-ids":

@@ -229,41 +229,59 @@ phase_race() {
     # not cry race there), small config, one trial: on the GPU plain, on the GPU under racecheck, and
     # on the CPU backend, all three at once; RACE_BUDGET bounds each
     # RACE_SAMPLE=N instead: N kernels spread evenly over the whole catalog (its own mix of kinds);
-    # RACE_PLAIN=0 leaves the plain GPU run out
+    # RACE_CAT: the catalog sampled (default the C one; DIR/catalog-torch.db holds both languages);
+    # RACE_PLAIN=0 leaves the plain GPU run out; RACE_SHARED_ONLY=1 runs racecheck only on the kernels
+    # that declare shared memory (the only memory its hazards are about) and the others plain, and
+    # judges the GPU by the two together
+    local cat=${RACE_CAT:-$CAT}
     if [ -n "${RACE_SAMPLE:-}" ]; then
-        "$PY" tests/bench/device_analysis.py sample-ids "$CAT" "$RACE_SAMPLE" >"$OUT/race-ids.txt"
+        "$PY" tests/bench/device_analysis.py sample-ids "$cat" "$RACE_SAMPLE" >"$OUT/race-ids.txt"
     else
-        "$PY" tests/bench/device_analysis.py race-ids "$CAT" "$VERIFY_VARIANTS" "$RACE_OTHERS" >"$OUT/race-ids.txt"
+        "$PY" tests/bench/device_analysis.py race-ids "$cat" "$VERIFY_VARIANTS" "$RACE_OTHERS" >"$OUT/race-ids.txt"
     fi
-    local ids=$(cat "$OUT/race-ids.txt") b=${RACE_BUDGET:-240} t0=$(date +%s)
+    local ids=$(cat "$OUT/race-ids.txt") rids b=${RACE_BUDGET:-240} t0=$(date +%s)
     echo "race: $(tr ',' '\n' <"$OUT/race-ids.txt" | wc -l) kernels"
+    rids=$ids
+    if [ "${RACE_SHARED_ONLY:-0}" = 1 ]; then
+        "$PY" tests/bench/device_analysis.py split-shared "$cat" "$OUT/race-ids.txt" "$OUT/race-ids-shared.txt" \
+            "$OUT/race-ids-plain.txt"
+        rids=$(cat "$OUT/race-ids-shared.txt")
+    fi
     local rcat="$OUT/catalog-race.db" pcat="$OUT/catalog-race-plain.db" ccat="$OUT/catalog-race-cpu.db"
-    cp "$CAT" "$rcat"; cp "$CAT" "$pcat"; cp "$CAT" "$ccat"
-    local sel="--kernels $ids --configs small --trials 1 --timing-runs 0"
-    timeout -s INT "$b" "$H" --catalog "$rcat" run $sel --racecheck --per-gpu "${RACE_PER_GPU:-8}" --jobs 2 \
-        --cache "$OUT/cache" >"$OUT/race-gpu.log" 2>&1 &
+    cp "$cat" "$rcat"; cp "$cat" "$pcat"; cp "$cat" "$ccat"
+    local opts="--configs small --trials 1 --timing-runs 0"
+    timeout -s INT "$b" "$H" --catalog "$rcat" run --kernels "$rids" $opts --racecheck --per-gpu "${RACE_PER_GPU:-8}" \
+        --jobs 2 --cache "$OUT/cache" >"$OUT/race-gpu.log" 2>&1 &
     local g1=$!
-    local g2=
-    if [ "${RACE_PLAIN:-1}" = 1 ]; then
-        timeout -s INT "$b" "$H" --catalog "$pcat" run $sel --per-gpu 2 --jobs 1 --cache "$OUT/cache" \
+    local g2= pids=$ids
+    [ "${RACE_SHARED_ONLY:-0}" = 1 ] && pids=$(cat "$OUT/race-ids-plain.txt")
+    if [ "${RACE_PLAIN:-1}" = 1 ] || [ "${RACE_SHARED_ONLY:-0}" = 1 ]; then
+        timeout -s INT "$b" "$H" --catalog "$pcat" run --kernels "$pids" $opts --per-gpu 2 --jobs 1 --cache "$OUT/cache" \
             >"$OUT/race-plain.log" 2>&1 &
         g2=$!
     fi
-    timeout -s INT "$b" "$H" --catalog "$ccat" run $sel --backend cpu --per-gpu 4 --cache "$OUT/cache-cpu" \
-        >"$OUT/race-cpu.log" 2>&1
+    timeout -s INT "$b" "$H" --catalog "$ccat" run --kernels "$ids" $opts --backend cpu --per-gpu "${RACE_CPU_WORKERS:-4}" \
+        --cache "$OUT/cache-cpu" >"$OUT/race-cpu.log" 2>&1
     echo "CPU backend: exit $?, $(( $(date +%s) - t0 )) s"
     wait $g1; echo "GPU --racecheck: exit $?, $(( $(date +%s) - t0 )) s"
     [ -z "$g2" ] || { wait $g2; echo "GPU plain: exit $?, $(( $(date +%s) - t0 )) s"; }
     tail -1 "$OUT/race-gpu.log"
     for c in race race-plain race-cpu; do "$H" --catalog "$OUT/catalog-$c.db" results --json >"$OUT/$c.json"; done
-    if [ -n "$g2" ]; then
-        echo "-- plain GPU against the CPU backend"
-        "$PY" tests/bench/device_analysis.py agreement "$OUT/race-plain.json" "$OUT/race-cpu.json" | sed -n 1,12p
+    local gpu="$OUT/race.json"
+    if [ "${RACE_SHARED_ONLY:-0}" = 1 ]; then
+        "$PY" tests/bench/device_analysis.py join-results "$OUT/race-joined.json" "$OUT/race.json" "$OUT/race-plain.json"
+        gpu="$OUT/race-joined.json"
+        echo "-- GPU (racecheck where shared memory is declared, plain elsewhere) against the CPU backend"
+    else
+        if [ -n "$g2" ]; then
+            echo "-- plain GPU against the CPU backend"
+            "$PY" tests/bench/device_analysis.py agreement "$OUT/race-plain.json" "$OUT/race-cpu.json" | sed -n 1,12p
+        fi
+        echo "-- GPU under --racecheck against the CPU backend"
     fi
-    echo "-- GPU under --racecheck against the CPU backend"
-    "$PY" tests/bench/device_analysis.py agreement "$OUT/race.json" "$OUT/race-cpu.json" | sed -n 1,40p
-    echo "-- planted defects, GPU under --racecheck"
-    "$PY" tests/bench/device_analysis.py defects "$CAT" "$OUT/race.json" | sed -n 1,30p
+    "$PY" tests/bench/device_analysis.py agreement "$gpu" "$OUT/race-cpu.json" | sed -n 1,40p
+    echo "-- planted defects, GPU"
+    "$PY" tests/bench/device_analysis.py defects "$cat" "$gpu" | sed -n 1,30p
     "$PY" - "$OUT/race.json" <<'PYEOF'
 import collections, json, sys
 rows = [r for r in json.load(open(sys.argv[1]))["results"] if r["status"] != "skipped"]
