@@ -17,6 +17,7 @@
                                      sample of EXCLUDE_N)
   split-shared CATALOG IDS SH PLAIN  the ids of file IDS whose kernel declares shared memory, and the rest
   join-results OUT RESULTS.json...   one results file from runs of disjoint kernels
+  family-contender-ids CAT FAMS N    the contenders of N programs of each family of FAMS (a,b,...)
   missed-ids CATALOG RESULTS.json    the expect-fail variants that RESULTS.json judged and never
                                      caught (pass on every config they ran)
   speedup CATALOG RESULTS.json       per program of a timed `run --kernels all`: best variant vs the
@@ -625,6 +626,21 @@ def contender_ids(catalog, want, shard, after=""):
     print(",".join(str(kid) for kid, pid, name in rows if pid in mine and name >= after))
 
 
+def family_contender_ids(catalog, families, per_family):
+    """The contenders (reference and variants not planted to fail) of
+    per_family programs of each named family (comma-separated), spread evenly
+    over the family in name order."""
+    db = sqlite3.connect(catalog)
+    picked = []
+    for fam in families.split(","):
+        progs = [r[0] for r in db.execute("SELECT id FROM programs WHERE name LIKE ? ORDER BY name", ("%/" + fam + "/%",))]
+        for pid in even_sample(progs, int(per_family)):
+            picked += [r[0] for r in db.execute(
+                "SELECT id FROM kernels WHERE program_id = ? AND (origin = 'reference' OR (origin = 'variant' AND"
+                " coalesce(json_extract(knobs, '$.expect'), 'pass') IN ('pass', 'slower'))) ORDER BY id", (pid,))]
+    print(",".join(map(str, picked)))
+
+
 def cost(*logs):
     """Where evaluation time went: the "cost: <process> <phase> <ms>" lines
     that CUDAPERF_TRACE_COST=1 makes the harness print (harness/cost_trace.h),
@@ -688,6 +704,8 @@ def main():
         speedup(*args)
     elif cmd == "contender-ids":
         contender_ids(*args)
+    elif cmd == "family-contender-ids":
+        family_contender_ids(*args)
     elif cmd == "cost":
         cost(*args)
     else:

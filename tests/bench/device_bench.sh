@@ -32,6 +32,9 @@
 #               and beside it every planted wrong-result defect (knobs expect "fail", C and torch) on
 #               every config but large; then the defects none of those caught, on the large config.
 #               Correctness only, one trial; CENSUS_BUDGET bounds each run (rerun to resume)
+#   altspeed    the contenders of ALT_PER_FAMILY programs of each family of ALT_FAMILIES (those whose
+#               generators emit alternatives from the template library's knob space), timed like
+#               speedup (one trial, ALT_BUDGET s): best variant vs reference, fastest kind
 #   torchcat    DIR/catalog-torch.db: the C catalog plus the torch programs (after setup)
 #   torchrefs   every torch program's reference CUDA implementation, its reference computed by torch on
 #               the GPU, small/edge/large, in DIR/catalog-torch.db (the C catalog plus the torch programs;
@@ -367,6 +370,25 @@ phase_census() {
         large="$OUT/census-large.json"
     fi
     "$PY" tests/bench/device_analysis.py defects "$tcat" "$OUT/census-defects.json" $large | tail -40
+}
+
+ALT_FAMILIES=${ALT_FAMILIES:-gemm,reduce_all,reduce_rows,softmax,layernorm,transpose,ew_chain}
+phase_altspeed() {
+    local cat="$OUT/catalog-alt.db" t0=$(date +%s)
+    [ -f "$cat" ] || cp "$CAT" "$cat"
+    "$PY" tests/bench/device_analysis.py family-contender-ids "$cat" "$ALT_FAMILIES" "${ALT_PER_FAMILY:-6}" \
+        >"$OUT/alt-ids.txt"
+    echo "altspeed: $(tr ',' '\n' <"$OUT/alt-ids.txt" | grep -c .) kernels"
+    local r=$(run_to_resume "$cat")
+    if [ -n "$r" ]; then
+        [ "$r" = new ] && set -- --kernels "$(cat "$OUT/alt-ids.txt")" --trials 1 || set -- --resume "$r" --quiet
+        timeout -s INT "${ALT_BUDGET:-300}" "$H" --catalog "$cat" run "$@" --per-gpu "${ALT_PER_GPU:-8}" --jobs 4 \
+            --cache "$OUT/cache" >>"$OUT/alt-gpu.log" 2>&1
+        echo "GPU run: exit $?, $(( $(date +%s) - t0 )) s"
+    fi
+    tail -1 "$OUT/alt-gpu.log"
+    "$H" --catalog "$cat" results --json >"$OUT/alt-gpu.json"
+    "$PY" tests/bench/device_analysis.py speedup "$cat" "$OUT/alt-gpu.json" "$OUT/alt-rows.json"
 }
 
 phase_torchcat() {
