@@ -7,7 +7,12 @@
  * arithmetic) so no step overflows, saturates everything or collapses the
  * output to a constant, and derives the f32 tolerance from the chain's
  * error amplification.  Layouts: out of place, in place, strided vectors
- * and chain-plus-residual; f32 and f64. */
+ * and chain-plus-residual; f32 and f64.
+ *
+ * Alternatives from the knob space (beside the fused pair): the chain
+ * unfused, one kernel per step through scratch buffers; float2/float4
+ * (double2) loads with a scalar tail, for the contiguous layouts; and a
+ * grid-stride loop of 4 elements per thread per trip. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -224,42 +229,71 @@ static void emit_signature(StrBuf *s, const char *name, const char *params)
 enum { LAY_COPY, LAY_INPLACE, LAY_STRIDED, LAY_RESIDUAL };
 static const char *const LAY_TAGS[] = {"", "-inplace", "-strided", "-residual"};
 
+/* The fused kernel's layout parameters (its buffers, n, the strides) into
+ * sig and their launch arguments into args. */
+static void layout_params(StrBuf *sig, StrBuf *args, int lay, const char *ty)
+{
+    switch (lay) {
+    case LAY_COPY:
+        sb_printf(sig, "const %s *__restrict__ x, %s *__restrict__ y, int n", ty, ty);
+        sb_append(args, "x,y,n");
+        break;
+    case LAY_INPLACE:
+        sb_printf(sig, "%s *x, int n", ty);
+        sb_append(args, "x,n");
+        break;
+    case LAY_STRIDED:
+        sb_printf(sig, "const %s *__restrict__ x, %s *__restrict__ y, int n, int incx, int incy", ty, ty);
+        sb_append(args, "x,y,n,incx,incy");
+        break;
+    default:
+        sb_printf(sig, "const %s *__restrict__ x, const %s *__restrict__ res, %s *__restrict__ y, int n", ty, ty,
+                  ty);
+        sb_append(args, "x,res,y,n");
+        break;
+    }
+}
+
+/* The scalars of steps [from, to) into sig and, unless it is NULL, args. */
+static void scalar_params(StrBuf *sig, StrBuf *args, const Step *steps, int from, int to, const char *ty)
+{
+    for (int i = from; i < to; i++)
+        for (int q = 0; q < steps[i].nscalar; q++) {
+            sb_printf(sig, ", %s %s", ty, steps[i].sname[q]);
+            if (args)
+                sb_printf(args, ",%s", steps[i].sname[q]);
+        }
+}
+
+/* A point of the knob space.  The pair is {1, 1, 1}: the whole chain in
+ * one kernel, one thread per element. */
+typedef struct Plan {
+    int fused;  /* 0: one kernel per step, through scratch buffers */
+    int vec;    /* consecutive elements a thread loads as one vector: 1, 2 or 4 */
+    int ept;    /* elements a thread handles per trip of a grid-stride loop (1: no loop) */
+} Plan;
+
+static const Plan REFERENCE_PLAN = {1, 1, 1};
+
+/* Blocks of the grid-stride alternative at most: 8 per SM of an H100/H200
+ * (132 SMs), as the derived grid-stride variant caps its grid. */
+#define GRID_STRIDE_MAX_BLOCKS 1056
+
+static const char *const HEADS[] = {"y[i] = f(x[i])", "x[i] = f(x[i]) in place", "y[i*incy] = f(x[i*incx])",
+                                    "y[i] = res[i] + f(x[i])"};
+
 /* The pair: the whole chain fused into one thread per element (256-thread
  * blocks, 64-bit index), v kept in a register between the steps; the
  * scalars arrive by value after the C program's buffer arguments. */
-static void emit_cuda(GenProgram *p, const Step *steps, int len, int lay, int f32)
+static void emit_reference(GenProgram *p, const Step *steps, int len, int lay, int f32)
 {
     const char *ty = f32 ? "float" : "double";
     StrBuf *k = gen_cuda_src(p);
     StrBuf sig = STRBUF_INIT, args = STRBUF_INIT;
-    static const char *const heads[] = {"y[i] = f(x[i])", "x[i] = f(x[i]) in place", "y[i*incy] = f(x[i*incx])",
-                                        "y[i] = res[i] + f(x[i])"};
-    sb_printf(k, "/* %s for the fused chain f: one thread per element. */\n", heads[lay]);
+    sb_printf(k, "/* %s for the fused chain f: one thread per element. */\n", HEADS[lay]);
     sb_append(&sig, "extern \"C\" __global__ void fused_chain(");
-    switch (lay) {
-    case LAY_COPY:
-        sb_printf(&sig, "const %s *__restrict__ x, %s *__restrict__ y, int n", ty, ty);
-        sb_append(&args, "x,y,n");
-        break;
-    case LAY_INPLACE:
-        sb_printf(&sig, "%s *x, int n", ty);
-        sb_append(&args, "x,n");
-        break;
-    case LAY_STRIDED:
-        sb_printf(&sig, "const %s *__restrict__ x, %s *__restrict__ y, int n, int incx, int incy", ty, ty);
-        sb_append(&args, "x,y,n,incx,incy");
-        break;
-    default:
-        sb_printf(&sig, "const %s *__restrict__ x, const %s *__restrict__ res, %s *__restrict__ y, int n", ty, ty,
-                  ty);
-        sb_append(&args, "x,res,y,n");
-        break;
-    }
-    for (int i = 0; i < len; i++)
-        for (int q = 0; q < steps[i].nscalar; q++) {
-            sb_printf(&sig, ", %s %s", ty, steps[i].sname[q]);
-            sb_printf(&args, ",%s", steps[i].sname[q]);
-        }
+    layout_params(&sig, &args, lay, ty);
+    scalar_params(&sig, &args, steps, 0, len, ty);
     sb_append(&sig, ")\n{\n");
     tmpl_put_wrapped(k, sb_str(&sig));
     sb_append(k, "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
@@ -274,6 +308,263 @@ static void emit_cuda(GenProgram *p, const Step *steps, int len, int lay, int f3
     gen_knob(p, "mapping", "one-element-per-thread");
     sb_release(&sig);
     sb_release(&args);
+}
+
+/* Unfused: one kernel per step, as a framework runs the operators one by
+ * one.  Step s (1-based) reads the previous step's result (x for the
+ * first) and writes its own: the results between steps alternate between
+ * the scratch buffers t0 and t1 (t0 only for two steps), and the last
+ * step writes the output as the layout does.  Every step writes all n
+ * elements of its result before the next launch reads them, so the
+ * harness's poisoned scratch is never read. */
+static void emit_unfused(GenProgram *p, const Step *steps, int len, int lay, int f32)
+{
+    const char *ty = f32 ? "float" : "double", *dt = f32 ? "f32" : "f64";
+    StrBuf *k = gen_cuda_src(p);
+    sb_printf(k, "/* %s for the chain f, unfused: one kernel per step.\n"
+                 " * Each reads the previous step's result (x for the first) and writes\n"
+                 " * its own to a scratch buffer (the last writes the output). */\n",
+              HEADS[lay]);
+    gen_scratch(p, "t0", dt, "n");
+    if (len > 2)
+        gen_scratch(p, "t1", dt, "n");
+    for (int s = 1; s <= len; s++) {
+        int first = s == 1, last = s == len;
+        StrBuf name = STRBUF_INIT, sig = STRBUF_INIT, args = STRBUF_INIT;
+        sb_printf(&name, "step%d_", s);
+        for (const char *c = OP_WORDS[steps[s - 1].op]; *c; c++)
+            sb_printf(&name, "%c", *c == '-' ? '_' : *c);
+        /* in place, the last step's output is x, which the first step read:
+         * two launches apart, so __restrict__ holds within each */
+        sb_printf(&sig, "extern \"C\" __global__ void %s(const %s *__restrict__ in, ", sb_str(&name), ty);
+        if (last && lay == LAY_RESIDUAL)
+            sb_printf(&sig, "const %s *__restrict__ res, ", ty);
+        sb_printf(&sig, "%s *__restrict__ out, int n", ty);
+        if (first && lay == LAY_STRIDED)
+            sb_append(&sig, ", int incx");
+        if (last && lay == LAY_STRIDED)
+            sb_append(&sig, ", int incy");
+        scalar_params(&sig, &args, steps, s - 1, s, ty);
+        sb_append(&sig, ")");
+        if (s > 1)
+            sb_append(k, "\n");
+        tmpl_put_wrapped(k, sb_str(&sig));
+        sb_append(k, "\n{\n");
+        sb_append(k, "    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+                     "    if (i >= n)\n        return;\n");
+        sb_printf(k, "    %s v = %s;\n", ty, first && lay == LAY_STRIDED ? "in[i * incx]" : "in[i]");
+        emit_step(k, &steps[s - 1], f32, "    ");
+        if (last && lay == LAY_STRIDED)
+            sb_append(k, "    out[i * incy] = v;\n}\n");
+        else if (last && lay == LAY_RESIDUAL)
+            sb_append(k, "    out[i] = res[i] + v;\n}\n");
+        else
+            sb_append(k, "    out[i] = v;\n}\n");
+        /* the launch's arguments: in, [res], out, n, [incx], [incy], scalars */
+        StrBuf la = STRBUF_INIT;
+        const char *out = lay == LAY_INPLACE ? "x" : "y";
+        char src[4], dst[4];
+        snprintf(src, sizeof src, "t%d", s % 2); /* the result of step s-1 is in t((s-2) % 2) */
+        snprintf(dst, sizeof dst, "t%d", (s - 1) % 2);
+        sb_printf(&la, "%s,%s%s,n%s%s%s", first ? "x" : src, last && lay == LAY_RESIDUAL ? "res," : "",
+                  last ? out : dst, first && lay == LAY_STRIDED ? ",incx" : "", last && lay == LAY_STRIDED ? ",incy" : "",
+                  sb_str(&args));
+        gen_launch(p, sb_str(&name), "(n+255)/256", "256", NULL, sb_str(&la));
+        sb_release(&la);
+        sb_release(&name);
+        sb_release(&sig);
+        sb_release(&args);
+    }
+    char launches[8];
+    snprintf(launches, sizeof launches, "%d", len);
+    gen_knob(p, "fusion", "unfused");
+    gen_knob(p, "launches", launches);
+    gen_knob(p, "vector_width", "1");
+    gen_knob(p, "elements_per_thread", "1");
+    gen_knob(p, "expect", "slower"); /* correct; every intermediate result goes through memory */
+}
+
+/* The chain as a device function of one value (the vector kernel applies
+ * it to each lane and to the tail). */
+static void emit_chain_function(StrBuf *k, const Step *steps, int len, int f32)
+{
+    const char *ty = f32 ? "float" : "double";
+    StrBuf sig = STRBUF_INIT;
+    sb_printf(&sig, "__device__ __forceinline__ %s chain(%s v", ty, ty);
+    scalar_params(&sig, NULL, steps, 0, len, ty);
+    sb_append(&sig, ")");
+    tmpl_put_wrapped(k, sb_str(&sig));
+    sb_append(k, "\n{\n");
+    for (int i = 0; i < len; i++)
+        emit_step(k, &steps[i], f32, "    ");
+    sb_append(k, "    return v;\n}\n\n");
+    sb_release(&sig);
+}
+
+/* "<indent><lhs> = <pre>chain(<arg>, <scalars>);", wrapped at 100 columns. */
+static void emit_chain_call(StrBuf *k, const char *indent, const char *lhs, const char *pre, const char *arg,
+                            const Step *steps, int len)
+{
+    StrBuf line = STRBUF_INIT;
+    sb_printf(&line, "%s%s = %schain(%s", indent, lhs, pre, arg);
+    for (int i = 0; i < len; i++)
+        for (int q = 0; q < steps[i].nscalar; q++)
+            sb_printf(&line, ", %s", steps[i].sname[q]);
+    sb_append(&line, ");");
+    tmpl_put_wrapped(k, sb_str(&line));
+    sb_append(k, "\n");
+    sb_release(&line);
+}
+
+/* Vector loads: thread t loads elements [t*vec, t*vec + vec) as one
+ * float2/float4/double2 (x, y and res are whole harness buffers, 256-byte
+ * aligned, so every vector is aligned; in place, each thread reads and
+ * writes its own vector), and the thread after the last whole vector does
+ * the n % vec elements left over one by one. */
+static void emit_vector(GenProgram *p, const Step *steps, int len, int lay, int f32, int vec)
+{
+    const char *ty = f32 ? "float" : "double";
+    static const char *const lanes[] = {"x", "y", "z", "w"};
+    char vt[16], grid[32], w[8];
+    snprintf(vt, sizeof vt, "%s%d", ty, vec);
+    snprintf(w, sizeof w, "%d", vec);
+    if (lay == LAY_STRIDED) {
+        gen_refuse(p, "x and y are strided (incx, incy): a thread's elements are not consecutive, so no %s load "
+                      "covers them", vt);
+        return;
+    }
+    if (!f32 && vec == 4) {
+        gen_refuse(p, "4 doubles are 32 bytes, over the 16-byte widest load of sm_90 (double2 is the widest vector "
+                      "of double it loads at once)");
+        return;
+    }
+    StrBuf *k = gen_cuda_src(p);
+    StrBuf sig = STRBUF_INIT, args = STRBUF_INIT;
+    sb_printf(k, "/* %s for the fused chain f, by vectors: each thread\n"
+                 " * loads and stores %d consecutive elements as one %s (the buffers\n"
+                 " * are whole allocations, 256-byte aligned); the thread after the last\n"
+                 " * whole vector does the n %% %d left over. */\n",
+              HEADS[lay], vec, vt, vec);
+    emit_chain_function(k, steps, len, f32);
+    sb_append(&sig, "extern \"C\" __global__ void fused_chain(");
+    layout_params(&sig, &args, lay, ty);
+    scalar_params(&sig, &args, steps, 0, len, ty);
+    sb_append(&sig, ")");
+    tmpl_put_wrapped(k, sb_str(&sig));
+    sb_append(k, "\n{\n");
+    sb_printf(k, "    const long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x, nv = n / %d;\n"
+                 "    if (t < nv) {\n",
+              vec);
+    if (lay == LAY_INPLACE) {
+        sb_printf(k, "        %s a = reinterpret_cast<%s *>(x)[t];\n", vt, vt);
+    } else {
+        sb_printf(k, "        const %s a = reinterpret_cast<const %s *>(x)[t];\n", vt, vt);
+        if (lay == LAY_RESIDUAL)
+            sb_printf(k, "        const %s r = reinterpret_cast<const %s *>(res)[t];\n", vt, vt);
+        sb_printf(k, "        %s b;\n", vt);
+    }
+    for (int l = 0; l < vec; l++) {
+        char lhs[8], arg[8], pre[16];
+        snprintf(lhs, sizeof lhs, "%s.%s", lay == LAY_INPLACE ? "a" : "b", lanes[l]);
+        snprintf(arg, sizeof arg, "a.%s", lanes[l]);
+        snprintf(pre, sizeof pre, "r.%s + ", lanes[l]);
+        emit_chain_call(k, "        ", lhs, lay == LAY_RESIDUAL ? pre : "", arg, steps, len);
+    }
+    sb_printf(k, "        reinterpret_cast<%s *>(%s)[t] = %s;\n", vt, lay == LAY_INPLACE ? "x" : "y",
+              lay == LAY_INPLACE ? "a" : "b");
+    sb_printf(k, "    } else if (t == nv) {\n"
+                 "        for (long long i = nv * %d; i < n; i++)\n",
+              vec);
+    emit_chain_call(k, "            ", lay == LAY_INPLACE ? "x[i]" : "y[i]", lay == LAY_RESIDUAL ? "res[i] + " : "",
+                    "x[i]", steps, len);
+    sb_append(k, "    }\n}\n");
+    /* ceil(ceil(n / vec) / 256) threads' blocks: ceil(n / (256 * vec)) */
+    snprintf(grid, sizeof grid, "(n+%d)/%d", 256 * vec - 1, 256 * vec);
+    gen_launch(p, "fused_chain", grid, "256", NULL, sb_str(&args));
+    gen_knob(p, "fusion", "fused");
+    gen_knob(p, "mapping", "one-vector-per-thread");
+    gen_knob(p, "vector_width", w);
+    gen_knob(p, "elements_per_thread", w);
+    sb_release(&sig);
+    sb_release(&args);
+}
+
+/* A grid-stride loop whose every trip gives a thread ept elements,
+ * blockDim.x apart so each of its loads is coalesced across the warp; the
+ * grid is capped at GRID_STRIDE_MAX_BLOCKS and the loop covers whatever n
+ * the cap leaves over. */
+static void emit_grid_stride(GenProgram *p, const Step *steps, int len, int lay, int f32, int ept)
+{
+    const char *ty = f32 ? "float" : "double";
+    StrBuf *k = gen_cuda_src(p);
+    StrBuf sig = STRBUF_INIT, args = STRBUF_INIT;
+    char grid[64], e[8], cap[16];
+    snprintf(e, sizeof e, "%d", ept);
+    snprintf(cap, sizeof cap, "%d", GRID_STRIDE_MAX_BLOCKS);
+    sb_printf(k, "/* %s for the fused chain f: a grid-stride loop whose\n"
+                 " * every trip gives a thread %d elements, blockDim.x apart (coalesced loads). */\n",
+              HEADS[lay], ept);
+    sb_append(&sig, "extern \"C\" __global__ void fused_chain(");
+    layout_params(&sig, &args, lay, ty);
+    scalar_params(&sig, &args, steps, 0, len, ty);
+    sb_append(&sig, ")");
+    tmpl_put_wrapped(k, sb_str(&sig));
+    sb_append(k, "\n{\n");
+    sb_printf(k, "    const long long stride = %dLL * gridDim.x * blockDim.x;\n"
+                 "    for (long long i0 = %dLL * blockIdx.x * blockDim.x + threadIdx.x; i0 < n; i0 += stride) {\n"
+                 "#pragma unroll\n"
+                 "        for (int j = 0; j < %d; j++) {\n"
+                 "            const long long i = i0 + (long long)j * blockDim.x;\n"
+                 "            if (i >= n)\n                break;\n",
+              ept, ept, ept);
+    sb_printf(k, "            %s v = %s;\n", ty, lay == LAY_STRIDED ? "x[i * incx]" : "x[i]");
+    for (int i = 0; i < len; i++)
+        emit_step(k, &steps[i], f32, "            ");
+    static const char *const stores[] = {"y[i] = v;", "x[i] = v;", "y[i * incy] = v;", "y[i] = res[i] + v;"};
+    sb_printf(k, "            %s\n        }\n    }\n}\n", stores[lay]);
+    snprintf(grid, sizeof grid, "min((n+%d)/%d,%d)", 256 * ept - 1, 256 * ept, GRID_STRIDE_MAX_BLOCKS);
+    gen_launch(p, "fused_chain", grid, "256", NULL, sb_str(&args));
+    gen_knob(p, "fusion", "fused");
+    gen_knob(p, "mapping", "grid-stride");
+    gen_knob(p, "max_blocks", cap);
+    gen_knob(p, "vector_width", "1");
+    gen_knob(p, "elements_per_thread", e);
+    sb_release(&sig);
+    sb_release(&args);
+}
+
+/* The CUDA implementation at one point of the knob space. */
+static void emit_cuda(GenProgram *p, const Step *steps, int len, int lay, int f32, const Plan *pl)
+{
+    if (!pl->fused)
+        emit_unfused(p, steps, len, lay, f32);
+    else if (pl->vec > 1)
+        emit_vector(p, steps, len, lay, f32, pl->vec);
+    else if (pl->ept > 1)
+        emit_grid_stride(p, steps, len, lay, f32, pl->ept);
+    else
+        emit_reference(p, steps, len, lay, f32);
+}
+
+/* The alternatives: the chain unfused, vector loads of width 2 and 4 (refused
+ * where the layout or the element type rules them out), and a grid-stride
+ * loop with 4 elements per thread per trip. */
+static void emit_alternatives(GenProgram *p, const Step *steps, int len, int lay, int f32)
+{
+    static const struct {
+        const char *name;
+        Plan plan;
+    } alts[] = {
+        {"unfused", {0, 1, 1}},
+        {"vector-2", {1, 2, 1}},
+        {"vector-4", {1, 4, 1}},
+        {"ept-4-grid-stride", {1, 1, 4}},
+    };
+    for (size_t i = 0; i < sizeof alts / sizeof alts[0]; i++) {
+        gen_alt_begin(p, alts[i].name);
+        emit_cuda(p, steps, len, lay, f32, &alts[i].plan);
+        gen_alt_end(p);
+    }
 }
 
 #define N_PROGRAMS 54
@@ -457,7 +748,8 @@ static int generate(GenCtx *g)
         else
             sb_append(s, "        y[i] = v;\n");
         sb_append(s, "    }\n}\n");
-        emit_cuda(p, steps, len, lay, f32);
+        emit_cuda(p, steps, len, lay, f32, &REFERENCE_PLAN);
+        emit_alternatives(p, steps, len, lay, f32);
         sb_release(&chain);
         sb_release(&params);
         if (gen_end(p) != 0)
