@@ -133,6 +133,7 @@ static int do_alloc(Worker *w, WpReader *in, Error *e)
     int rc = 0;
     CuDriver *d = &w->d;
     free_buffers(w);
+    uint8_t *before = xmalloc(WP_GUARD_BYTES), *after = xmalloc(WP_GUARD_BYTES);
     uint32_t n = wp_get_u32(in);
     if (in->bad || n > WP_MAX_BUFFERS || wp_remaining(in) != (size_t)n * 8)
         FAIL(e, "ALLOC: malformed (%u buffers)", n);
@@ -144,10 +145,16 @@ static int do_alloc(Worker *w, WpReader *in, Error *e)
         if (w->size[i] > (16ULL << 30))
             FAIL(e, "ALLOC: buffer %u of %llu bytes is over 16 GiB", i, (unsigned long long)w->size[i]);
         CU_CHECK(d, e, d->mem_alloc(&w->base[i], w->size[i] + 2 * WP_GUARD_BYTES));
-        CU_CHECK(d, e, d->memset_d8(w->base[i], guard_zone_byte(i), WP_GUARD_BYTES));
-        CU_CHECK(d, e, d->memset_d8(buf_ptr(w, i) + w->size[i], guard_zone_byte(i), WP_GUARD_BYTES));
+        /* the pattern varies with the distance from the buffer: filled on
+         * the host, copied (a memset cannot write it) */
+        guard_zone_fill(before, WP_GUARD_BYTES, GUARD_BEFORE, i);
+        guard_zone_fill(after, WP_GUARD_BYTES, GUARD_AFTER, i);
+        CU_CHECK(d, e, d->memcpy_htod(w->base[i], before, WP_GUARD_BYTES));
+        CU_CHECK(d, e, d->memcpy_htod(buf_ptr(w, i) + w->size[i], after, WP_GUARD_BYTES));
     }
 done:
+    free(before);
+    free(after);
     return rc;
 }
 

@@ -368,8 +368,8 @@ static int do_alloc(CpuWorker *w, WpReader *in, Error *e)
         b->tail = tail;
         b->head = rw - (size_t)sz - tail;
         b->data = m + red + b->head;
-        guard_zone_fill(b->data - b->head, b->head, i);
-        guard_zone_fill(b->data + sz, b->tail, i);
+        guard_zone_fill(b->data - b->head, b->head, GUARD_BEFORE, i);
+        guard_zone_fill(b->data + sz, b->tail, GUARD_AFTER, i);
     }
 done:
     set_soft_limit(RLIMIT_AS, (rlim_t)address_space() + MEMORY_HEADROOM);

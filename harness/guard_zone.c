@@ -13,18 +13,44 @@ uint8_t guard_zone_byte(uint32_t buffer)
     return BYTES[buffer % (sizeof BYTES / sizeof *BYTES)];
 }
 
-void guard_zone_fill(uint8_t *zone, size_t len, uint32_t buffer)
+uint8_t guard_zone_pattern(uint32_t buffer, GuardSide side, size_t distance)
 {
-    memset(zone, guard_zone_byte(buffer), len);
+    /* Bytes are placed by their offset from the buffer's edge, e (0, 1, ...
+     * after the end; -1, -2, ... before the start): elements keep the
+     * buffer's alignment there, and an element's lowest byte is its lowest
+     * in memory (little-endian, as on every GPU and CPU the harness runs
+     * on).  The lowest byte of the m-th 4-byte word from the edge gets
+     * m % 8 added, so 4- and 8-byte elements rise outwards (an index bound
+     * read past the end opens a segment) and wrap every 8 words; the byte
+     * two above it gets 8 + m % 8, so 2-byte neighbours differ too.  Floats
+     * and doubles stay the modest values guard_zone_byte chose, a few ulps
+     * away; the high bytes, which hold sign and exponent, are untouched. */
+    long long e = side == GUARD_AFTER ? (long long)distance : -1 - (long long)distance;
+    long long word = e >= 0 ? e / 4 : -((-e + 3) / 4); /* floor(e / 4) */
+    long long in_word = e - 4 * word;                  /* 0..3 */
+    unsigned m = (unsigned)(word >= 0 ? word : -word - 1);
+    uint8_t add = in_word == 0 ? (uint8_t)(m % 8) : in_word == 2 ? (uint8_t)(8 + m % 8) : 0;
+    return (uint8_t)(guard_zone_byte(buffer) + add);
+}
+
+/* The distance from the buffer's edge of byte idx of a zone of len bytes. */
+static size_t distance_of(size_t idx, size_t len, GuardSide side)
+{
+    return side == GUARD_BEFORE ? len - 1 - idx : idx;
+}
+
+void guard_zone_fill(uint8_t *zone, size_t len, GuardSide side, uint32_t buffer)
+{
+    for (size_t idx = 0; idx < len; idx++)
+        zone[idx] = guard_zone_pattern(buffer, side, distance_of(idx, len, side));
 }
 
 int guard_zone_scan(const uint8_t *zone, size_t len, GuardSide side, uint64_t size, uint32_t buffer,
                     int64_t *offset)
 {
-    const uint8_t want = guard_zone_byte(buffer);
     for (size_t j = 0; j < len; j++) {
         size_t idx = side == GUARD_BEFORE ? len - 1 - j : j; /* nearest the buffer first */
-        if (zone[idx] != want) {
+        if (zone[idx] != guard_zone_pattern(buffer, side, j)) {
             *offset = side == GUARD_BEFORE ? (int64_t)idx - (int64_t)len : (int64_t)size + (int64_t)idx;
             return 1;
         }

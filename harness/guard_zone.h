@@ -2,8 +2,9 @@
  * of those a run wrote.
  *
  * Both workers put WP_GUARD_BYTES bytes before and after each buffer
- * (worker_protocol.h), each buffer's own byte (guard_zone_byte: buffer 0
- * WP_GUARD_BYTE), and look at them after every RUN, TIME and PROFILE:
+ * (worker_protocol.h), each buffer's own pattern (guard_zone_pattern: its
+ * byte, buffer 0 WP_GUARD_BYTE, with low bytes varied by the distance from
+ * the buffer), and look at them after every RUN, TIME and PROFILE:
  * a write just past an allocation's end does not fault (the GPU rounds
  * allocations up to large pages, the CPU worker keeps a few mapped bytes
  * before its PROT_NONE zone), so the pattern is what shows it.  The zones
@@ -27,8 +28,19 @@ typedef enum GuardSide { GUARD_BEFORE, GUARD_AFTER } GuardSide;
  * would not show (run 16: 25 planted bounds defects passed so). */
 uint8_t guard_zone_byte(uint32_t buffer);
 
-/* Fills a zone of len host bytes with guard_zone_byte(buffer). */
-void guard_zone_fill(uint8_t *zone, size_t len, uint32_t buffer);
+/* The guard byte of `buffer` at `distance` bytes from the buffer's edge (0:
+ * the byte right after its last, or right before its first).  It is
+ * guard_zone_byte(buffer) plus a little in the low bytes, so that
+ * neighbouring 2-, 4- and 8-byte elements read from a guard differ and 4-
+ * and 8-byte ones rise from the edge outwards: a kernel that reads past an
+ * input's end (a CSR row pointer at n+1 and n+2, a missing bounds check)
+ * then gets a segment that is not empty, or a count that is not zero, and
+ * what it does with that shows; with one byte repeated, every such read was
+ * the same value and 11 planted bounds defects ran on unseen (run 21). */
+uint8_t guard_zone_pattern(uint32_t buffer, GuardSide side, size_t distance);
+
+/* Fills a zone of len host bytes on `side` of a buffer with its pattern. */
+void guard_zone_fill(uint8_t *zone, size_t len, GuardSide side, uint32_t buffer);
 
 /* Looks at a zone of len bytes on `side` of a buffer of `size` bytes: the
  * zone before ends at the buffer's first byte, the zone after starts right

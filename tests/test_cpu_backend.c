@@ -270,6 +270,16 @@ TEST(cpu_backend_out_of_bounds)
         {"a write 8 KiB before the start of x",
          AXPY_BODY "    if (i == 0)\n        ((float *)x)[-2048] = 1.0f;\n}\n", "runtime_error",
          "buffer 0 (parameter 0 of axpy) has %lld bytes, the kernel " WROTE " byte -8192 (8192 before the start)"},
+        /* reads past the end that decide something: neighbouring guard words
+         * differ (guard_zone_pattern), as row_ptr[n] and row_ptr[n + 1] of a
+         * CSR walk must for the segment between them to be walked */
+        {"two neighbours read past the end of x, compared",
+         AXPY_BODY "    if (i == 0)\n        y[0] += x[n + 1] != x[n + 2] ? 1.0f : 0.0f;\n}\n", "wrong_result",
+         "outside tolerance"},
+        {"a loop bounded by words read past the end of x",
+         AXPY_BODY "    if (i == 0)\n        for (int k = __float_as_int(x[n]); k < __float_as_int(x[n + 1]); k++)\n"
+                   "            y[k % n] += 1.0f;\n}\n",
+         "wrong_result", "outside tolerance"},
         {"the correct kernel", AXPY_BODY "}\n", "pass", NULL},
     };
 #undef AXPY_BODY
