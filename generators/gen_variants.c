@@ -848,6 +848,10 @@ static int is_shared_array(const char *src, const char *name, size_t len)
 static int stores_global(const char *src, size_t from, size_t to)
 {
     for (size_t k = from; k < to; k++) {
+        /* the torch kernels' dtype-generic store, tc_st(out, index, value),
+         * always writes a global buffer (torch_cuda.h) */
+        if (strncmp(src + k, "tc_st(", 6) == 0 && (k == 0 || !is_name_char(src[k - 1])))
+            return 1;
         /* atomicAdd(&name[...], ...) and its kin */
         if (strncmp(src + k, "atomic", 6) == 0) {
             const char *amp = strstr(src + k, "(&");
@@ -1056,11 +1060,50 @@ static int guard_observable(const char *src, const Guard *g, const cJSON *launch
  * reduction's "if (threadIdx.x < s)", whose defects still corrupt the sum);
  * guards whose defects could never show (guard_observable) are passed
  * over, and a kernel with no other has no bounds defects planted. */
+/* Whether what guard g guards indexes an array.  A guard found without a
+ * store must at least guard an access for its loss to show: "if
+ * (threadIdx.x < 32)" before a warp's shuffle loop only lets more warps
+ * shuffle values no thread keeps (gemv's and trisolve's block sums: 52
+ * missing-bounds-check variants passed every config, 2026-12-06). */
+static int guards_an_access(const char *src, const Guard *g)
+{
+    if (g->returns)
+        return 1;
+    const char *eol = src + g->line_at + g->line_len;
+    size_t end = guarded_end(src, eol);
+    return memchr(eol, '[', end - (size_t)(eol - src)) != NULL;
+}
+
+/* The off-by-one form of guard g: every bound of its condition loosened by
+ * one (">=" to ">" before a return, "<" to "<=" around the work), so the
+ * thread at the bound runs whichever of the joined comparisons is the one
+ * that stops it ("t >= steps || i >= n" with t always below steps, "i >= n
+ * || j >= n || j < i" where j < i already stops the row at n). */
+static char *off_by_one(const char *src, const Guard *g)
+{
+    const char *from = g->returns ? " >= " : " < ", *to = g->returns ? " > " : " <= ";
+    StrBuf out = STRBUF_INIT;
+    sb_append_n(&out, src, g->cond_at);
+    const char *c = src + g->cond_at, *end = c + g->cond_len;
+    while (c < end) {
+        const char *hit = strstr(c, from);
+        if (!hit || hit + strlen(from) > end) {
+            sb_append_n(&out, c, (size_t)(end - c));
+            break;
+        }
+        sb_append_n(&out, c, (size_t)(hit - c));
+        sb_append(&out, to);
+        c = hit + strlen(from);
+    }
+    sb_append(&out, end);
+    return sb_steal(&out);
+}
+
 static int find_guard(const char *src, const cJSON *launches, Guard *g)
 {
     for (int want_store = 1; want_store >= 0; want_store--)
         for (size_t from = 0; find_guard_where(src, from, want_store, g); from = g->line_at + g->line_len)
-            if (guard_observable(src, g, launches))
+            if (guard_observable(src, g, launches) && (want_store || guards_an_access(src, g)))
                 return 1;
     return 0;
 }
@@ -1087,7 +1130,7 @@ static void guard_variants(VariantList *l, const char *src, const cJSON *launche
                 "fail", NULL, NULL);
     /* off by one: ">=" becomes ">" (or "<" becomes "<="), so the thread at
      * the bound runs too */
-    char *off = g.returns ? splice(src, g.op_at, 2, ">") : splice(src, g.op_at, 1, "<=");
+    char *off = off_by_one(src, &g);
     add_variant(l, "off-by-one", off, cJSON_Duplicate(launches, 1), knobs, "off-by-one", "fail", NULL, NULL);
 }
 

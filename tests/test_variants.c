@@ -332,7 +332,7 @@ TEST(variants_bounds_defects_guard_the_store)
     const GenVariant *o = find(v, n, "off-by-one"), *m = find(v, n, "missing-bounds-check");
     CHECK_MSG(o && strstr(o->source, "            tile[r][threadIdx.x] = in[i * m + j];") &&
                   strstr(o->source, "        if (i < n && j < m)\n            tile") &&
-                  strstr(o->source, "        if (i <= n && j < m) {\n            const float v"),
+                  strstr(o->source, "        if (i <= n && j <= m) {\n            const float v"),
               "%s", o ? o->source : "(no off-by-one)");
     CHECK_MSG(m && strstr(m->source, "        if (i < n && j < m)\n            tile") &&
                   !strstr(m->source, "if (i < n && j < m) {"),
@@ -443,6 +443,88 @@ TEST(variants_bounds_defects_only_where_they_can_show)
     CHECK(!find(v, n, "off-by-one") && !find(v, n, "missing-bounds-check"));
     variants_free(v, n);
     free(zero_only);
+    cJSON_Delete(launches);
+    return 0;
+}
+
+/* The off-by-one loosens every bound of a joined guard (the one that stops
+ * the thread at n may be any of them: a time step below its count always
+ * passes its own); a guard with no store and no access in what it guards
+ * (a warp picked for a shuffle loop) gets no bounds defects; torch's
+ * tc_st(out, i, v) is a store of an output. */
+TEST(variants_bounds_defects_show_where_planted)
+{
+    static const char STEP[] =
+        "extern \"C\" __global__ void step(const float *src, float *dst, int n, int t, int steps)\n"
+        "{\n"
+        "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (t >= steps || i >= n)\n"
+        "        return;\n"
+        "    dst[i] = src[i];\n"
+        "}\n";
+    cJSON *launches = plan("(n+255)/256", "256", "0");
+    GenVariant *v = NULL;
+    int n = variants_derive(STEP, launches, NULL, &v);
+    const GenVariant *o = find(v, n, "off-by-one");
+    CHECK_MSG(o && strstr(o->source, "if (t > steps || i > n)\n"), "%s", o ? o->source : "(no off-by-one)");
+    variants_free(v, n);
+    cJSON_Delete(launches);
+
+    static const char BLOCK_SUM[] =
+        "__device__ double block_sum(double v)\n"
+        "{\n"
+        "    __shared__ double part[32];\n"
+        "    for (int o = 16; o > 0; o >>= 1)\n"
+        "        v += __shfl_down_sync(0xffffffffu, v, o);\n"
+        "    __syncthreads();\n"
+        "    if (threadIdx.x % 32 == 0)\n"
+        "        part[threadIdx.x / 32] = v;\n"
+        "    __syncthreads();\n"
+        "    v = threadIdx.x < blockDim.x / 32 ? part[threadIdx.x] : 0;\n"
+        "    if (threadIdx.x < 32)\n"
+        "        for (int o = 16; o > 0; o >>= 1)\n"
+        "            v += __shfl_down_sync(0xffffffffu, v, o);\n"
+        "    return v;\n"
+        "}\n"
+        "extern \"C\" __global__ void rows(const float *a, float *y, int m, int n)\n"
+        "{\n"
+        "    double acc = 0.0;\n"
+        "    for (int j = threadIdx.x; j < n; j += blockDim.x)\n"
+        "        acc += a[(long long)blockIdx.x * n + j];\n"
+        "    acc = block_sum(acc);\n"
+        "    if (threadIdx.x == 0)\n"
+        "        y[blockIdx.x] = acc;\n"
+        "}\n";
+    launches = plan("m", "256", "0");
+    n = variants_derive(BLOCK_SUM, launches, NULL, &v);
+    CHECK_MSG(!find(v, n, "off-by-one") && !find(v, n, "missing-bounds-check"), "a bounds defect on the warp guard");
+    variants_free(v, n);
+    cJSON_Delete(launches);
+
+    static const char TC_STORE[] =
+        "extern \"C\" __global__ void mm(const float *a, const float *b, float *out, int M, int N, int K)\n"
+        "{\n"
+        "    __shared__ float as[16][16];\n"
+        "    const int row = blockIdx.y * 16 + threadIdx.y, col = blockIdx.x * 16 + threadIdx.x;\n"
+        "    float acc = 0;\n"
+        "    for (int k0 = 0; k0 < K; k0 += 16) {\n"
+        "        if (row < M && k0 + threadIdx.x < K)\n"
+        "            as[threadIdx.y][threadIdx.x] = a[row * K + k0 + threadIdx.x];\n"
+        "        __syncthreads();\n"
+        "        for (int p = 0; p < 16 && k0 + p < K; p++)\n"
+        "            acc += as[threadIdx.y][p] * b[(k0 + p) * N + col];\n"
+        "        __syncthreads();\n"
+        "    }\n"
+        "    if (row < M && col < N)\n"
+        "        tc_st(out, row * N + col, acc);\n"
+        "}\n";
+    launches = plan("(N+15)/16", "16", "0");
+    n = variants_derive(TC_STORE, launches, NULL, &v);
+    o = find(v, n, "off-by-one");
+    CHECK_MSG(o && strstr(o->source, "if (row <= M && col <= N)\n        tc_st") &&
+                  strstr(o->source, "if (row < M && k0 + threadIdx.x < K)"),
+              "%s", o ? o->source : "(no off-by-one)");
+    variants_free(v, n);
     cJSON_Delete(launches);
     return 0;
 }
