@@ -31,7 +31,8 @@
 #               every C reference implementation on every config, large included (torch ones: torchrefs),
 #               and beside it every planted wrong-result defect (knobs expect "fail", C and torch) on
 #               every config but large; then the defects none of those caught, on the large config.
-#               Correctness only, one trial; CENSUS_BUDGET bounds each run (rerun to resume)
+#               Correctness only, one trial; CENSUS_BUDGET bounds each run (rerun to resume);
+#               CENSUS_PARTS=refs runs the references alone
 #   altspeed    the contenders of ALT_PER_FAMILY programs of each family of ALT_FAMILIES (those whose
 #               generators emit alternatives from the template library's knob space), timed like
 #               speedup (one trial, ALT_BUDGET s): best variant vs reference, fastest kind
@@ -349,15 +350,20 @@ phase_census() {
     census_run "$OUT/catalog-census-refs.db" "$OUT/census-refs.log" "${CENSUS_REF_WORKERS:-8}" 2 "$OUT/cache" \
         --program 'c/%' --kernels reference --timing-runs 0 --trials 1 &
     local g1=$!
-    census_run "$OUT/catalog-census-defects.db" "$OUT/census-defects.log" "${CENSUS_DEFECT_WORKERS:-6}" \
-        "${CENSUS_DEFECT_JOBS:-4}" "$OUT/cache-d" --kernels "$(cat "$OUT/census-defect-ids.txt")" --skip-configs large --timing-runs 0 --trials 1
-    echo "defects run (configs but large): exit $?, $(( $(date +%s) - t0 )) s"
-    wait $g1; echo "references run (C, every config): exit $?, $(( $(date +%s) - t0 )) s"
+    if [ "${CENSUS_PARTS:-refs defects}" != refs ]; then
+        census_run "$OUT/catalog-census-defects.db" "$OUT/census-defects.log" "${CENSUS_DEFECT_WORKERS:-6}" \
+            "${CENSUS_DEFECT_JOBS:-4}" "$OUT/cache-d" --kernels "$(cat "$OUT/census-defect-ids.txt")" \
+            --skip-configs large --timing-runs 0 --trials 1
+        echo "defects run (configs but large): exit $?, $(( $(date +%s) - t0 )) s"
+    fi
+    wait $g1; echo "references run (C, every config the CPU reference affords): exit $?, $(( $(date +%s) - t0 )) s"
     for c in refs defects; do
+        [ -s "$OUT/census-$c.log" ] || continue
         tail -1 "$OUT/census-$c.log"
         "$H" --catalog "$OUT/catalog-census-$c.db" results --json >"$OUT/census-$c.json"
     done
     "$PY" tests/bench/device_analysis.py failures "$OUT/census-refs.json" | tail -30
+    [ "${CENSUS_PARTS:-refs defects}" != refs ] || return 0
     [ -z "$(run_to_resume "$OUT/catalog-census-defects.db")" ] || { echo "defects run unfinished: rerun census"; return; }
     "$PY" tests/bench/device_analysis.py missed-ids "$tcat" "$OUT/census-defects.json" >"$OUT/census-missed-ids.txt"
     local nmissed=$(tr ',' '\n' <"$OUT/census-missed-ids.txt" | grep -c .) large=
