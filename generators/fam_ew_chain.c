@@ -282,6 +282,20 @@ static const Plan REFERENCE_PLAN = {1, 1, 1};
 static const char *const HEADS[] = {"y[i] = f(x[i])", "x[i] = f(x[i]) in place", "y[i*incy] = f(x[i*incx])",
                                     "y[i] = res[i] + f(x[i])"};
 
+/* The alternatives' kernel head: "fused_chain(" with the layout's buffers
+ * and the steps' scalars (their names appended to args), wrapped, and the
+ * body's opening brace; sig is scratch the caller releases. */
+static void open_fused_chain(StrBuf *k, StrBuf *sig, StrBuf *args, const Step *steps, int len, int lay,
+                             const char *ty)
+{
+    sb_append(sig, "extern \"C\" __global__ void fused_chain(");
+    layout_params(sig, args, lay, ty);
+    scalar_params(sig, args, steps, 0, len, ty);
+    sb_append(sig, ")");
+    tmpl_put_wrapped(k, sb_str(sig));
+    sb_append(k, "\n{\n");
+}
+
 /* The pair: the whole chain fused into one thread per element (256-thread
  * blocks, 64-bit index), v kept in a register between the steps; the
  * scalars arrive by value after the C program's buffer arguments. */
@@ -446,12 +460,7 @@ static void emit_vector(GenProgram *p, const Step *steps, int len, int lay, int 
                  " * whole vector does the n %% %d left over. */\n",
               HEADS[lay], vec, vt, vec);
     emit_chain_function(k, steps, len, f32);
-    sb_append(&sig, "extern \"C\" __global__ void fused_chain(");
-    layout_params(&sig, &args, lay, ty);
-    scalar_params(&sig, &args, steps, 0, len, ty);
-    sb_append(&sig, ")");
-    tmpl_put_wrapped(k, sb_str(&sig));
-    sb_append(k, "\n{\n");
+    open_fused_chain(k, &sig, &args, steps, len, lay, ty);
     sb_printf(k, "    const long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x, nv = n / %d;\n"
                  "    if (t < nv) {\n",
               vec);
@@ -504,12 +513,7 @@ static void emit_grid_stride(GenProgram *p, const Step *steps, int len, int lay,
     sb_printf(k, "/* %s for the fused chain f: a grid-stride loop whose\n"
                  " * every trip gives a thread %d elements, blockDim.x apart (coalesced loads). */\n",
               HEADS[lay], ept);
-    sb_append(&sig, "extern \"C\" __global__ void fused_chain(");
-    layout_params(&sig, &args, lay, ty);
-    scalar_params(&sig, &args, steps, 0, len, ty);
-    sb_append(&sig, ")");
-    tmpl_put_wrapped(k, sb_str(&sig));
-    sb_append(k, "\n{\n");
+    open_fused_chain(k, &sig, &args, steps, len, lay, ty);
     sb_printf(k, "    const long long stride = %dLL * gridDim.x * blockDim.x;\n"
                  "    for (long long i0 = %dLL * blockIdx.x * blockDim.x + threadIdx.x; i0 < n; i0 += stride) {\n"
                  "#pragma unroll\n"
