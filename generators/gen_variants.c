@@ -788,13 +788,20 @@ static void bank_conflict_variant(VariantList *l, const char *src, const cJSON *
 
 /* ---- planted defects ---- */
 
-/* A double accumulator started at zero ("double acc = 0.0;") made float:
- * every partial sum rounds to 24 bits, far outside an f64 tolerance. */
+/* Every double accumulator started at zero ("double acc = 0.0;", on its own
+ * line) made float, as one who wrote float throughout would: every partial
+ * sum rounds to 24 bits, far outside an f64 tolerance.  All of them, not
+ * the first: the first is often a partial that a logarithm or a square root
+ * takes back under the tolerance (a log-sum-exp's sum of exponentials: ten
+ * cross-entropy means passed every config, 2026-12-06), while the mean
+ * over rows beside it shows. */
 static void precision_variant(VariantList *l, const char *src, const cJSON *launches, const cJSON *knobs)
 {
-    for (const char *d = strstr(src, "double "); d; d = strstr(d + 1, "double ")) {
+    char *out = xstrdup(src);
+    int made = 0;
+    for (const char *d = strstr(out, "double "); d; d = strstr(d + 1, "double ")) {
         const char *line = d;
-        while (line > src && line[-1] != '\n')
+        while (line > out && line[-1] != '\n')
             line--;
         int own_statement = 1;
         for (const char *q = line; q < d; q++)
@@ -807,14 +814,22 @@ static void precision_variant(VariantList *l, const char *src, const cJSON *laun
         static const char *const zeros[] = {" = 0.0;", " = 0;"};
         for (int i = 0; i < 2; i++)
             if (strncmp(e, zeros[i], strlen(zeros[i])) == 0) {
+                size_t at = (size_t)(d - out);
                 char *decl = xasprintf("float %.*s = 0.0f;", (int)(e - name), name);
-                add_variant(l, "low-precision-accumulation",
-                            splice(src, (size_t)(d - src), (size_t)(e + strlen(zeros[i]) - d), decl),
-                            cJSON_Duplicate(launches, 1), knobs, "low-precision-accumulation", "fail", NULL, NULL);
+                char *next = splice(out, at, (size_t)(e + strlen(zeros[i]) - d), decl);
                 free(decl);
-                return;
+                free(out);
+                out = next;
+                d = out + at;
+                made++;
+                break;
             }
     }
+    if (made)
+        add_variant(l, "low-precision-accumulation", out, cJSON_Duplicate(launches, 1), knobs,
+                    "low-precision-accumulation", "fail", NULL, NULL);
+    else
+        free(out);
 }
 
 /* The first bounds guard: a line "if (COND)" whose COND is "A >= B" (or

@@ -529,6 +529,37 @@ TEST(variants_bounds_defects_show_where_planted)
     return 0;
 }
 
+/* The low-precision defect makes every zero-started double accumulator
+ * float, not only the first: a log-sum-exp's partial sum of exponentials
+ * comes first, and the log takes its error back under the tolerance, while
+ * the mean over rows after it shows. */
+TEST(variants_low_precision_every_accumulator)
+{
+    static const char LSE_MEAN[] =
+        "extern \"C\" __global__ void lse_mean(const double *x, double *out, int n, int c)\n"
+        "{\n"
+        "    double total = 0;\n"
+        "    for (int i = 0; i < n; i++) {\n"
+        "        double sum = 0.0;\n"
+        "        for (int j = 0; j < c; j++)\n"
+        "            sum += exp(x[i * c + j]);\n"
+        "        total += log(sum);\n"
+        "    }\n"
+        "    double scale = 1.0 / n;\n"
+        "    out[0] = total * scale;\n"
+        "}\n";
+    cJSON *launches = plan("1", "1", "0");
+    GenVariant *v = NULL;
+    int n = variants_derive(LSE_MEAN, launches, NULL, &v);
+    const GenVariant *lp = find(v, n, "low-precision-accumulation");
+    CHECK_MSG(lp && strstr(lp->source, "    float total = 0.0f;\n") && strstr(lp->source, "        float sum = 0.0f;\n") &&
+                  strstr(lp->source, "    double scale = 1.0 / n;\n") && strcmp(knob(lp, "expect"), "fail") == 0,
+              "%s", lp ? lp->source : "(no low-precision-accumulation)");
+    variants_free(v, n);
+    cJSON_Delete(launches);
+    return 0;
+}
+
 /* Spill stores ptxas reported for source's kernels (bytes per thread,
  * summed), or -1 when it does not compile (the log in *log). */
 static long long spill_stores(const char *source, const char *cache, int *max_regs, char **log)
