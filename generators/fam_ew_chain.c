@@ -281,6 +281,8 @@ static const Plan REFERENCE_PLAN = {1, 1, 1};
 
 static const char *const HEADS[] = {"y[i] = f(x[i])", "x[i] = f(x[i]) in place", "y[i*incy] = f(x[i*incx])",
                                     "y[i] = res[i] + f(x[i])"};
+/* The fused kernels' store of v, the chain's value of element i, per layout. */
+static const char *const STORES[] = {"y[i] = v;", "x[i] = v;", "y[i * incy] = v;", "y[i] = res[i] + v;"};
 
 /* The alternatives' kernel head: "fused_chain(" with the layout's buffers
  * and the steps' scalars (their names appended to args), wrapped, and the
@@ -315,8 +317,7 @@ static void emit_reference(GenProgram *p, const Step *steps, int len, int lay, i
     sb_printf(k, "    %s v = %s;\n", ty, lay == LAY_STRIDED ? "x[i * incx]" : "x[i]");
     for (int i = 0; i < len; i++)
         emit_step(k, &steps[i], f32, "    ");
-    static const char *const stores[] = {"y[i] = v;", "x[i] = v;", "y[i * incy] = v;", "y[i] = res[i] + v;"};
-    sb_printf(k, "    %s\n}\n", stores[lay]);
+    sb_printf(k, "    %s\n}\n", STORES[lay]);
     gen_launch(p, "fused_chain", "(n+255)/256", "256", NULL, sb_str(&args));
     gen_knob(p, "block", "256");
     gen_knob(p, "mapping", "one-element-per-thread");
@@ -524,8 +525,7 @@ static void emit_grid_stride(GenProgram *p, const Step *steps, int len, int lay,
     sb_printf(k, "            %s v = %s;\n", ty, lay == LAY_STRIDED ? "x[i * incx]" : "x[i]");
     for (int i = 0; i < len; i++)
         emit_step(k, &steps[i], f32, "            ");
-    static const char *const stores[] = {"y[i] = v;", "x[i] = v;", "y[i * incy] = v;", "y[i] = res[i] + v;"};
-    sb_printf(k, "            %s\n        }\n    }\n}\n", stores[lay]);
+    sb_printf(k, "            %s\n        }\n    }\n}\n", STORES[lay]);
     snprintf(grid, sizeof grid, "min((n+%d)/%d,%d)", 256 * ept - 1, 256 * ept, GRID_STRIDE_MAX_BLOCKS);
     gen_launch(p, "fused_chain", grid, "256", NULL, sb_str(&args));
     gen_knob(p, "fusion", "fused");

@@ -1070,11 +1070,6 @@ static int guard_observable(const char *src, const Guard *g, const cJSON *launch
     return !launched;
 }
 
-/* The guard the bounds defects go to: the first one around a store of an
- * output when there is one, else the first guard of any kind (a tree
- * reduction's "if (threadIdx.x < s)", whose defects still corrupt the sum);
- * guards whose defects could never show (guard_observable) are passed
- * over, and a kernel with no other has no bounds defects planted. */
 /* Whether what guard g guards indexes an array.  A guard found without a
  * store must at least guard an access for its loss to show: "if
  * (threadIdx.x < 32)" before a warp's shuffle loop only lets more warps
@@ -1114,6 +1109,12 @@ static char *off_by_one(const char *src, const Guard *g)
     return sb_steal(&out);
 }
 
+/* The guard the bounds defects go to: the first one around a store of an
+ * output when there is one, else the first guard of any kind that guards
+ * an access (a tree reduction's "if (threadIdx.x < s)", whose defects
+ * still corrupt the sum: guards_an_access);
+ * guards whose defects could never show (guard_observable) are passed
+ * over, and a kernel with no other has no bounds defects planted. */
 static int find_guard(const char *src, const cJSON *launches, Guard *g)
 {
     for (int want_store = 1; want_store >= 0; want_store--)

@@ -1,7 +1,5 @@
 #include "guard_zone.h"
 
-#include <string.h>
-
 uint8_t guard_zone_byte(uint32_t buffer)
 {
     /* Distinct bytes, so that a copy or a blend of one buffer's guards is

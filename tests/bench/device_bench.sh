@@ -331,27 +331,28 @@ import sqlite3, sys
 r = sqlite3.connect(sys.argv[1]).execute("SELECT id, status FROM runs ORDER BY id DESC LIMIT 1").fetchone()
 print("new" if not r else r[0] if r[1] != "finished" else "")' "$1"
 }
-# census_run CATALOG LOG WORKERS JOBS CACHE SELECTION...: start or resume the catalog's one run
-census_run() {
-    local cat=$1 log=$2 workers=$3 jobs=$4 cache=$5 r
-    shift 5
+# resumable_run BUDGET CATALOG LOG WORKERS JOBS CACHE SELECTION...: start the catalog's one run with
+# SELECTION, or resume it if it did not finish (nothing if it did), bounded by BUDGET seconds
+resumable_run() {
+    local budget=$1 cat=$2 log=$3 workers=$4 jobs=$5 cache=$6 r
+    shift 6
     r=$(run_to_resume "$cat")
     [ -n "$r" ] || return 0
-    if [ "$r" = new ]; then set -- "$@"; else set -- --resume "$r" --quiet; fi
-    timeout -s INT "${CENSUS_BUDGET:-400}" "$H" --catalog "$cat" run "$@" --per-gpu "$workers" --jobs "$jobs" \
+    [ "$r" = new ] || set -- --resume "$r" --quiet
+    timeout -s INT "$budget" "$H" --catalog "$cat" run "$@" --per-gpu "$workers" --jobs "$jobs" \
         --cache "$cache" >>"$log" 2>&1
 }
 phase_census() {
     # catalog copies: two runs at once, each resumable on its own
-    local tcat="$OUT/catalog-torch.db" t0=$(date +%s) c
+    local tcat="$OUT/catalog-torch.db" t0=$(date +%s) c b=${CENSUS_BUDGET:-400}
     for c in refs defects large; do [ -f "$OUT/catalog-census-$c.db" ] || cp "$tcat" "$OUT/catalog-census-$c.db"; done
     "$PY" tests/bench/device_analysis.py expect-ids "$tcat" fail >"$OUT/census-defect-ids.txt"
     echo "census: $(tr ',' '\n' <"$OUT/census-defect-ids.txt" | grep -c .) planted wrong-result defects"
-    census_run "$OUT/catalog-census-refs.db" "$OUT/census-refs.log" "${CENSUS_REF_WORKERS:-8}" 2 "$OUT/cache" \
+    resumable_run "$b" "$OUT/catalog-census-refs.db" "$OUT/census-refs.log" "${CENSUS_REF_WORKERS:-8}" 2 "$OUT/cache" \
         --program 'c/%' --kernels reference --timing-runs 0 --trials 1 &
     local g1=$!
     if [ "${CENSUS_PARTS:-refs defects}" != refs ]; then
-        census_run "$OUT/catalog-census-defects.db" "$OUT/census-defects.log" "${CENSUS_DEFECT_WORKERS:-6}" \
+        resumable_run "$b" "$OUT/catalog-census-defects.db" "$OUT/census-defects.log" "${CENSUS_DEFECT_WORKERS:-6}" \
             "${CENSUS_DEFECT_JOBS:-4}" "$OUT/cache-d" --kernels "$(cat "$OUT/census-defect-ids.txt")" \
             --skip-configs large --timing-runs 0 --trials 1
         echo "defects run (configs but large): exit $?, $(( $(date +%s) - t0 )) s"
@@ -369,7 +370,7 @@ phase_census() {
     local nmissed=$(tr ',' '\n' <"$OUT/census-missed-ids.txt" | grep -c .) large=
     echo "defects not caught on the configs but large: $nmissed"
     if [ "$nmissed" -gt 0 ]; then
-        census_run "$OUT/catalog-census-large.db" "$OUT/census-large.log" $((CORES - 2)) 2 "$OUT/cache" \
+        resumable_run "$b" "$OUT/catalog-census-large.db" "$OUT/census-large.log" $((CORES - 2)) 2 "$OUT/cache" \
             --kernels "$(cat "$OUT/census-missed-ids.txt")" --configs large --timing-runs 0 --trials 1
         echo "those on the large config: exit $?, $(( $(date +%s) - t0 )) s"
         "$H" --catalog "$OUT/catalog-census-large.db" results --json >"$OUT/census-large.json"
@@ -385,13 +386,9 @@ phase_altspeed() {
     "$PY" tests/bench/device_analysis.py family-contender-ids "$cat" "$ALT_FAMILIES" "${ALT_PER_FAMILY:-6}" \
         >"$OUT/alt-ids.txt"
     echo "altspeed: $(tr ',' '\n' <"$OUT/alt-ids.txt" | grep -c .) kernels"
-    local r=$(run_to_resume "$cat")
-    if [ -n "$r" ]; then
-        [ "$r" = new ] && set -- --kernels "$(cat "$OUT/alt-ids.txt")" --trials 1 || set -- --resume "$r" --quiet
-        timeout -s INT "${ALT_BUDGET:-300}" "$H" --catalog "$cat" run "$@" --per-gpu "${ALT_PER_GPU:-8}" --jobs 4 \
-            --cache "$OUT/cache" >>"$OUT/alt-gpu.log" 2>&1
-        echo "GPU run: exit $?, $(( $(date +%s) - t0 )) s"
-    fi
+    resumable_run "${ALT_BUDGET:-300}" "$cat" "$OUT/alt-gpu.log" "${ALT_PER_GPU:-8}" 4 "$OUT/cache" \
+        --kernels "$(cat "$OUT/alt-ids.txt")" --trials 1
+    echo "GPU run: exit $?, $(( $(date +%s) - t0 )) s"
     tail -1 "$OUT/alt-gpu.log"
     "$H" --catalog "$cat" results --json >"$OUT/alt-gpu.json"
     "$PY" tests/bench/device_analysis.py speedup "$cat" "$OUT/alt-gpu.json" "$OUT/alt-rows.json"
