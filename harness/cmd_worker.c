@@ -43,6 +43,7 @@ typedef struct Worker {
     uint32_t n_bufs;
     CUdeviceptr *base;    /* allocation start; the buffer is base + WP_GUARD_BYTES */
     uint64_t *size;
+    GuardReading *reading; /* how each buffer's guards read (guard_zone.h) */
     int shm_fd;           /* the staging memfd (worker_protocol.h), -1 without */
     uint8_t *shm;         /* its mapping, shm_len bytes; NULL until first used */
     size_t shm_len;
@@ -81,8 +82,10 @@ static void free_buffers(Worker *w)
             w->d.mem_free(w->base[i]);
     free(w->base);
     free(w->size);
+    free(w->reading);
     w->base = NULL;
     w->size = NULL;
+    w->reading = NULL;
     w->n_bufs = 0;
 }
 
@@ -135,20 +138,24 @@ static int do_alloc(Worker *w, WpReader *in, Error *e)
     free_buffers(w);
     uint8_t *before = xmalloc(WP_GUARD_BYTES), *after = xmalloc(WP_GUARD_BYTES);
     uint32_t n = wp_get_u32(in);
-    if (in->bad || n > WP_MAX_BUFFERS || wp_remaining(in) != (size_t)n * 8)
+    if (in->bad || n > WP_MAX_BUFFERS || wp_remaining(in) != (size_t)n * 9)
         FAIL(e, "ALLOC: malformed (%u buffers)", n);
     w->base = xcalloc(n + 1, sizeof *w->base);
     w->size = xcalloc(n + 1, sizeof *w->size);
+    w->reading = xcalloc(n + 1, sizeof *w->reading);
     w->n_bufs = n;
-    for (uint32_t i = 0; i < n; i++) {
+    for (uint32_t i = 0; i < n; i++)
         w->size[i] = wp_get_u64(in);
+    for (uint32_t i = 0; i < n; i++)
+        TRY(guard_reading_parse(in, &w->reading[i], e));
+    for (uint32_t i = 0; i < n; i++) {
         if (w->size[i] > (16ULL << 30))
             FAIL(e, "ALLOC: buffer %u of %llu bytes is over 16 GiB", i, (unsigned long long)w->size[i]);
         CU_CHECK(d, e, d->mem_alloc(&w->base[i], w->size[i] + 2 * WP_GUARD_BYTES));
         /* the pattern varies with the distance from the buffer: filled on
          * the host, copied (a memset cannot write it) */
-        guard_zone_fill(before, WP_GUARD_BYTES, GUARD_BEFORE, i);
-        guard_zone_fill(after, WP_GUARD_BYTES, GUARD_AFTER, i);
+        guard_zone_fill(before, WP_GUARD_BYTES, GUARD_BEFORE, i, w->reading[i]);
+        guard_zone_fill(after, WP_GUARD_BYTES, GUARD_AFTER, i, w->reading[i]);
         CU_CHECK(d, e, d->memcpy_htod(w->base[i], before, WP_GUARD_BYTES));
         CU_CHECK(d, e, d->memcpy_htod(buf_ptr(w, i) + w->size[i], after, WP_GUARD_BYTES));
     }
@@ -249,9 +256,9 @@ static int check_guards(Worker *w, WpBuf *out, Error *e)
     uint8_t *g = xmalloc(WP_GUARD_BYTES);
     for (uint32_t i = 0; i < w->n_bufs; i++) {
         CU_CHECK(&w->d, e, w->d.memcpy_dtoh(g, w->base[i], WP_GUARD_BYTES));
-        guard_list_check(&list, i, g, WP_GUARD_BYTES, GUARD_BEFORE, w->size[i]);
+        guard_list_check(&list, i, w->reading[i], g, WP_GUARD_BYTES, GUARD_BEFORE, w->size[i]);
         CU_CHECK(&w->d, e, w->d.memcpy_dtoh(g, buf_ptr(w, i) + w->size[i], WP_GUARD_BYTES));
-        guard_list_check(&list, i, g, WP_GUARD_BYTES, GUARD_AFTER, w->size[i]);
+        guard_list_check(&list, i, w->reading[i], g, WP_GUARD_BYTES, GUARD_AFTER, w->size[i]);
     }
     guard_list_finish(&list, out);
 done:

@@ -46,6 +46,7 @@ typedef struct CpuBuffer {
     uint8_t *data;         /* the buffer, inside the mapping */
     uint64_t size;
     size_t head, tail;     /* guard bytes right before and right after data */
+    GuardReading reading;  /* how they read (guard_zone.h) */
 } CpuBuffer;
 
 typedef struct CpuWorker {
@@ -340,16 +341,20 @@ static int do_alloc(CpuWorker *w, WpReader *in, Error *e)
     free_buffers(w);
     set_soft_limit(RLIMIT_AS, RLIM_INFINITY);
     uint32_t n = wp_get_u32(in);
-    if (in->bad || n > WP_MAX_BUFFERS || wp_remaining(in) != (size_t)n * 8)
+    if (in->bad || n > WP_MAX_BUFFERS || wp_remaining(in) != (size_t)n * 9)
         FAIL(e, "ALLOC: malformed (%u buffers)", n);
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     if (page % BUFFER_ALIGN || RED_ZONE_MIN % page)
         FAIL(e, "ALLOC: unsupported page size %zu", page);
     w->buf = xcalloc(n + 1, sizeof *w->buf);
     w->n_bufs = n;
+    for (uint32_t i = 0; i < n; i++)
+        w->buf[i].size = wp_get_u64(in);
+    for (uint32_t i = 0; i < n; i++)
+        TRY(guard_reading_parse(in, &w->buf[i].reading, e));
     for (uint32_t i = 0; i < n; i++) {
         CpuBuffer *b = &w->buf[i];
-        uint64_t sz = wp_get_u64(in);
+        uint64_t sz = b->size;
         if (sz > (16ULL << 30))
             FAIL(e, "ALLOC: buffer %u of %llu bytes is over 16 GiB", i, (unsigned long long)sz);
         size_t tail = WP_GUARD_BYTES + (size_t)((BUFFER_ALIGN - sz % BUFFER_ALIGN) % BUFFER_ALIGN);
@@ -368,8 +373,8 @@ static int do_alloc(CpuWorker *w, WpReader *in, Error *e)
         b->tail = tail;
         b->head = rw - (size_t)sz - tail;
         b->data = m + red + b->head;
-        guard_zone_fill(b->data - b->head, b->head, GUARD_BEFORE, i);
-        guard_zone_fill(b->data + sz, b->tail, GUARD_AFTER, i);
+        guard_zone_fill(b->data - b->head, b->head, GUARD_BEFORE, i, b->reading);
+        guard_zone_fill(b->data + sz, b->tail, GUARD_AFTER, i, b->reading);
     }
 done:
     set_soft_limit(RLIMIT_AS, (rlim_t)address_space() + MEMORY_HEADROOM);
@@ -415,8 +420,8 @@ static void check_guards(CpuWorker *w, WpBuf *out)
     GuardList list = {0};
     for (uint32_t i = 0; i < w->n_bufs; i++) {
         const CpuBuffer *b = &w->buf[i];
-        guard_list_check(&list, i, b->data - b->head, b->head, GUARD_BEFORE, b->size);
-        guard_list_check(&list, i, b->data + b->size, b->tail, GUARD_AFTER, b->size);
+        guard_list_check(&list, i, b->reading, b->data - b->head, b->head, GUARD_BEFORE, b->size);
+        guard_list_check(&list, i, b->reading, b->data + b->size, b->tail, GUARD_AFTER, b->size);
     }
     guard_list_finish(&list, out);
 }

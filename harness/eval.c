@@ -709,11 +709,34 @@ static void say_not_kept(Eval *ev, const ProblemConfig *c, RefCacheKeep k, const
     ev->s->said_not_kept = 1;
 }
 
+/* A buffer's guard reading on trial t: its pattern's values on even trials
+ * (the first included, so one trial is what it always was); on odd ones,
+ * a buffer of integers reads as small indices (guard_zone.h), which shows
+ * the threads past an end whose index checks skipped the large values. */
+static GuardReading guard_reading_of(DType t, int trial)
+{
+    return trial % 2 == 1 && !dtype_is_float(t) ? (GuardReading)dtype_size(t) : GUARD_VALUES;
+}
+
+/* Every worker buffer's guard reading on trial t, into reading[ev->n_bufs]. */
+static void guard_readings(const Eval *ev, int trial, GuardReading *reading)
+{
+    const Problem *p = ev->p;
+    memset(reading, GUARD_VALUES, (size_t)ev->n_bufs);
+    for (int i = 0; i < p->n_args; i++)
+        if (ev->buf_of_arg[i] >= 0)
+            reading[ev->buf_of_arg[i]] = guard_reading_of(p->args[i].dtype, trial);
+    for (int s = 0; s < ev->lp->n_scratch; s++)
+        reading[ev->n_problem_bufs + s] = guard_reading_of(ev->lp->scratch[s].dtype, trial);
+    for (int s = 0; ev->base_lp && s < ev->base_lp->n_scratch; s++)
+        reading[ev->n_problem_bufs + ev->lp->n_scratch + s] = guard_reading_of(ev->base_lp->scratch[s].dtype, trial);
+}
+
 /* One trial: reference on the CPU, candidate on the GPU, compare.  Sets
  * ec->status (leaves it EVAL_PASS when everything matched).  -1 only for
  * failures of the evaluation itself. */
-static int run_trial(Eval *ev, const ProblemConfig *c, uint64_t seed, int time_it, int profile_it, EvalConfig *ec,
-                     int *no_gpu, Error *e)
+static int run_trial(Eval *ev, const ProblemConfig *c, int trial, uint64_t seed, int time_it, int profile_it,
+                     EvalConfig *ec, int *no_gpu, Error *e)
 {
     const Problem *p = ev->p;
     const LaunchPlan *lp = ev->lp;
@@ -725,6 +748,7 @@ static int run_trial(Eval *ev, const ProblemConfig *c, uint64_t seed, int time_i
     memset(&rb, 0, sizeof rb);
     double traced = wp_now();
     uint64_t *bytes = xcalloc((size_t)n + 1, sizeof *bytes);
+    GuardReading *reading = xcalloc((size_t)n + 1, sizeof *reading);
     void **host = xcalloc((size_t)n + 1, sizeof *host);   /* inputs as uploaded; ours unless borrowed */
     unsigned char *borrowed = xcalloc((size_t)n + 1, 1);  /* host[b] is the session cache's (not freed) */
     void **back = xcalloc((size_t)n + 1, sizeof *back);   /* what came back */
@@ -838,7 +862,8 @@ static int run_trial(Eval *ev, const ProblemConfig *c, uint64_t seed, int time_i
             goto done;                                                                                                 \
         }                                                                                                              \
     } while (0)
-    GPU(gpu_worker_alloc(&ev->s->w, bytes, (uint32_t)n, &st, &te));
+    guard_readings(ev, trial, reading);
+    GPU(gpu_worker_alloc(&ev->s->w, bytes, reading, (uint32_t)n, &st, &te));
     traced = cost_trace("parent", "alloc", traced);
     for (int i = 0; i < p->n_args; i++) {
         const ProblemArg *a = &p->args[i];
@@ -984,6 +1009,7 @@ done:
     free(back);
     free(want);
     free(bytes);
+    free(reading);
     return rc;
 done_rc:
     rc = -1;
@@ -1162,7 +1188,7 @@ int eval_session_candidate(EvalSession *s, const Problem *p, const char *ref_sou
             int time_it = t == trials - 1 && o->timing_runs > 0 && o->backend != BACKEND_CPU &&
                           (o->time_all_configs || k == timed_k);
             int profile_it = t == trials - 1 && o->profile && o->backend != BACKEND_CPU;
-            if (run_trial(&ev, configs[k], o->seed + (uint64_t)t, time_it, profile_it, ec, no_gpu, e) != 0)
+            if (run_trial(&ev, configs[k], t, o->seed + (uint64_t)t, time_it, profile_it, ec, no_gpu, e) != 0)
                 goto done_rc;
             ec->trials++;
         }
@@ -1227,6 +1253,7 @@ int eval_session_measure(EvalSession *s, const Problem *p, const char *kernel_so
     ev.n_bufs += lp->n_scratch;
     int n = ev.n_bufs;
     uint64_t *bytes = xcalloc((size_t)n + 1, sizeof *bytes);
+    GuardReading *reading = xcalloc((size_t)n + 1, sizeof *reading); /* GUARD_VALUES: one trial's reading */
     void **host = xcalloc((size_t)n + 1, sizeof *host);
     if (session_ensure(s, no_gpu, e) != 0)
         goto done_rc;
@@ -1280,7 +1307,7 @@ int eval_session_measure(EvalSession *s, const Problem *p, const char *kernel_so
         *e = te;
         goto done_rc;
     }
-    if (w == 1 || gpu_worker_alloc(&s->w, bytes, (uint32_t)n, &st, &te) != 0 ||
+    if (w == 1 || gpu_worker_alloc(&s->w, bytes, reading, (uint32_t)n, &st, &te) != 0 ||
         upload_and_poison(&ev, host, bytes, &st, &te) != 0 || gpu_worker_run(&s->w, &run, &out, &st, &te) != 0) {
         worker_failed(&ev, ec, st, &te);
         goto done;
@@ -1304,6 +1331,7 @@ done:
         free(host[i]);
     free(host);
     free(bytes);
+    free(reading);
     free(ev.buf_of_arg);
     nvrtc_result_release(&nr);
     return rc;

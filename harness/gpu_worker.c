@@ -284,9 +284,16 @@ int gpu_worker_load(GpuWorker *w, const void *cubin, size_t len, WpStatus *statu
     return call_simple(w, WP_LOAD, cubin, len, NULL, 0, status, e);
 }
 
-int gpu_worker_alloc(GpuWorker *w, const uint64_t *bytes, uint32_t n, WpStatus *status, Error *e)
+int gpu_worker_alloc(GpuWorker *w, const uint64_t *bytes, const GuardReading *reading, uint32_t n, WpStatus *status,
+                     Error *e)
 {
-    return call_simple(w, WP_ALLOC, &n, 4, bytes, (uint64_t)n * 8, status, e);
+    WpBuf sizes = {0};
+    for (uint32_t i = 0; i < n; i++)
+        wp_put_u64(&sizes, bytes[i]);
+    wp_put_bytes(&sizes, reading, n);
+    int rc = call_simple(w, WP_ALLOC, &n, 4, sizes.data, sizes.len, status, e);
+    wp_buf_release(&sizes);
+    return rc;
 }
 
 /* Whether a transfer of len bytes goes through the staging memory, grown

@@ -17,6 +17,7 @@
 
 #include "common/error.h"
 #include "harness/gpu_share.h"
+#include "harness/guard_zone.h"
 #include "harness/worker_protocol.h"
 
 typedef struct GpuInfo {
@@ -88,7 +89,9 @@ void gpu_worker_kill(GpuWorker *w);
  * (also when the worker died), WP_TIMEOUT (the worker reported one, or did
  * not answer in time), WP_BAD_REQUEST, WP_NO_DEVICE. */
 int gpu_worker_load(GpuWorker *w, const void *cubin, size_t len, WpStatus *status, Error *e);
-int gpu_worker_alloc(GpuWorker *w, const uint64_t *bytes, uint32_t n, WpStatus *status, Error *e);
+/* n buffers of bytes[i] bytes, their guards read as reading[i] says */
+int gpu_worker_alloc(GpuWorker *w, const uint64_t *bytes, const GuardReading *reading, uint32_t n, WpStatus *status,
+                     Error *e);
 int gpu_worker_upload(GpuWorker *w, uint32_t index, const void *data, size_t len, WpStatus *status, Error *e);
 /* Fills buffer index with the k-byte element pattern (k = 1, 2, 4, 8). */
 int gpu_worker_fill(GpuWorker *w, uint32_t index, const void *pattern, uint32_t k, WpStatus *status, Error *e);

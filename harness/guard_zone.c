@@ -31,24 +31,46 @@ uint8_t guard_zone_pattern(uint32_t buffer, GuardSide side, size_t distance)
     return (uint8_t)(guard_zone_byte(buffer) + add);
 }
 
+uint8_t guard_zone_byte_read_as(uint32_t buffer, GuardReading reading, GuardSide side, size_t distance)
+{
+    if (reading == GUARD_VALUES)
+        return guard_zone_pattern(buffer, side, distance);
+    /* elements keep the buffer's alignment in its guards (the zones are
+     * multiples of 8 bytes from a 256-byte aligned start), so the element
+     * j from the edge has its lowest byte at distance j * reading after the
+     * end and (j + 1) * reading - 1 before the start */
+    size_t j = distance / reading, in_element = distance % reading;
+    size_t lowest = side == GUARD_AFTER ? 0 : (size_t)reading - 1;
+    return in_element == lowest ? (uint8_t)(1 + (j + buffer) % 8) : 0;
+}
+
+int guard_reading_parse(WpReader *in, GuardReading *out, Error *e)
+{
+    uint8_t r = wp_get_u8(in);
+    if (in->bad || (r != GUARD_VALUES && r != 1 && r != 2 && r != 4 && r != 8))
+        return ERR(e, "ALLOC: guard reading %u is none of 0, 1, 2, 4, 8", r);
+    *out = r;
+    return 0;
+}
+
 /* The distance from the buffer's edge of byte idx of a zone of len bytes. */
 static size_t distance_of(size_t idx, size_t len, GuardSide side)
 {
     return side == GUARD_BEFORE ? len - 1 - idx : idx;
 }
 
-void guard_zone_fill(uint8_t *zone, size_t len, GuardSide side, uint32_t buffer)
+void guard_zone_fill(uint8_t *zone, size_t len, GuardSide side, uint32_t buffer, GuardReading reading)
 {
     for (size_t idx = 0; idx < len; idx++)
-        zone[idx] = guard_zone_pattern(buffer, side, distance_of(idx, len, side));
+        zone[idx] = guard_zone_byte_read_as(buffer, reading, side, distance_of(idx, len, side));
 }
 
 int guard_zone_scan(const uint8_t *zone, size_t len, GuardSide side, uint64_t size, uint32_t buffer,
-                    int64_t *offset)
+                    GuardReading reading, int64_t *offset)
 {
     for (size_t j = 0; j < len; j++) {
         size_t idx = side == GUARD_BEFORE ? len - 1 - j : j; /* nearest the buffer first */
-        if (zone[idx] != guard_zone_pattern(buffer, side, j)) {
+        if (zone[idx] != guard_zone_byte_read_as(buffer, reading, side, j)) {
             *offset = side == GUARD_BEFORE ? (int64_t)idx - (int64_t)len : (int64_t)size + (int64_t)idx;
             return 1;
         }
@@ -56,11 +78,11 @@ int guard_zone_scan(const uint8_t *zone, size_t len, GuardSide side, uint64_t si
     return 0;
 }
 
-void guard_list_check(GuardList *l, uint32_t buffer, const uint8_t *zone, size_t len, GuardSide side,
-                      uint64_t size)
+void guard_list_check(GuardList *l, uint32_t buffer, GuardReading reading, const uint8_t *zone, size_t len,
+                      GuardSide side, uint64_t size)
 {
     int64_t off;
-    if (!guard_zone_scan(zone, len, side, size, buffer, &off))
+    if (!guard_zone_scan(zone, len, side, size, buffer, reading, &off))
         return;
     wp_put_u32(&l->entries, buffer);
     wp_put_u64(&l->entries, (uint64_t)off);

@@ -21,6 +21,18 @@
 
 typedef enum GuardSide { GUARD_BEFORE, GUARD_AFTER } GuardSide;
 
+/* How a buffer's guards read when a kernel reads past its ends.
+ * GUARD_VALUES: guard_zone_pattern's bytes, modest floats and large
+ * integers (every buffer on a run's first trial).  1, 2, 4 or 8: the buffer
+ * holds integers of that many bytes and each of its guard elements reads as
+ * a small index, 1 to 8 (the second trial; eval.h): a kernel that validates
+ * the indices it reads ("k >= 0 && k < m", scatter_add) skips every large
+ * one, so a thread past the end that read only those did nothing and its
+ * missing bound never showed (26 planted bounds defects, 2026-12-06); an
+ * in-range index makes it add a value from beside it to the output. */
+typedef uint8_t GuardReading;
+#define GUARD_VALUES 0
+
 /* The byte that fills the guard zones of buffer `buffer`.  Neighbouring
  * buffers get different ones: a kernel that runs past the end of an input
  * and of an output in step (out[i] = in[i], a blend, a min) would otherwise
@@ -39,8 +51,19 @@ uint8_t guard_zone_byte(uint32_t buffer);
  * the same value and 11 planted bounds defects ran on unseen (run 21). */
 uint8_t guard_zone_pattern(uint32_t buffer, GuardSide side, size_t distance);
 
-/* Fills a zone of len host bytes on `side` of a buffer with its pattern. */
-void guard_zone_fill(uint8_t *zone, size_t len, GuardSide side, uint32_t buffer);
+/* The guard byte of `buffer` read as `reading` at `distance` bytes from its
+ * edge: guard_zone_pattern for GUARD_VALUES, else the byte of an element of
+ * `reading` bytes whose value is 1 to 8 (varying with the element and the
+ * buffer, so a copy of one buffer's guard into another's still shows). */
+uint8_t guard_zone_byte_read_as(uint32_t buffer, GuardReading reading, GuardSide side, size_t distance);
+
+/* Reads one GuardReading of an ALLOC request (worker_protocol.h) into *out;
+ * -1 with e set when it is none of GUARD_VALUES, 1, 2, 4, 8. */
+int guard_reading_parse(WpReader *in, GuardReading *out, Error *e);
+
+/* Fills a zone of len host bytes on `side` of a buffer with its pattern,
+ * as `reading` reads it. */
+void guard_zone_fill(uint8_t *zone, size_t len, GuardSide side, uint32_t buffer, GuardReading reading);
 
 /* Looks at a zone of len bytes on `side` of a buffer of `size` bytes: the
  * zone before ends at the buffer's first byte, the zone after starts right
@@ -48,7 +71,7 @@ void guard_zone_fill(uint8_t *zone, size_t len, GuardSide side, uint32_t buffer)
  * the buffer (the most telling one), as an offset from the buffer's start:
  * negative before it, >= size after it.  Returns 0 when the zone is intact. */
 int guard_zone_scan(const uint8_t *zone, size_t len, GuardSide side, uint64_t size, uint32_t buffer,
-                    int64_t *offset);
+                    GuardReading reading, int64_t *offset);
 
 /* The guards a run wrote, in the order found. */
 typedef struct GuardList {
@@ -57,8 +80,8 @@ typedef struct GuardList {
 } GuardList;
 
 /* guard_zone_scan, and an entry for `buffer` in l when the zone was written. */
-void guard_list_check(GuardList *l, uint32_t buffer, const uint8_t *zone, size_t len, GuardSide side,
-                      uint64_t size);
+void guard_list_check(GuardList *l, uint32_t buffer, GuardReading reading, const uint8_t *zone, size_t len,
+                      GuardSide side, uint64_t size);
 /* Appends the list as a RUN answer ends (u32 n, then the entries) to out,
  * and releases l. */
 void guard_list_finish(GuardList *l, WpBuf *out);

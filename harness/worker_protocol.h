@@ -15,10 +15,11 @@
  *                                                            i32 cc major, i32 cc minor, i32 SMs,
  *                                                            u64 memory bytes, str device name
  *   LOAD         cubin bytes (replaces the loaded module)    -
- *   ALLOC        u32 n, u64 bytes[n] (frees earlier buffers;  -
- *                each buffer is its own cuMemAlloc, with
- *                WP_GUARD_BYTES of its guard pattern before and
- *                after it: guard_zone.h)
+ *   ALLOC        u32 n, u64 bytes[n], u8 reading[n] (frees   -
+ *                earlier buffers; each buffer is its own
+ *                cuMemAlloc, with WP_GUARD_BYTES of its guard
+ *                pattern before and after it, read as
+ *                reading[i] says: guard_zone.h)
  *   UPLOAD       u32 index, bytes (exactly the buffer size)  -
  *   FILL         u32 index, u32 k (1, 2, 4 or 8), k bytes:   -
  *                the element pattern repeated (poison)

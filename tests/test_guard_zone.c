@@ -29,7 +29,7 @@ TEST(guard_pattern_neighbours_differ)
     for (uint32_t buffer = 0; buffer < 9; buffer++)
         for (int s = 0; s < 2; s++) {
             GuardSide side = s ? GUARD_AFTER : GUARD_BEFORE;
-            guard_zone_fill(zone, LEN, side, buffer);
+            guard_zone_fill(zone, LEN, side, buffer, GUARD_VALUES);
             for (size_t width = 2; width <= 8; width *= 2)
                 for (size_t k = 0; k + 1 < LEN / width; k++) {
                     uint64_t a = element(zone, LEN, side, width, k), b = element(zone, LEN, side, width, k + 1);
@@ -45,13 +45,43 @@ TEST(guard_pattern_neighbours_differ)
                 CHECK(zone[i] >= guard_zone_byte(buffer) && zone[i] < guard_zone_byte(buffer) + 16);
         }
     /* buffer 0's 4-byte guard words are large positive ints, its floats modest */
-    guard_zone_fill(zone, LEN, GUARD_AFTER, 0);
+    guard_zone_fill(zone, LEN, GUARD_AFTER, 0, GUARD_VALUES);
     int32_t w0;
     float f0;
     memcpy(&w0, zone, 4);
     memcpy(&f0, zone, 4);
     CHECK_MSG(w0 > (1 << 29), "word 0 after buffer 0: %d", w0);
     CHECK_MSG(f0 > 0.5f && f0 < 1.0f, "float 0 after buffer 0: %g", f0);
+    return 0;
+}
+
+TEST(guard_indices_read_as_small_in_range_indices)
+{
+    /* a buffer of integers read as indices: every element on either side
+     * is 1 to 8 in its own width, neighbours differ, another buffer's
+     * differ from it, and the scan knows the reading (a zone filled as
+     * values is not one filled as indices) */
+    enum { LEN = 512 };
+    uint8_t zone[LEN], other[LEN];
+    const GuardReading widths[] = {1, 2, 4, 8};
+    for (size_t w = 0; w < sizeof widths / sizeof *widths; w++)
+        for (int s = 0; s < 2; s++) {
+            GuardSide side = s ? GUARD_AFTER : GUARD_BEFORE;
+            GuardReading r = widths[w];
+            guard_zone_fill(zone, LEN, side, 1, r);
+            guard_zone_fill(other, LEN, side, 2, r);
+            for (size_t k = 0; k < LEN / r; k++) {
+                uint64_t v = element(zone, LEN, side, r, k);
+                CHECK_MSG(v >= 1 && v <= 8, "%u-byte indices %s: element %zu is %llu", r, s ? "after" : "before", k,
+                          (unsigned long long)v);
+                if (k + 1 < LEN / r)
+                    CHECK(v != element(zone, LEN, side, r, k + 1));
+                CHECK(v != element(other, LEN, side, r, k));
+            }
+            int64_t off;
+            CHECK(guard_zone_scan(zone, LEN, side, 100, 1, r, &off) == 0);
+            CHECK(guard_zone_scan(zone, LEN, side, 100, 1, GUARD_VALUES, &off) == 1);
+        }
     return 0;
 }
 
@@ -63,20 +93,20 @@ TEST(guard_scan_finds_the_nearest_change)
     int64_t off = 0;
     for (int s = 0; s < 2; s++) {
         GuardSide side = s ? GUARD_AFTER : GUARD_BEFORE;
-        guard_zone_fill(zone, LEN, side, 3);
-        CHECK(guard_zone_scan(zone, LEN, side, size, 3, &off) == 0);
+        guard_zone_fill(zone, LEN, side, 3, GUARD_VALUES);
+        CHECK(guard_zone_scan(zone, LEN, side, size, 3, GUARD_VALUES, &off) == 0);
         /* the fill of another buffer, or of the other side, is not this zone's */
-        CHECK(guard_zone_scan(zone, LEN, side, size, 4, &off) == 1);
-        CHECK(guard_zone_scan(zone, LEN, s ? GUARD_BEFORE : GUARD_AFTER, size, 3, &off) == 1);
+        CHECK(guard_zone_scan(zone, LEN, side, size, 4, GUARD_VALUES, &off) == 1);
+        CHECK(guard_zone_scan(zone, LEN, s ? GUARD_BEFORE : GUARD_AFTER, size, 3, GUARD_VALUES, &off) == 1);
         size_t marks[] = {0, 1, 5, 4095};
         for (size_t m = 0; m < sizeof marks / sizeof *marks; m++) {
-            guard_zone_fill(zone, LEN, side, 3);
+            guard_zone_fill(zone, LEN, side, 3, GUARD_VALUES);
             size_t distance = marks[m];
             size_t idx = side == GUARD_AFTER ? distance : LEN - 1 - distance;
             zone[idx] ^= 0x80;
             if (distance + 7 < LEN) /* a farther change too: the nearer one is reported */
                 zone[side == GUARD_AFTER ? idx + 7 : idx - 7] ^= 0x80;
-            CHECK(guard_zone_scan(zone, LEN, side, size, 3, &off) == 1);
+            CHECK(guard_zone_scan(zone, LEN, side, size, 3, GUARD_VALUES, &off) == 1);
             int64_t want = side == GUARD_AFTER ? (int64_t)(size + distance) : -1 - (int64_t)distance;
             CHECK_MSG(off == want, "%s, distance %zu: offset %lld, expected %lld", s ? "after" : "before", distance,
                       (long long)off, (long long)want);

@@ -31,8 +31,9 @@
 #               every C reference implementation on every config, large included (torch ones: torchrefs),
 #               and beside it every planted wrong-result defect (knobs expect "fail", C and torch) on
 #               every config but large; then the defects none of those caught, on the large config.
-#               Correctness only, one trial; CENSUS_BUDGET bounds each run (rerun to resume);
-#               CENSUS_PARTS=refs runs the references alone
+#               Correctness only, one trial (two for the defects: guards read as indices too);
+#               CENSUS_BUDGET bounds each run (rerun to resume);
+#               CENSUS_PARTS=refs runs the references alone; CENSUS_LARGE_BUDGET bounds the large part
 #   altspeed    the contenders of ALT_PER_FAMILY programs of each family of ALT_FAMILIES (those whose
 #               generators emit alternatives from the template library's knob space), timed like
 #               speedup (one trial, ALT_BUDGET s): best variant vs reference, fastest kind
@@ -354,7 +355,7 @@ phase_census() {
     if [ "${CENSUS_PARTS:-refs defects}" != refs ]; then
         resumable_run "$b" "$OUT/catalog-census-defects.db" "$OUT/census-defects.log" "${CENSUS_DEFECT_WORKERS:-6}" \
             "${CENSUS_DEFECT_JOBS:-4}" "$OUT/cache-d" --kernels "$(cat "$OUT/census-defect-ids.txt")" \
-            --skip-configs large --timing-runs 0 --trials 1
+            --skip-configs large --timing-runs 0 --trials 2
         echo "defects run (configs but large): exit $?, $(( $(date +%s) - t0 )) s"
     fi
     wait $g1; echo "references run (C, every config the CPU reference affords): exit $?, $(( $(date +%s) - t0 )) s"
@@ -370,8 +371,8 @@ phase_census() {
     local nmissed=$(tr ',' '\n' <"$OUT/census-missed-ids.txt" | grep -c .) large=
     echo "defects not caught on the configs but large: $nmissed"
     if [ "$nmissed" -gt 0 ]; then
-        resumable_run "$b" "$OUT/catalog-census-large.db" "$OUT/census-large.log" $((CORES - 2)) 2 "$OUT/cache" \
-            --kernels "$(cat "$OUT/census-missed-ids.txt")" --configs large --timing-runs 0 --trials 1
+        resumable_run "${CENSUS_LARGE_BUDGET:-$b}" "$OUT/catalog-census-large.db" "$OUT/census-large.log" $((CORES - 2)) 2 "$OUT/cache" \
+            --kernels "$(cat "$OUT/census-missed-ids.txt")" --configs large --timing-runs 0 --trials 2
         echo "those on the large config: exit $?, $(( $(date +%s) - t0 )) s"
         "$H" --catalog "$OUT/catalog-census-large.db" results --json >"$OUT/census-large.json"
         large="$OUT/census-large.json"
