@@ -506,7 +506,10 @@ static void cuda_program(GenProgram *p, const Loss *L, int f64)
     else
         sb_append(k, reduced ? " * One block per sample row, then one block sums the losses. */\n"
                              : " * One block per sample row. */\n");
-    if (!is_logp || reduced)
+    /* block_sum only where a block sums: an element-wise loss kept per
+     * element has one thread per element and no use for it (bce-none-f32
+     * carried it unused) */
+    if (reduced || (!is_logp && !(L->elementwise && L->in2)))
         tmpl_expand(k, &sub, CUDA_BLOCK);
     if (L->lse)
         tmpl_expand(k, &sub, CUDA_BLOCK_LSE);

@@ -386,17 +386,21 @@ static const char *expression_end(const char *s)
     return s;
 }
 
-/* The variables whose value follows from the thread index `var` in the
- * kernel text [src, to): var itself and, to a fixpoint, every name
- * declared or assigned from an expression using one of them outside an
- * index (gid -> ox = gid % w -> x0 = ox * w / ow -> the loop counter
- * x = x0), each marked unit where it is a whole term of its sum
- * (has_unit_term).  Returns the count. */
-static int derived_names(const char *src, const char *to, const char *var, char names[][NAME_LEN], int *unit)
+/* The variables whose value follows from the seeds (a thread index `var`,
+ * or threadIdx and blockIdx themselves) in the kernel text [src, to): the
+ * seeds and, to a fixpoint, every name declared or assigned from an
+ * expression using one of them outside an index (gid -> ox = gid % w ->
+ * x0 = ox * w / ow -> the loop counter x = x0), each marked unit where it
+ * is a whole term of its sum (has_unit_term; the seeds are).  Returns the
+ * count. */
+static int derived_names(const char *src, const char *to, const char *const *seeds, int nseeds,
+                         char names[][NAME_LEN], int *unit)
 {
-    int n = 1;
-    snprintf(names[0], NAME_LEN, "%s", var);
-    unit[0] = 1;
+    int n = 0;
+    for (; n < nseeds && n < MAX_DERIVED; n++) {
+        snprintf(names[n], NAME_LEN, "%s", seeds[n]);
+        unit[n] = 1;
+    }
     for (int grew = 1; grew && n < MAX_DERIVED;) {
         grew = 0;
         for (const char *p = src + 1; p < to && n < MAX_DERIVED; p++) {
@@ -444,7 +448,7 @@ static int thread_index_is_coalescing(const char *src, const char *to, const cha
 {
     char names[MAX_DERIVED][NAME_LEN];
     int unit[MAX_DERIVED];
-    int n = derived_names(src, to, var, names, unit), loops = 0;
+    int n = derived_names(src, to, &var, 1, names, unit), loops = 0;
     size_t kw;
     for (const char *p = src; (p = next_loop(p, to, &kw)) != NULL;) {
         const char *body = after_match(p + kw + 1);
@@ -1017,15 +1021,616 @@ static long long literal_product(const cJSON *dims)
     return prod;
 }
 
+/* ---- which guards a bounds defect can show on ---- */
+
+#define MAX_FUNCS 64
+#define MAX_FACTORS 16
+#define FACTOR_LEN 160
+
+/* A function the source defines (a declaration without a body is none). */
+typedef struct FuncSpan {
+    char name[NAME_LEN];
+    size_t params;      /* its parameter list's "(" */
+    size_t from, to;    /* its body, from "{" to just after the matching "}" */
+    int global;         /* a kernel (else a __device__ helper) */
+} FuncSpan;
+
+/* The functions src defines, in order, into f (at most max).  Returns their
+ * count, or -1 when there were more than max. */
+static int function_spans(const char *src, FuncSpan *f, int max)
+{
+    int n = 0;
+    for (const char *q = strstr(src, "__"); q; q = strstr(q + 2, "__")) {
+        int global = strncmp(q, "__global__", 10) == 0;
+        if ((!global && strncmp(q, "__device__", 10) != 0) || (q > src && is_name_char(q[-1])))
+            continue;
+        const char *open = strchr(q, '(');
+        if (!open)
+            break;
+        const char *nb, *ne = name_before(q, open, &nb), *close = after_match(open);
+        if (nb == ne || ne - nb >= NAME_LEN || !close)
+            continue;
+        while (isspace((unsigned char)*close))
+            close++;
+        const char *end = *close == '{' ? after_match(close) : NULL;
+        if (!end)
+            continue;
+        if (n == max)
+            return -1;
+        snprintf(f[n].name, NAME_LEN, "%.*s", (int)(ne - nb), nb);
+        f[n].params = (size_t)(open - src);
+        f[n].from = (size_t)(close - src);
+        f[n].to = (size_t)(end - src);
+        f[n].global = global;
+        n++;
+        q = end - 2;
+    }
+    return n;
+}
+
+/* The index of the function whose body holds src[at], or -1. */
+static int function_at(const FuncSpan *f, int n, size_t at)
+{
+    for (int i = 0; i < n; i++)
+        if (at >= f[i].from && at < f[i].to)
+            return i;
+    return -1;
+}
+
+/* Whether [from, to) calls `name` ("name(" as a whole word). */
+static int calls(const char *from, const char *to, const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *p = strstr(from, name); p && p < to; p = strstr(p + 1, name)) {
+        const char *after = p + len;
+        while (*after == ' ')
+            after++;
+        if (*after == '(' && (p == from || !is_name_char(p[-1])) && !is_name_char(p[len]))
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether the code at src[at] runs: it lies in a kernel that a launch
+ * names, or in a helper such a function calls, directly or through other
+ * helpers.  A guard in a helper nothing calls can be dropped to no effect
+ * (c/cross_entropy/bce-none-f32 carried an unused block_sum whose
+ * "if (threadIdx.x < s)" took both bounds defects: they passed every
+ * config).  Code in no function, in a source too large to map, or beside a
+ * plan that launches none of its kernels counts as running. */
+static int runs(const char *src, size_t at, const cJSON *launches)
+{
+    FuncSpan f[MAX_FUNCS];
+    int n = function_spans(src, f, MAX_FUNCS), reached[MAX_FUNCS] = {0};
+    int here = n > 0 ? function_at(f, n, at) : -1;
+    if (here < 0)
+        return 1;
+    int launched = 0;
+    for (int i = 0; i < n; i++) {
+        const cJSON *l;
+        cJSON_ArrayForEach(l, launches) {
+            const char *k = str_item(l, "kernel");
+            reached[i] |= f[i].global && k && strcmp(k, f[i].name) == 0;
+        }
+        launched |= reached[i];
+    }
+    if (!launched)
+        return 1;   /* a plan that names none of these kernels tells nothing */
+    for (int grew = 1; grew;) {
+        grew = 0;
+        for (int i = 0; i < n; i++)
+            for (int j = 0; reached[i] && j < n; j++)
+                if (!reached[j] && calls(src + f[i].from, src + f[i].to, f[j].name))
+                    reached[j] = grew = 1;
+    }
+    return reached[here];
+}
+
+/* The parameter names of function f, into names (at most max).  Returns
+ * their count. */
+static int param_names(const char *src, const FuncSpan *f, char names[][NAME_LEN], int max)
+{
+    const char *open = src + f->params, *close = after_match(open);
+    int n = 0, depth = 0;
+    for (const char *p = open + 1; close && p < close && n < max; p++) {
+        depth += *p == '(' || *p == '[' ? 1 : *p == ')' || *p == ']' ? -1 : 0;
+        if ((depth == 0 && *p == ',') || p == close - 1) {
+            const char *nb, *ne = name_before(open + 1, p, &nb);
+            if (nb < ne && ne - nb < NAME_LEN)
+                snprintf(names[n++], NAME_LEN, "%.*s", (int)(ne - nb), nb);
+        }
+    }
+    return n;
+}
+
+/* Whether guard g tests the thread's position: its condition uses
+ * threadIdx or blockIdx, or a name derived from them, as a value (not
+ * inside an index), or, in a __device__ helper, one of the helper's
+ * parameters (whatever its caller passes).  A bounds check keeps the
+ * threads past the end of the work off memory; a condition on data or on
+ * launch arguments alone is no such check: stencil3d heat-neumann-f64's
+ * "if (t >= steps)" compares the step a launch runs with the step count
+ * (its off-by-one's extra step is overwritten by the final copy), and
+ * bfs_step sssp-steps-f32's "if (prev[u] + weight[k] < dist_out[...])"
+ * picks the smaller distance before an atomic min that picks it anyway. */
+static int guard_tests_position(const char *src, const Guard *g)
+{
+    FuncSpan f[MAX_FUNCS];
+    int n = function_spans(src, f, MAX_FUNCS);
+    int at = n > 0 ? function_at(f, n, g->line_at) : -1;
+    if (at < 0)
+        return 1;
+    char seeds[MAX_DERIVED][NAME_LEN];
+    const char *seed[MAX_DERIVED];
+    int ns = 2;
+    snprintf(seeds[0], NAME_LEN, "threadIdx");
+    snprintf(seeds[1], NAME_LEN, "blockIdx");
+    if (!f[at].global)
+        ns += param_names(src, &f[at], seeds + 2, MAX_DERIVED / 2);
+    for (int i = 0; i < ns; i++)
+        seed[i] = seeds[i];
+    char names[MAX_DERIVED][NAME_LEN];
+    int unit[MAX_DERIVED];
+    int nn = derived_names(src + f[at].from, src + g->line_at, seed, ns, names, unit);
+    return uses_name(src + g->cond_at, src + g->cond_at + g->cond_len, names, unit, nn, 1);
+}
+
+/* expr (len bytes) with its blanks taken out but one between two names
+ * ("const int i = (int)(e / n)" reads "const int i=(int)(e/n)"), into out
+ * (size bytes); returns 0 when it does not fit. */
+static int unblanked(const char *expr, size_t len, char *out, size_t size)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < len && expr[i]; i++) {
+        int blank = isspace((unsigned char)expr[i]);
+        if (blank && !(k > 0 && is_name_char(out[k - 1]) && i + 1 < len && is_name_char(expr[i + 1])))
+            continue;
+        if (k + 1 >= size)
+            return 0;
+        out[k++] = blank ? ' ' : expr[i];
+    }
+    out[k] = 0;
+    return 1;
+}
+
+/* src[from, to) unblanked() (from malloc()). */
+static char *squeezed(const char *src, size_t from, size_t to)
+{
+    char *out = xmalloc(to - from + 1);
+    unblanked(src + from, to - from, out, to - from + 1);
+    return out;
+}
+
+/* s without a leading cast ("(long long)e", unblanked()) and without
+ * parentheses around the whole of it, in place. */
+static void bare(char *s)
+{
+    for (int again = 1; again;) {
+        again = 0;
+        size_t n = strlen(s);
+        if (s[0] != '(')
+            break;
+        const char *close = after_match(s);
+        if (!close)
+            break;
+        if (*close == 0) {              /* "(a+b)" */
+            memmove(s, s + 1, n - 2);
+            s[n - 2] = 0;
+            again = 1;
+            continue;
+        }
+        int cast = 1;                   /* "(longlong)x": a type's words only */
+        for (const char *p = s + 1; p < close - 1; p++)
+            cast &= isalpha((unsigned char)*p) || *p == '_' || *p == ' ';
+        if (cast && (is_name_char(*close) || *close == '(')) {
+            memmove(s, close, strlen(close) + 1);
+            again = 1;
+        }
+    }
+}
+
+/* The factors of the product expr (unblanked()): its top-level "*" terms,
+ * each bare(); the whole of it, bare(), when it is no product ("a+b",
+ * "(h+t-1)/t").  Returns their count, or -1 when there are more than max
+ * or the text is too long. */
+static int factors_of(const char *expr, char out[][FACTOR_LEN], int max)
+{
+    char e[FACTOR_LEN];
+    if (max < 1 || snprintf(e, sizeof e, "%s", expr) >= (int)sizeof e)
+        return -1;
+    bare(e);
+    int depth = 0, product = 1;
+    for (const char *p = e; *p; p++) {
+        depth += *p == '(' || *p == '[' ? 1 : *p == ')' || *p == ']' ? -1 : 0;
+        if (depth == 0 && strchr("+-/%?:<>=&|!", *p))
+            product = 0;
+    }
+    if (!product) {
+        snprintf(out[0], FACTOR_LEN, "%s", e);
+        return 1;
+    }
+    int n = 0;
+    const char *start = e;
+    for (const char *p = e;; p++) {
+        depth += *p == '(' || *p == '[' ? 1 : *p == ')' || *p == ']' ? -1 : 0;
+        if (*p == 0 || (depth == 0 && *p == '*')) {
+            if (n == max)
+                return -1;
+            snprintf(out[n], FACTOR_LEN, "%.*s", (int)(p - start), start);
+            bare(out[n++]);
+            start = p + 1;
+        }
+        if (*p == 0)
+            break;
+    }
+    return n;
+}
+
+static int compare_factors(const void *a, const void *b)
+{
+    return strcmp(a, b);
+}
+
+/* Whether guard g is passed by every thread of every launch of its kernel
+ * by construction: g is one comparison "e < N" (or "e >= N" before a
+ * return) of the thread's global index e = blockIdx.x * blockDim.x +
+ * threadIdx.x, and every launch has a literal 1-D block of B threads and
+ * the grid (N+B-1)/B of the same N, written as a product whose literal
+ * factors make a multiple of B: then grid times B is exactly N.  N is
+ * either the launch's argument for a parameter ("zero_i32(counts, r*256)"
+ * with grid "(r*256+255)/256": c/histogram/rows-u8) or an expression of
+ * parameters in the kernel ("e >= (long long)batch * 256" with grid
+ * "(batch*256+255)/256": c/batched_gemm/fixed-16x16-f32); the products
+ * are compared as multisets of factors, each parameter standing for its
+ * argument's factors. */
+static int covered_by_construction(const char *src, const Guard *g, const cJSON *launches)
+{
+    FuncSpan f[MAX_FUNCS];
+    int nf = function_spans(src, f, MAX_FUNCS);
+    int at = nf > 0 ? function_at(f, nf, g->line_at) : -1;
+    char cond[FACTOR_LEN];
+    if (at < 0 || !f[at].global || !unblanked(src + g->cond_at, g->cond_len, cond, sizeof cond) ||
+        strstr(cond, "&&") || strstr(cond, "||"))
+        return 0;
+    /* the compared index: declared as the global thread index */
+    const char *op = src + g->op_at, *ib, *ie = name_before(src + g->cond_at, op, &ib);
+    if (ib == ie || ie - ib >= NAME_LEN)
+        return 0;
+    char decl[NAME_LEN + 8];
+    snprintf(decl, sizeof decl, " %.*s = ", (int)(ie - ib), ib);
+    const char *d = strstr(src + f[at].from, decl);
+    const char *semi = d ? strchr(d, ';') : NULL;
+    char index[FACTOR_LEN];
+    if (!d || !semi || d > src + g->line_at ||
+        !unblanked(d + strlen(decl), (size_t)(semi - d) - strlen(decl), index, sizeof index))
+        return 0;
+    bare(index);
+    if (strcmp(index, "blockIdx.x*blockDim.x+threadIdx.x") != 0)
+        return 0;
+    /* the bound's factors, in the kernel's terms */
+    const char *b = op + (g->returns ? 2 : 1);
+    char bound[FACTOR_LEN], fac[MAX_FACTORS][FACTOR_LEN];
+    if (!unblanked(b, (size_t)(src + g->cond_at + g->cond_len - b), bound, sizeof bound))
+        return 0;
+    int nfac = factors_of(bound, fac, MAX_FACTORS);
+    char params[MAX_DERIVED][NAME_LEN];
+    int np = param_names(src, &f[at], params, MAX_DERIVED);
+    int launched = 0;
+    const cJSON *l;
+    cJSON_ArrayForEach(l, launches) {
+        const char *kn = str_item(l, "kernel");
+        if (!kn || strcmp(kn, f[at].name) != 0)
+            continue;
+        launched = 1;
+        const cJSON *grid = cJSON_GetObjectItemCaseSensitive(l, "grid");
+        const cJSON *block = cJSON_GetObjectItemCaseSensitive(l, "block");
+        long long B = literal_product(block);
+        if (nfac < 1 || B <= 0 || cJSON_GetArraySize(block) != 1 || cJSON_GetArraySize(grid) != 1 ||
+            !cJSON_IsString(grid->child))
+            return 0;
+        /* N with each parameter replaced by its argument's factors */
+        char n_fac[MAX_FACTORS][FACTOR_LEN];
+        int nn = 0;
+        long long literal = 1;
+        for (int i = 0; i < nfac; i++) {
+            long long v = literal_of(fac[i]);
+            if (v >= 0) {
+                literal *= v;
+                if (nn == MAX_FACTORS)
+                    return 0;
+                snprintf(n_fac[nn++], FACTOR_LEN, "%s", fac[i]);
+                continue;
+            }
+            int p = 0;
+            while (p < np && strcmp(params[p], fac[i]) != 0)
+                p++;
+            const cJSON *arg = p < np ? cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(l, "args"), p) : NULL;
+            char a[FACTOR_LEN], af[MAX_FACTORS][FACTOR_LEN];
+            if (!cJSON_IsString(arg) || !unblanked(arg->valuestring, strlen(arg->valuestring), a, sizeof a))
+                return 0;
+            int na = factors_of(a, af, MAX_FACTORS);
+            if (na < 0 || nn + na > MAX_FACTORS)
+                return 0;
+            for (int k = 0; k < na; k++) {
+                long long w = literal_of(af[k]);
+                if (w >= 0)
+                    literal *= w;
+                snprintf(n_fac[nn++], FACTOR_LEN, "%s", af[k]);
+            }
+        }
+        if (literal % B != 0)
+            return 0;
+        /* the grid: "(NUM+B-1)/B" with NUM the same product */
+        char gtext[FACTOR_LEN], tail[48], div[24];
+        if (!unblanked(grid->child->valuestring, strlen(grid->child->valuestring), gtext, sizeof gtext))
+            return 0;
+        snprintf(tail, sizeof tail, "+%lld)/%lld", B - 1, B);
+        snprintf(div, sizeof div, "/%lld", B);
+        size_t gl = strlen(gtext), tl = strlen(tail);
+        if (gtext[0] != '(' || gl <= tl + 1 || strcmp(gtext + gl - tl, tail) != 0 ||
+            after_match(gtext) != gtext + gl - strlen(div))
+            return 0;
+        gtext[gl - tl] = 0;
+        char g_fac[MAX_FACTORS][FACTOR_LEN];
+        int ng = factors_of(gtext + 1, g_fac, MAX_FACTORS);
+        if (ng != nn)
+            return 0;
+        qsort(n_fac, (size_t)nn, FACTOR_LEN, compare_factors);
+        qsort(g_fac, (size_t)ng, FACTOR_LEN, compare_factors);
+        for (int i = 0; i < nn; i++)
+            if (strcmp(n_fac[i], g_fac[i]) != 0)
+                return 0;
+    }
+    return launched;
+}
+
+/* Whether the one thread that guard g's off-by-one lets through can only
+ * write what a later store overwrites: g is one comparison "L < R" (or
+ * "L >= R" before a return) whose guarded code stores "A[L] = ...", and
+ * the code after that store, in the same function, stores "A[R] = ...".
+ * bfs_step frontier-compact-i32's scan stores block_start[b] for b <
+ * nblocks and then the total at block_start[nblocks]: the thread at b ==
+ * nblocks wrote there first, and its off-by-one passed every config. */
+static int bound_overwritten(const char *src, const Guard *g)
+{
+    FuncSpan f[MAX_FUNCS];
+    int nf = function_spans(src, f, MAX_FUNCS);
+    int at = nf > 0 ? function_at(f, nf, g->line_at) : -1;
+    char cond[FACTOR_LEN];
+    if (at < 0 || !unblanked(src + g->cond_at, g->cond_len, cond, sizeof cond) || strstr(cond, "&&") ||
+        strstr(cond, "||"))
+        return 0;
+    const char *op = strstr(cond, g->returns ? ">=" : "<");
+    if (!op)
+        return 0;
+    char store_l[FACTOR_LEN], store_r[FACTOR_LEN];
+    snprintf(store_l, sizeof store_l, "[%.*s]=", (int)(op - cond), cond);
+    snprintf(store_r, sizeof store_r, "[%s]=", op + (g->returns ? 2 : 1));
+    const char *eol = src + g->line_at + g->line_len;
+    size_t guarded_to = g->returns ? f[at].to : guarded_end(src, eol);
+    /* the function after the guard, unblanked(), so "A[L] = v" reads "A[L]=v" */
+    char *guarded = squeezed(src, (size_t)(eol - src), guarded_to), *body = squeezed(src, (size_t)(eol - src), f[at].to);
+    const char *guarded_stop = body + strlen(guarded);
+    free(guarded);
+    int overwritten = 0;
+    for (const char *s = strstr(body, store_l); s && s < guarded_stop && !overwritten; s = strstr(s + 1, store_l)) {
+        if (s[strlen(store_l)] == '=')
+            continue;
+        const char *ab, *ae = name_before(body, s, &ab);
+        if (ab == ae)
+            continue;
+        for (const char *t = strstr(s + 1, store_r); t && !overwritten; t = strstr(t + 1, store_r)) {
+            const char *tb, *te = name_before(body, t, &tb);
+            overwritten = t[strlen(store_r)] != '=' && te - tb == ae - ab && memcmp(tb, ab, (size_t)(ae - ab)) == 0;
+        }
+    }
+    free(body);
+    return overwritten;
+}
+
+/* The value assigned to `name` in the unblanked() text s (its first
+ * assignment "name=...", up to the end of the expression), bare(), into
+ * out (FACTOR_LEN bytes); 0 when there is none. */
+static int value_of(const char *s, const char *name, char *out)
+{
+    size_t n = strlen(name);
+    for (const char *p = strstr(s, name); p; p = strstr(p + 1, name)) {
+        if ((p > s && is_name_char(p[-1])) || p[n] != '=' || p[n + 1] == '=')
+            continue;
+        const char *v = p + n + 1, *e = expression_end(v);
+        if (e - v >= FACTOR_LEN)
+            return 0;
+        snprintf(out, FACTOR_LEN, "%.*s", (int)(e - v), v);
+        bare(out);
+        return 1;
+    }
+    return 0;
+}
+
+/* The name assigned the value `value` (bare()) in the unblanked() text s,
+ * into name (NAME_LEN bytes); 0 when none is. */
+static int name_of_value(const char *s, const char *value, char *name)
+{
+    for (const char *p = strchr(s, '='); p; p = strchr(p + 1, '=')) {
+        if (p[1] == '=' || (p > s && strchr("=!<>+-*/%&|^", p[-1])))
+            continue;
+        const char *nb, *ne = name_before(s, p, &nb);
+        const char *e = expression_end(p + 1);
+        char v[FACTOR_LEN];
+        if (nb == ne || ne - nb >= NAME_LEN || e - p - 1 >= FACTOR_LEN)
+            continue;
+        snprintf(v, sizeof v, "%.*s", (int)(e - p - 1), p + 1);
+        bare(v);
+        if (strcmp(v, value) == 0) {
+            snprintf(name, NAME_LEN, "%.*s", (int)(ne - nb), nb);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Guard g's one comparison "L op R", unblanked(), into l (NAME_LEN bytes:
+ * L must be a name) and r (FACTOR_LEN bytes); 0 when it is no such
+ * comparison. */
+static int comparison_of(const char *src, const Guard *g, char *l, char *r)
+{
+    char cond[FACTOR_LEN];
+    if (!unblanked(src + g->cond_at, g->cond_len, cond, sizeof cond) || strstr(cond, "&&") || strstr(cond, "||"))
+        return 0;
+    const char *op = strstr(cond, g->returns ? ">=" : "<");
+    if (!op || op == cond || op - cond >= NAME_LEN)
+        return 0;
+    snprintf(l, NAME_LEN, "%.*s", (int)(op - cond), cond);
+    for (const char *p = l; *p; p++)
+        if (!is_name_char(*p))
+            return 0;
+    snprintf(r, FACTOR_LEN, "%s", op + (g->returns ? 2 : 1));
+    return 1;
+}
+
+/* The end of the statement or block a "for (" header at src[at] runs: the
+ * byte after its "}" or ";"; 0 when it is not closed. */
+static size_t loop_end(const char *src, size_t at)
+{
+    const char *close = after_match(strchr(src + at, '('));
+    if (!close)
+        return 0;
+    while (isspace((unsigned char)*close))
+        close++;
+    const char *end = *close == '{' ? after_match(close) : strchr(close, ';');
+    return end ? (size_t)(end - src) + (*close != '{') : 0;
+}
+
+/* The header of the "for (" at src[at] unblanked() (from malloc()): "int
+ * i=threadIdx.x;i<n;i+=blockDim.x". */
+static char *loop_header(const char *src, size_t at)
+{
+    const char *open = strchr(src + at, '('), *close = after_match(open);
+    return squeezed(src, (size_t)(open + 1 - src), close ? (size_t)(close - 1 - src) : (size_t)(open + 1 - src));
+}
+
+/* Whether "if (e >= N)  return;" stops no thread that the code after it
+ * would not stop anyway, because N is a square W * W, the thread's
+ * row and column are i = e / W and j = e % W, and before any access a
+ * triangle test "if (j < i) return;" (or "i > j") sends back every thread
+ * below the diagonal: past the square, i >= W > j.  c/ger/syr-upper-f32:
+ * both bounds defects passed every config. */
+static int triangle_stops_the_rest(const char *src, const Guard *g, const FuncSpan *f)
+{
+    char l[NAME_LEN], r[FACTOR_LEN], fac[MAX_FACTORS][FACTOR_LEN];
+    if (!g->returns || !comparison_of(src, g, l, r) || factors_of(r, fac, MAX_FACTORS) != 2 ||
+        strcmp(fac[0], fac[1]) != 0 || literal_of(fac[0]) >= 0)
+        return 0;
+    size_t after = g->line_at + g->line_len + 1 + g->return_len;
+    char *rest = squeezed(src, after, f->to), row_v[FACTOR_LEN], col_v[FACTOR_LEN], i[NAME_LEN], j[NAME_LEN];
+    snprintf(row_v, sizeof row_v, "%s/%s", l, fac[0]);
+    snprintf(col_v, sizeof col_v, "%s%%%s", l, fac[0]);
+    int stops = 0;
+    if (name_of_value(rest, row_v, i) && name_of_value(rest, col_v, j)) {
+        char t1[2 * NAME_LEN + 16], t2[2 * NAME_LEN + 16];
+        snprintf(t1, sizeof t1, "if(%s<%s)return;", j, i);
+        snprintf(t2, sizeof t2, "if(%s>%s)return;", i, j);
+        const char *test = strstr(rest, t1) ? strstr(rest, t1) : strstr(rest, t2);
+        const char *access = strchr(rest, '[');
+        stops = test && (!access || test < access);
+    }
+    free(rest);
+    return stops;
+}
+
+/* Whether "if (d0 >= N)  return;" stops no thread that would write
+ * anything: every store after it lies in one loop "for (k = d0; k < d1;
+ * ...)" whose end d1 is clamped to N ("n - d0 < CHUNK ? n : d0 + CHUNK",
+ * "min(d0 + CHUNK, n)"), empty once d0 >= N.  c/search/merge-path-f32:
+ * both bounds defects passed every config (the thread past the end found
+ * an empty chunk). */
+static int clamped_loop_stops_the_rest(const char *src, const Guard *g, const FuncSpan *f)
+{
+    char l[NAME_LEN], r[FACTOR_LEN];
+    if (!g->returns || !comparison_of(src, g, l, r))
+        return 0;
+    size_t after = g->line_at + g->line_len + 1 + g->return_len;
+    for (const char *p = strstr(src + after, "for ("); p && (size_t)(p - src) < f->to; p = strstr(p + 1, "for (")) {
+        size_t at = (size_t)(p - src), end = loop_end(src, at);
+        char *head = loop_header(src, at), init[NAME_LEN + 8], u[NAME_LEN];
+        /* "long long k=d0;k<d1;k++": k counts from d0 up to d1 */
+        const char *eq = strchr(head, '='), *semi = strchr(head, ';');
+        const char *kb, *ke = eq ? name_before(head, eq, &kb) : NULL;
+        int ok = end && semi && ke && kb < ke && ke - kb < NAME_LEN;
+        if (ok) {
+            snprintf(init, sizeof init, "=%s;%.*s<", l, (int)(ke - kb), kb);
+            ok = strncmp(eq, init, strlen(init)) == 0;
+        }
+        if (ok) {
+            const char *ub = eq + strlen(init), *ue = ub;
+            while (is_name_char(*ue))
+                ue++;
+            ok = *ue == ';' && ue > ub && ue - ub < NAME_LEN;
+            if (ok)
+                snprintf(u, sizeof u, "%.*s", (int)(ue - ub), ub);
+        }
+        free(head);
+        if (!ok)
+            continue;
+        char *before = squeezed(src, f->from, at), v[FACTOR_LEN];
+        int clamped = value_of(before, u, v) && has_token(v, r) && (strchr(v, '?') || strstr(v, "min("));
+        free(before);
+        return clamped && !stores_global(src, after, at) && !stores_global(src, end, f->to);
+    }
+    return 0;
+}
+
+/* Whether "if (i < j)" is a filter on work rather than a bounds check: it
+ * sits in a loop "for (... i ...; i < n; ...)" that already keeps i inside
+ * its arrays, so neither its loss nor an off-by-one takes an access out of
+ * range; what they change is which rows get the work, which shows only as
+ * the algorithm allows (c/trisolve/trsv-lower-trans-f32 sweeps acc[i] for
+ * the rows i < j still to solve: the rows its defects let through are
+ * solved already and never read again, and both passed every config). */
+static int loop_bounds_it(const char *src, const Guard *g, const FuncSpan *f)
+{
+    char l[NAME_LEN], r[FACTOR_LEN];
+    if (g->returns || !comparison_of(src, g, l, r))
+        return 0;
+    for (const char *p = strstr(src + f->from, "for ("); p && (size_t)(p - src) < g->line_at;
+         p = strstr(p + 1, "for (")) {
+        size_t at = (size_t)(p - src);
+        if (loop_end(src, at) <= g->line_at)
+            continue;
+        char *head = loop_header(src, at), cond[NAME_LEN + 2];
+        const char *semi = strchr(head, ';');
+        snprintf(cond, sizeof cond, "%s<", l);
+        int bounds = semi && strncmp(semi + 1, cond, strlen(cond)) == 0;
+        free(head);
+        if (bounds)
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether the code around guard g makes its bounds defects vacuous or no
+ * bounds defects at all (the three cases above). */
+static int guard_redundant(const char *src, const Guard *g)
+{
+    FuncSpan f[MAX_FUNCS];
+    int nf = function_spans(src, f, MAX_FUNCS);
+    int at = nf > 0 ? function_at(f, nf, g->line_at) : -1;
+    return at >= 0 && (triangle_stops_the_rest(src, g, &f[at]) || clamped_loop_stops_the_rest(src, g, &f[at]) ||
+                       loop_bounds_it(src, g, &f[at]));
+}
+
 /* Whether dropping or loosening guard g can change anything: 0 only when it
  * is proved not to, i.e. the guard compares with a parameter of its kernel
  * and every launch of that kernel has literal grid, block and argument with
  * no more threads than the bound (a zeroing kernel of 256 bins launched as
- * one block of 256 threads: no thread ever fails "i < n").  Undecided
- * cases (bounds from the config) count as observable: the edge configs are
- * made so that they are. */
+ * one block of 256 threads: no thread ever fails "i < n"), or the grid
+ * covers the bound exactly whatever the config (covered_by_construction).
+ * Undecided cases (bounds from the config) count as observable: the edge
+ * configs are made so that they are. */
 static int guard_observable(const char *src, const Guard *g, const cJSON *launches)
 {
+    if (covered_by_construction(src, g, launches))
+        return 0;
     /* the bound: the identifier after the comparison operator */
     const char *b = src + g->op_at + (g->returns ? 2 : 1);
     while (*b == ' ' || *b == '=')
@@ -1109,45 +1714,60 @@ static char *off_by_one(const char *src, const Guard *g)
     return sb_steal(&out);
 }
 
-/* The guard the bounds defects go to: the first one around a store of an
+/* The guard the bounds defect goes to: the first one around a store of an
  * output when there is one, else the first guard of any kind that guards
  * an access (a tree reduction's "if (threadIdx.x < s)", whose defects
- * still corrupt the sum: guards_an_access);
- * guards whose defects could never show (guard_observable) are passed
- * over, and a kernel with no other has no bounds defects planted. */
-static int find_guard(const char *src, const cJSON *launches, Guard *g)
+ * still corrupt the sum: guards_an_access).  Passed over are guards whose
+ * defects could never show: in code no launch runs (runs), on no thread's
+ * position (guard_tests_position), made redundant by the code after them
+ * (guard_redundant), that no thread of any launch fails (guard_observable)
+ * and, for the off-by-one, where the one extra thread writes what is
+ * overwritten later (bound_overwritten).  A kernel with no other guard has
+ * no such defect planted. */
+static int find_guard(const char *src, const cJSON *launches, int off_by_one, Guard *g)
 {
     for (int want_store = 1; want_store >= 0; want_store--)
         for (size_t from = 0; find_guard_where(src, from, want_store, g); from = g->line_at + g->line_len)
-            if (guard_observable(src, g, launches) && (want_store || guards_an_access(src, g)))
+            if (runs(src, g->line_at, launches) && guard_tests_position(src, g) && !guard_redundant(src, g) &&
+                guard_observable(src, g, launches) && (want_store || guards_an_access(src, g)) &&
+                !(off_by_one && bound_overwritten(src, g)))
                 return 1;
     return 0;
+}
+
+/* src without guard g (from malloc()): a "return" guard's two lines go, a
+ * guarded block keeps its braces. */
+static char *missing_guard(const char *src, const Guard *g)
+{
+    char *missing;
+    if (g->returns) {
+        missing = splice(src, g->line_at, g->line_len + 1 + g->return_len, "");
+    } else {
+        const char *brace = strchr(src + g->cond_at + g->cond_len, '\n');
+        int opens_block = brace[-1] == '{';
+        char *indent = xasprintf("%.*s%s", (int)(strstr(src + g->line_at, "if (") - (src + g->line_at)),
+                                 src + g->line_at, opens_block ? "{" : "");
+        missing = opens_block ? splice(src, g->line_at, g->line_len, indent)
+                              : splice(src, g->line_at, g->line_len + 1, "");
+        free(indent);
+    }
+    return missing;
 }
 
 static void guard_variants(VariantList *l, const char *src, const cJSON *launches, const cJSON *knobs)
 {
     Guard g;
-    if (!find_guard(src, launches, &g))
-        return;
-    /* missing bounds check: the guard is simply not there */
-    char *missing;
-    if (g.returns) {
-        missing = splice(src, g.line_at, g.line_len + 1 + g.return_len, "");
-    } else {
-        const char *brace = strchr(src + g.cond_at + g.cond_len, '\n');
-        int opens_block = brace[-1] == '{';
-        char *indent = xasprintf("%.*s%s", (int)(strstr(src + g.line_at, "if (") - (src + g.line_at)),
-                                 src + g.line_at, opens_block ? "{" : "");
-        missing = opens_block ? splice(src, g.line_at, g.line_len, indent)
-                              : splice(src, g.line_at, g.line_len + 1, "");
-        free(indent);
+    if (find_guard(src, launches, 0, &g)) {
+        /* missing bounds check: the guard is simply not there */
+        char *missing = missing_guard(src, &g);
+        add_variant(l, "missing-bounds-check", missing, cJSON_Duplicate(launches, 1), knobs,
+                    "missing-bounds-check", "fail", NULL, NULL);
     }
-    add_variant(l, "missing-bounds-check", missing, cJSON_Duplicate(launches, 1), knobs, "missing-bounds-check",
-                "fail", NULL, NULL);
     /* off by one: ">=" becomes ">" (or "<" becomes "<="), so the thread at
      * the bound runs too */
-    char *off = off_by_one(src, &g);
-    add_variant(l, "off-by-one", off, cJSON_Duplicate(launches, 1), knobs, "off-by-one", "fail", NULL, NULL);
+    if (find_guard(src, launches, 1, &g))
+        add_variant(l, "off-by-one", off_by_one(src, &g), cJSON_Duplicate(launches, 1), knobs, "off-by-one", "fail",
+                    NULL, NULL);
 }
 
 /* One variant per barrier statement (the first three): each leaves out one

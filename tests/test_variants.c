@@ -560,6 +560,129 @@ TEST(variants_low_precision_every_accumulator)
     return 0;
 }
 
+/* Reads program `prog`'s reference from the generated tree `root`: its
+ * kernel.cu into *source and its launch plan's "launches" into *launches
+ * (both the caller's to free).  Returns 0, or -1 with a failure recorded. */
+static int read_reference(TestCtx *t, const char *root, const char *prog, char **source, cJSON **launches)
+{
+    char *kpath = xasprintf("%s/%s/kernel.cu", root, prog), *lpath = xasprintf("%s/%s/launch.json", root, prog);
+    char *plan = NULL;
+    Error e;
+    *source = NULL;
+    *launches = NULL;
+    int rc = -1;
+    if (file_read_all(kpath, 1 << 20, source, NULL, &e) != 0 || file_read_all(lpath, 1 << 20, &plan, NULL, &e) != 0) {
+        test_fail(t, __FILE__, __LINE__, "%s: %s", prog, e.msg);
+        goto done;
+    }
+    cJSON *root_json = cJSON_Parse(plan);
+    *launches = cJSON_DetachItemFromObjectCaseSensitive(root_json, "launches");
+    cJSON_Delete(root_json);
+    if (!cJSON_IsArray(*launches)) {
+        test_fail(t, __FILE__, __LINE__, "%s: no launches in %s", prog, lpath);
+        goto done;
+    }
+    rc = 0;
+done:
+    free(plan);
+    free(kpath);
+    free(lpath);
+    return rc;
+}
+
+/* Whether the bounds defects of source go where `missing` and `off` say:
+ * `missing` is the guard line the missing-bounds-check drops (NULL: none
+ * planted), `off` the line the off-by-one has instead of its guard (NULL:
+ * none planted). */
+static void check_bounds_defects(TestCtx *t, const char *what, const char *source, const cJSON *launches,
+                                 const char *missing, const char *off)
+{
+    GenVariant *v = NULL;
+    int n = variants_derive(source, launches, NULL, &v);
+    const GenVariant *m = find(v, n, "missing-bounds-check"), *o = find(v, n, "off-by-one");
+    if (missing)
+        CHECK_MSG(m && strstr(source, missing) && !strstr(m->source, missing), "%s: missing-bounds-check should drop "
+                  "\"%s\":\n%s", what, missing, m ? m->source : "(none planted)");
+    else
+        CHECK_MSG(!m, "%s: a missing-bounds-check that cannot show:\n%s", what, m->source);
+    if (off)
+        CHECK_MSG(o && strstr(o->source, off), "%s: off-by-one should read \"%s\":\n%s", what, off,
+                  o ? o->source : "(none planted)");
+    else
+        CHECK_MSG(!o, "%s: an off-by-one that cannot show:\n%s", what, o->source);
+    variants_free(v, n);
+}
+
+/* On real generated references, the bounds defects avoid guards whose loss
+ * could never show, one case per rule: the guard of a zeroing kernel that
+ * the grid covers exactly whatever the config (histogram rows-u8: to the
+ * counting kernel; batched_gemm fixed-16x16-f32: none), a condition on no
+ * thread's position (stencil3d's step count: to the thread guard; sssp's
+ * distance test: none), an off-by-one whose extra write is overwritten
+ * (frontier-compact's scan: the off-by-one to the compaction kernel), a
+ * square's guard behind a triangle test (ger syr-upper), a chunk loop
+ * clamped to the bound (search merge-path), a work filter inside a loop
+ * that bounds its index (trisolve trsv-lower-trans); and a guard in a
+ * helper no kernel calls (bce-none-f32's reference with the block_sum of
+ * bce-mean-f32 put back, as the family once emitted it), whose families
+ * now emit no such helper. */
+TEST(variants_bounds_defects_never_vacuous)
+{
+    static const struct {
+        const char *prog, *missing, *off;
+    } CASES[] = {
+        {"c/histogram/rows-u8", "    if (e >= (long long)r * c)\n", "if (e > (long long)r * c)\n"},
+        {"c/batched_gemm/fixed-16x16-f32", NULL, NULL},
+        {"c/stencil3d/heat-neumann-f64", "    if (x >= nx || y >= ny)\n", "    if (x > nx || y > ny)\n"},
+        {"c/bfs_step/sssp-steps-f32", NULL, NULL},
+        {"c/bfs_step/frontier-compact-i32", "        if (b < nblocks)\n", "    if (v > n)\n"},
+        {"c/ger/syr-upper-f32", NULL, NULL},
+        {"c/search/merge-path-f32", NULL, NULL},
+        {"c/trisolve/trsv-lower-trans-f32", NULL, NULL},
+    };
+    char *bin = test_bin_dir(), *out = NULL;
+    if (!bin)
+        SKIP("cannot find the binaries' folder");
+    int st = test_sh(&out, "cd %s && %s/cudaperf-gen --out g --family histogram --family batched_gemm "
+                           "--family stencil3d --family bfs_step --family ger --family search --family trisolve "
+                           "--family cross_entropy --family spmv_csr", t->tmpdir, bin);
+    CHECK_MSG(st == 0 && out && strstr(out, "variants derived"), "%s", out ? out : "");
+    free(out);
+    free(bin);
+    char *root = xasprintf("%s/g", t->tmpdir), *source = NULL, *helper = NULL;
+    cJSON *launches = NULL, *helper_plan = NULL;
+    for (size_t c = 0; c < sizeof CASES / sizeof *CASES; c++) {
+        if (read_reference(t, root, CASES[c].prog, &source, &launches) == 0)
+            check_bounds_defects(t, CASES[c].prog, source, launches, CASES[c].missing, CASES[c].off);
+        free(source);
+        cJSON_Delete(launches);
+    }
+    /* dead code: the family's helper back in front of the kernel */
+    if (read_reference(t, root, "c/cross_entropy/bce-none-f32", &source, &launches) == 0 &&
+        read_reference(t, root, "c/cross_entropy/bce-mean-f32", &helper, &helper_plan) == 0) {
+        CHECK_MSG(!strstr(source, "block_sum"), "bce-none-f32 carries an unused block_sum:\n%s", source);
+        const char *from = strstr(helper, "/* The sum of v over the block");
+        const char *to = from ? strstr(from, "\n}\n") : NULL, *kernel = strstr(source, "extern \"C\"");
+        CHECK_MSG(to && kernel, "no block_sum in bce-mean-f32 or no kernel in bce-none-f32");
+        if (to && kernel) {
+            char *dead = xasprintf("%.*s%.*s\n%s", (int)(kernel - source), source, (int)(to + 3 - from), from, kernel);
+            check_bounds_defects(t, "bce-none-f32 with an unused block_sum", dead, launches,
+                                 "    if (q < (long long)n * c) {\n", "    if (q <= (long long)n * c) {\n");
+            free(dead);
+        }
+    }
+    free(source);
+    free(helper);
+    cJSON_Delete(launches);
+    cJSON_Delete(helper_plan);
+    if (read_reference(t, root, "c/spmv_csr/csr-t-f32", &source, &launches) == 0)
+        CHECK_MSG(!strstr(source, "warp_sum"), "csr-t-f32 carries an unused warp_sum:\n%s", source);
+    free(source);
+    cJSON_Delete(launches);
+    free(root);
+    return 0;
+}
+
 /* Spill stores ptxas reported for source's kernels (bytes per thread,
  * summed), or -1 when it does not compile (the log in *log). */
 static long long spill_stores(const char *source, const char *cache, int *max_regs, char **log)
