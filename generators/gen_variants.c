@@ -467,6 +467,112 @@ static int thread_index_is_coalescing(const char *src, const char *to, const cha
     return !loops;
 }
 
+/* ---- which code runs ----
+ *
+ * A rewrite that plants a defect or claims a change must do so in code a
+ * launch reaches: a helper no kernel calls can be rewritten to no effect. */
+
+#define MAX_FUNCS 64
+
+/* A function the source defines (a declaration without a body is none). */
+typedef struct FuncSpan {
+    char name[NAME_LEN];
+    size_t params;      /* its parameter list's "(" */
+    size_t from, to;    /* its body, from "{" to just after the matching "}" */
+    int global;         /* a kernel (else a __device__ helper) */
+} FuncSpan;
+
+/* The functions src defines, in order, into f (at most max).  Returns their
+ * count, or -1 when there were more than max. */
+static int function_spans(const char *src, FuncSpan *f, int max)
+{
+    int n = 0;
+    for (const char *q = strstr(src, "__"); q; q = strstr(q + 2, "__")) {
+        int global = strncmp(q, "__global__", 10) == 0;
+        if ((!global && strncmp(q, "__device__", 10) != 0) || (q > src && is_name_char(q[-1])))
+            continue;
+        const char *open = strchr(q, '(');
+        if (!open)
+            break;
+        const char *nb, *ne = name_before(q, open, &nb), *close = after_match(open);
+        if (nb == ne || ne - nb >= NAME_LEN || !close)
+            continue;
+        while (isspace((unsigned char)*close))
+            close++;
+        const char *end = *close == '{' ? after_match(close) : NULL;
+        if (!end)
+            continue;
+        if (n == max)
+            return -1;
+        snprintf(f[n].name, NAME_LEN, "%.*s", (int)(ne - nb), nb);
+        f[n].params = (size_t)(open - src);
+        f[n].from = (size_t)(close - src);
+        f[n].to = (size_t)(end - src);
+        f[n].global = global;
+        n++;
+        q = end - 2;
+    }
+    return n;
+}
+
+/* The index of the function whose body holds src[at], or -1. */
+static int function_at(const FuncSpan *f, int n, size_t at)
+{
+    for (int i = 0; i < n; i++)
+        if (at >= f[i].from && at < f[i].to)
+            return i;
+    return -1;
+}
+
+/* Whether [from, to) calls `name` ("name(" as a whole word). */
+static int calls(const char *from, const char *to, const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *p = strstr(from, name); p && p < to; p = strstr(p + 1, name)) {
+        const char *after = p + len;
+        while (*after == ' ')
+            after++;
+        if (*after == '(' && (p == from || !is_name_char(p[-1])) && !is_name_char(p[len]))
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether the code at src[at] runs: it lies in a kernel that a launch
+ * names, or in a helper such a function calls, directly or through other
+ * helpers.  A guard in a helper nothing calls can be dropped to no effect
+ * (c/cross_entropy/bce-none-f32 carried an unused block_sum whose
+ * "if (threadIdx.x < s)" took both bounds defects: they passed every
+ * config).  Code in no function, in a source too large to map, or beside a
+ * plan that launches none of its kernels counts as running. */
+static int runs(const char *src, size_t at, const cJSON *launches)
+{
+    FuncSpan f[MAX_FUNCS];
+    int n = function_spans(src, f, MAX_FUNCS), reached[MAX_FUNCS] = {0};
+    int here = n > 0 ? function_at(f, n, at) : -1;
+    if (here < 0)
+        return 1;
+    int launched = 0;
+    for (int i = 0; i < n; i++) {
+        const cJSON *l;
+        cJSON_ArrayForEach(l, launches) {
+            const char *k = str_item(l, "kernel");
+            reached[i] |= f[i].global && k && strcmp(k, f[i].name) == 0;
+        }
+        launched |= reached[i];
+    }
+    if (!launched)
+        return 1;   /* a plan that names none of these kernels tells nothing */
+    for (int grew = 1; grew;) {
+        grew = 0;
+        for (int i = 0; i < n; i++)
+            for (int j = 0; reached[i] && j < n; j++)
+                if (!reached[j] && calls(src + f[i].from, src + f[i].to, f[j].name))
+                    reached[j] = grew = 1;
+    }
+    return reached[here];
+}
+
 /* One thread per element with i = blockIdx.x * blockDim.x + threadIdx.x and
  * no other use of the thread's position: mapping thread (b, t) to element
  * t * gridDim.x + b still covers every element once, but neighbouring
@@ -480,7 +586,8 @@ static void uncoalesced_variant(VariantList *l, const char *src, const cJSON *la
         strstr(src, "__shared__") || strstr(src, "__syncthreads") || strstr(src, "__shfl"))
         return;
     char var[NAME_LEN];
-    if (!index_variable(src, strstr(src, COALESCED_INDEX), var, sizeof var))
+    const char *index = strstr(src, COALESCED_INDEX);
+    if (!runs(src, (size_t)(index - src), launches) || !index_variable(src, index, var, sizeof var))
         return;
     /* the kernel's body: helpers' loops run once per call, as the kernel's
      * statement that calls them does */
@@ -623,11 +730,23 @@ static int follows_pragma(const char *src, const char *line)
     return strncmp(prev, "#pragma", 7) == 0;
 }
 
-/* "#pragma unroll N" before the first for loop (if it has none): 1 (never
- * unrolled) and 8. */
-static void unroll_variants(VariantList *l, const char *src, const cJSON *launches, const cJSON *knobs)
+/* The start of the line of the first own-statement `for (` that a launch
+ * runs (runs); NULL when none. */
+static const char *first_running_for(const char *src, const cJSON *launches)
 {
     const char *line = next_own_for(src, src);
+    while (line && !runs(src, (size_t)(line - src), launches))
+        line = next_own_for(src, strstr(line, "for (") + 1);
+    return line;
+}
+
+/* "#pragma unroll N" before the first for loop that runs (if it has none):
+ * 1 (never unrolled) and 8.  A loop in a helper no kernel calls would
+ * change nothing that runs (torch references carried an unused block_max
+ * first). */
+static void unroll_variants(VariantList *l, const char *src, const cJSON *launches, const cJSON *knobs)
+{
+    const char *line = first_running_for(src, launches);
     if (!line || follows_pragma(src, line))
         return;
     const char *f = strstr(line, "for (");
@@ -654,28 +773,30 @@ static void unroll_variants(VariantList *l, const char *src, const cJSON *launch
  * "#pragma unroll 16" on the first loop 21, with 32 23, with 64 24. */
 #define SPILL_UNROLL "32"
 
-/* The start of the line of the first own-statement `for (` whose previous
- * line is neither a pragma nor a macro continuation; NULL when none. */
-static const char *first_plain_for(const char *src)
+/* The start of the line of the first own-statement `for (` that a launch
+ * runs (runs) and whose previous line is neither a pragma nor a macro
+ * continuation; NULL when none. */
+static const char *first_plain_for(const char *src, const cJSON *launches)
 {
     for (const char *line = next_own_for(src, src); line; line = next_own_for(src, strstr(line, "for (") + 1)) {
         int continued = line > src + 1 && line[-2] == '\\';
-        if (!follows_pragma(src, line) && !continued)
+        if (!follows_pragma(src, line) && !continued && runs(src, (size_t)(line - src), launches))
             return line;
     }
     return NULL;
 }
 
-/* Whether src has a loop: a line that starts (after blanks) with "for (",
- * "while (" or "do". */
-static int has_loop(const char *src)
+/* Whether src has a loop that a launch runs (runs): a line that starts
+ * (after blanks) with "for (", "while (" or "do". */
+static int has_loop(const char *src, const cJSON *launches)
 {
     for (const char *line = src; *line; ) {
         const char *p = line;
         while (*p == ' ' || *p == '\t')
             p++;
-        if (strncmp(p, "for (", 5) == 0 || strncmp(p, "while (", 7) == 0 ||
-            (strncmp(p, "do", 2) == 0 && !isalnum((unsigned char)p[2]) && p[2] != '_'))
+        if ((strncmp(p, "for (", 5) == 0 || strncmp(p, "while (", 7) == 0 ||
+             (strncmp(p, "do", 2) == 0 && !isalnum((unsigned char)p[2]) && p[2] != '_')) &&
+            runs(src, (size_t)(p - src), launches))
             return 1;
         const char *eol = strchr(line, '\n');
         if (!eol)
@@ -736,20 +857,21 @@ static char *cap_kernels(const char *src)
 }
 
 /* "register-spills": every kernel capped at 24 registers per thread with
- * __maxnreg__, and the first loop without a pragma unrolled 32 times, so
- * values that no longer fit go to local memory; correct, measurably slower
- * where ptxas spills (`harness structure` shows the spill bytes).  Only
- * where a cap can bite: a reference without a loop (straight-line code, a
- * handful of registers) is left alone, and so is a kernel that already
- * names its register budget with __launch_bounds__. */
+ * __maxnreg__, and the first loop that runs and has no pragma unrolled 32
+ * times, so values that no longer fit go to local memory; correct,
+ * measurably slower where ptxas spills (`harness structure` shows the
+ * spill bytes).  Only where a cap can bite: a reference without a loop
+ * that runs (straight-line code, a handful of registers; a loop in a
+ * helper no kernel calls counts for nothing) is left alone, and so is a
+ * kernel that already names its register budget with __launch_bounds__. */
 static void register_spill_variant(VariantList *l, const char *src, const cJSON *launches, const cJSON *knobs)
 {
-    if (!has_loop(src))
+    if (!has_loop(src, launches))
         return;
     char *capped = cap_kernels(src);
     if (!capped)
         return;
-    const char *line = first_plain_for(capped);
+    const char *line = first_plain_for(capped, launches);
     if (line) {
         const char *f = line;
         while (*f == ' ')
@@ -772,10 +894,13 @@ static void register_spill_variant(VariantList *l, const char *src, const cJSON 
 /* ---- shared-memory padding ---- */
 
 /* A tile padded against bank conflicts ("[TILE + 1]") without its padding:
- * correct, but a column walk now hits one bank. */
+ * correct, but a column walk now hits one bank.  Looked for in the first
+ * shared array that a launch runs (runs). */
 static void bank_conflict_variant(VariantList *l, const char *src, const cJSON *launches, const cJSON *knobs)
 {
     const char *sh = strstr(src, "__shared__");
+    while (sh && !runs(src, (size_t)(sh - src), launches))
+        sh = strstr(sh + 1, "__shared__");
     if (!sh)
         return;
     const char *eol = strchr(sh, '\n');
@@ -798,7 +923,8 @@ static void bank_conflict_variant(VariantList *l, const char *src, const cJSON *
  * the first: the first is often a partial that a logarithm or a square root
  * takes back under the tolerance (a log-sum-exp's sum of exponentials: ten
  * cross-entropy means passed every config, 2026-12-06), while the mean
- * over rows beside it shows. */
+ * over rows beside it shows.  Only those a launch runs (runs): one in a
+ * helper no kernel calls changes nothing. */
 static void precision_variant(VariantList *l, const char *src, const cJSON *launches, const cJSON *knobs)
 {
     char *out = xstrdup(src);
@@ -813,7 +939,7 @@ static void precision_variant(VariantList *l, const char *src, const cJSON *laun
         const char *name = d + 7, *e = name;
         while (isalnum((unsigned char)*e) || *e == '_')
             e++;
-        if (!own_statement || e == name)
+        if (!own_statement || e == name || !runs(out, (size_t)(d - out), launches))
             continue;
         static const char *const zeros[] = {" = 0.0;", " = 0;"};
         for (int i = 0; i < 2; i++)
@@ -1023,108 +1149,8 @@ static long long literal_product(const cJSON *dims)
 
 /* ---- which guards a bounds defect can show on ---- */
 
-#define MAX_FUNCS 64
 #define MAX_FACTORS 16
 #define FACTOR_LEN 160
-
-/* A function the source defines (a declaration without a body is none). */
-typedef struct FuncSpan {
-    char name[NAME_LEN];
-    size_t params;      /* its parameter list's "(" */
-    size_t from, to;    /* its body, from "{" to just after the matching "}" */
-    int global;         /* a kernel (else a __device__ helper) */
-} FuncSpan;
-
-/* The functions src defines, in order, into f (at most max).  Returns their
- * count, or -1 when there were more than max. */
-static int function_spans(const char *src, FuncSpan *f, int max)
-{
-    int n = 0;
-    for (const char *q = strstr(src, "__"); q; q = strstr(q + 2, "__")) {
-        int global = strncmp(q, "__global__", 10) == 0;
-        if ((!global && strncmp(q, "__device__", 10) != 0) || (q > src && is_name_char(q[-1])))
-            continue;
-        const char *open = strchr(q, '(');
-        if (!open)
-            break;
-        const char *nb, *ne = name_before(q, open, &nb), *close = after_match(open);
-        if (nb == ne || ne - nb >= NAME_LEN || !close)
-            continue;
-        while (isspace((unsigned char)*close))
-            close++;
-        const char *end = *close == '{' ? after_match(close) : NULL;
-        if (!end)
-            continue;
-        if (n == max)
-            return -1;
-        snprintf(f[n].name, NAME_LEN, "%.*s", (int)(ne - nb), nb);
-        f[n].params = (size_t)(open - src);
-        f[n].from = (size_t)(close - src);
-        f[n].to = (size_t)(end - src);
-        f[n].global = global;
-        n++;
-        q = end - 2;
-    }
-    return n;
-}
-
-/* The index of the function whose body holds src[at], or -1. */
-static int function_at(const FuncSpan *f, int n, size_t at)
-{
-    for (int i = 0; i < n; i++)
-        if (at >= f[i].from && at < f[i].to)
-            return i;
-    return -1;
-}
-
-/* Whether [from, to) calls `name` ("name(" as a whole word). */
-static int calls(const char *from, const char *to, const char *name)
-{
-    size_t len = strlen(name);
-    for (const char *p = strstr(from, name); p && p < to; p = strstr(p + 1, name)) {
-        const char *after = p + len;
-        while (*after == ' ')
-            after++;
-        if (*after == '(' && (p == from || !is_name_char(p[-1])) && !is_name_char(p[len]))
-            return 1;
-    }
-    return 0;
-}
-
-/* Whether the code at src[at] runs: it lies in a kernel that a launch
- * names, or in a helper such a function calls, directly or through other
- * helpers.  A guard in a helper nothing calls can be dropped to no effect
- * (c/cross_entropy/bce-none-f32 carried an unused block_sum whose
- * "if (threadIdx.x < s)" took both bounds defects: they passed every
- * config).  Code in no function, in a source too large to map, or beside a
- * plan that launches none of its kernels counts as running. */
-static int runs(const char *src, size_t at, const cJSON *launches)
-{
-    FuncSpan f[MAX_FUNCS];
-    int n = function_spans(src, f, MAX_FUNCS), reached[MAX_FUNCS] = {0};
-    int here = n > 0 ? function_at(f, n, at) : -1;
-    if (here < 0)
-        return 1;
-    int launched = 0;
-    for (int i = 0; i < n; i++) {
-        const cJSON *l;
-        cJSON_ArrayForEach(l, launches) {
-            const char *k = str_item(l, "kernel");
-            reached[i] |= f[i].global && k && strcmp(k, f[i].name) == 0;
-        }
-        launched |= reached[i];
-    }
-    if (!launched)
-        return 1;   /* a plan that names none of these kernels tells nothing */
-    for (int grew = 1; grew;) {
-        grew = 0;
-        for (int i = 0; i < n; i++)
-            for (int j = 0; reached[i] && j < n; j++)
-                if (!reached[j] && calls(src + f[i].from, src + f[i].to, f[j].name))
-                    reached[j] = grew = 1;
-    }
-    return reached[here];
-}
 
 /* The parameter names of function f, into names (at most max).  Returns
  * their count. */
@@ -1770,8 +1796,11 @@ static void guard_variants(VariantList *l, const char *src, const cJSON *launche
                     NULL, NULL);
 }
 
-/* One variant per barrier statement (the first three): each leaves out one
- * __syncthreads, so a later read may see a value not yet written. */
+/* One variant per barrier statement (the first three that a launch runs):
+ * each leaves out one __syncthreads, so a later read may see a value not
+ * yet written.  A barrier in a helper no kernel calls can never race (56
+ * torch references' missing-syncthreads went to an unused block_sum or
+ * block_max). */
 static void sync_variants(VariantList *l, const char *src, const cJSON *launches, const cJSON *knobs)
 {
     int made = 0;
@@ -1783,7 +1812,7 @@ static void sync_variants(VariantList *l, const char *src, const cJSON *launches
         int own_statement = 1;
         for (const char *q = line; q < s; q++)
             own_statement &= isspace((unsigned char)*q) != 0;
-        if (!own_statement || !eol)
+        if (!own_statement || !eol || !runs(src, (size_t)(s - src), launches))
             continue;
         char *out = splice(src, (size_t)(line - src), (size_t)(eol + 1 - line), "");
         char name[40];
@@ -1793,7 +1822,8 @@ static void sync_variants(VariantList *l, const char *src, const cJSON *launches
     }
 }
 
-/* "atomicAdd(&x[i], v);" as a statement becomes "x[i] += v;". */
+/* The first "atomicAdd(&x[i], v);" statement that a launch runs (runs)
+ * becomes "x[i] += v;". */
 static void atomic_variant(VariantList *l, const char *src, const cJSON *launches, const cJSON *knobs)
 {
     for (const char *a = strstr(src, "atomicAdd("); a; a = strstr(a + 1, "atomicAdd(")) {
@@ -1803,7 +1833,7 @@ static void atomic_variant(VariantList *l, const char *src, const cJSON *launche
         int own_statement = 1;
         for (const char *q = line; q < a; q++)
             own_statement &= isspace((unsigned char)*q) != 0;
-        if (!own_statement)
+        if (!own_statement || !runs(src, (size_t)(a - src), launches))
             continue;
         const char *p = a + strlen("atomicAdd("), *comma = NULL, *end = NULL;
         int depth = 1;

@@ -683,6 +683,67 @@ TEST(variants_bounds_defects_never_vacuous)
     return 0;
 }
 
+/* Every rewrite that plants a defect or claims a change does so in code a
+ * launch runs.  Each reference below, real generated source, keeps every
+ * such variant when its kernels run; with its kernels turned into helpers
+ * that nothing calls, beside a launched kernel of its own that has none of
+ * those features, it has none of them (torch references once carried an
+ * unused block_max whose barriers took 56 missing-syncthreads). */
+TEST(variants_only_in_code_that_runs)
+{
+    static const struct {
+        const char *prog;
+        const char *kinds[6];
+    } CASES[] = {
+        {"c/spmv_csr/csr-power-step-f64", {"missing-syncthreads", "non-atomic-accumulation",
+                                           "low-precision-accumulation", "unroll-1", "register-spills", NULL}},
+        {"c/pb_covariance/direct-rowmajor-f64-sample", {"missing-syncthreads", "bank-conflicts",
+                                                        "low-precision-accumulation", "unroll-8", NULL}},
+    };
+    static const char *const DEAD_KINDS[] = {"missing-syncthreads", "missing-syncthreads-2", "missing-syncthreads-3",
+                                             "non-atomic-accumulation", "bank-conflicts", "low-precision-accumulation",
+                                             "unroll-1", "unroll-8", "register-spills", "uncoalesced"};
+    char *bin = test_bin_dir(), *out = NULL;
+    if (!bin)
+        SKIP("cannot find the binaries' folder");
+    int st = test_sh(&out, "cd %s && %s/cudaperf-gen --out g --family spmv_csr --family pb_covariance", t->tmpdir,
+                     bin);
+    CHECK_MSG(st == 0 && out && strstr(out, "variants derived"), "%s", out ? out : "");
+    free(out);
+    free(bin);
+    char *root = xasprintf("%s/g", t->tmpdir), *live = xreplace_all(ELEMENTWISE, "void scale(", "void k(");
+    cJSON *live_plan = plan("(n+255)/256", "256", "0");
+    for (size_t c = 0; c < sizeof CASES / sizeof *CASES; c++) {
+        char *source = NULL;
+        cJSON *launches = NULL;
+        if (read_reference(t, root, CASES[c].prog, &source, &launches) == 0) {
+            GenVariant *v = NULL;
+            int n = variants_derive(source, launches, NULL, &v);
+            for (int k = 0; CASES[c].kinds[k]; k++)
+                CHECK_MSG(find(v, n, CASES[c].kinds[k]), "%s: no %s", CASES[c].prog, CASES[c].kinds[k]);
+            variants_free(v, n);
+            /* the same code, run by nothing */
+            char *helpers = xreplace_all(source, "extern \"C\" __global__", "static __device__");
+            char *dead = xasprintf("%s\n%s", helpers, live);
+            n = variants_derive(dead, live_plan, NULL, &v);
+            for (size_t k = 0; k < sizeof DEAD_KINDS / sizeof *DEAD_KINDS; k++)
+                CHECK_MSG(!find(v, n, DEAD_KINDS[k]), "%s run by nothing: a %s:\n%s", CASES[c].prog, DEAD_KINDS[k],
+                          find(v, n, DEAD_KINDS[k])->source);
+            CHECK_MSG(find(v, n, "missing-bounds-check"), "%s run by nothing: the live kernel lost its defects",
+                      CASES[c].prog);
+            variants_free(v, n);
+            free(dead);
+            free(helpers);
+        }
+        free(source);
+        cJSON_Delete(launches);
+    }
+    cJSON_Delete(live_plan);
+    free(live);
+    free(root);
+    return 0;
+}
+
 /* Spill stores ptxas reported for source's kernels (bytes per thread,
  * summed), or -1 when it does not compile (the log in *log). */
 static long long spill_stores(const char *source, const char *cache, int *max_regs, char **log)
