@@ -91,8 +91,9 @@ static TLayout act_layout(int i)
 
 /* Block-wide float sum and max, returned to every thread: a butterfly in
  * each warp, then every thread adds the warps' partials in the same order,
- * so the result is deterministic.  blockDim.x is a multiple of 32. */
-static const char BLOCK_REDUCE[] =
+ * so the result is deterministic.  blockDim.x is a multiple of 32.  Each
+ * is written only where a kernel calls it (emit_block_reduce). */
+static const char BLOCK_SUM[] =
     "static __device__ float block_sum(float v)\n"
     "{\n"
     "    __shared__ float part[32];\n"
@@ -106,7 +107,8 @@ static const char BLOCK_REDUCE[] =
     "    for (int w = 0; w < (int)(blockDim.x / 32); w++)\n"
     "        s += part[w];\n"
     "    return s;\n"
-    "}\n\n"
+    "}\n\n";
+static const char BLOCK_MAX[] =
     "static __device__ float block_max(float v)\n"
     "{\n"
     "    __shared__ float part[32];\n"
@@ -121,6 +123,15 @@ static const char BLOCK_REDUCE[] =
     "        m = fmaxf(m, part[w]);\n"
     "    return m;\n"
     "}\n\n";
+
+/* block_sum, and block_max when `max` (a row's log-sum-exp needs it), for
+ * the kernels written next: a reference carries no helper it never calls
+ * (40 loss, normalize and matvec programs carried an unused block_max, or
+ * all of them beside an element-wise loss). */
+static void emit_block_reduce(TorchProg *t, int max)
+{
+    tc_cuda(t, "%s%s", BLOCK_SUM, max ? BLOCK_MAX : "");
+}
 
 /* v rounded to the program's dtype (torch materialises intermediates in it). */
 static void emit_round(TorchProg *t)
@@ -419,12 +430,18 @@ static void cuda_loss(TorchProg *t, const char *op, const char *red)
 {
     const char *T = tc_type(t);
     int none = strcmp(red, "none") == 0, mean = strcmp(red, "mean") == 0;
-    tc_cuda(t, "%s", BLOCK_REDUCE);
-    emit_round(t);
-    for (size_t e = 0; e < sizeof LOSS_TERMS / sizeof *LOSS_TERMS; e++) {
-        const LossTerm *lt = &LOSS_TERMS[e];
-        if (strcmp(lt->op, op) != 0)
-            continue;
+    const LossTerm *lt = NULL;
+    for (size_t e = 0; e < sizeof LOSS_TERMS / sizeof *LOSS_TERMS; e++)
+        if (strcmp(LOSS_TERMS[e].op, op) == 0)
+            lt = &LOSS_TERMS[e];
+    /* the helpers the kernels below call: an element-wise loss kept per
+     * element calls neither a block reduction nor round_to_dtype; the
+     * log-softmax rows (cross_entropy, nll_loss, kl_div) take a block max */
+    if (!(lt && none)) {
+        emit_block_reduce(t, !lt && strcmp(op, "triplet_margin_loss") != 0 && strcmp(op, "cosine_similarity") != 0);
+        emit_round(t);
+    }
+    if (lt) {
         char params[512], call[128];
         buffer_params(T, lt->inputs, params, sizeof params, call, sizeof call);
         tc_cuda(t, "/* %s at element i */\nstatic __device__ float loss_term(%s, long long i)\n{\n%s}\n\n", op, params,
@@ -790,7 +807,7 @@ static void cuda_l2_normalize(TorchProg *t, const Stage *s, const char *in, cons
     if (lines_of(s, s->rank - 1, &ln) != 0)
         return;
     const char *T = tc_type(t), *k = tc_name(t, "l2_normalize");
-    tc_cuda(t, "%s", BLOCK_REDUCE);
+    emit_block_reduce(t, 0);
     emit_round(t);
     tc_cuda(t,
             "/* out = x / max(|x|, 1e-12) over each row (the norm rounded to the\n"
@@ -894,7 +911,7 @@ static void cuda_mm(TorchProg *t, const char *op, const char *params, const char
 static void cuda_matvec(TorchProg *t)
 {
     const char *T = tc_type(t), *k = tc_name(t, "matvec");
-    tc_cuda(t, "%s", BLOCK_REDUCE);
+    emit_block_reduce(t, 0);
     tc_cuda(t,
             "/* out[m] = sum over k of a[m][k] v[k]: one block per row */\n"
             "extern \"C\" __global__ void %s(const %s *__restrict__ a, const %s *__restrict__ v,\n"

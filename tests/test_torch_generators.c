@@ -3,7 +3,9 @@
  * from the same seed, and a sample of every level (first, middle and last
  * family) runs its small and edge configs on CPU torch through
  * generators/torch_check.py (skipped, loudly, without a torch interpreter). */
+#include <ctype.h>
 #include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -71,9 +73,42 @@ static const char *factory_without_device(const char *source)
     return NULL;
 }
 
+/* The first helper ("static __device__ ... name(") that kernel.cu's text
+ * never calls, into name (size bytes); 0 when every one is called.  The
+ * prelude's dtype-generic tc_ld/tc_st overloads are written before any
+ * kernel and are exempt (an arg-reduction stores its indices itself). */
+static int unused_helper(const char *cu, char *name, size_t size)
+{
+    for (const char *h = strstr(cu, "static __device__ "); h; h = strstr(h + 1, "static __device__ ")) {
+        const char *open = strchr(h, '('), *eol = strchr(h, '\n');
+        if (!open || (eol && eol < open) || memchr(h, '=', (size_t)(open - h)))
+            continue;
+        const char *e = open, *b;
+        while (e > h && e[-1] == ' ')
+            e--;
+        for (b = e; b > h && (isalnum((unsigned char)b[-1]) || b[-1] == '_');)
+            b--;
+        snprintf(name, size, "%.*s", (int)(e - b), b);
+        if (!*name || strcmp(name, "tc_ld") == 0 || strcmp(name, "tc_st") == 0)
+            continue;
+        int uses = 0;
+        for (const char *u = strstr(cu, name); u; u = strstr(u + 1, name)) {
+            const char *a = u + strlen(name);
+            while (*a == ' ')
+                a++;
+            uses += *a == '(' && (u == cu || !(isalnum((unsigned char)u[-1]) || u[-1] == '_'));
+        }
+        if (uses < 2)
+            return 1;
+    }
+    return 0;
+}
+
 /* Loads every program's meta.json under out/torch and checks the torch
  * rules: lang, entry Model, the level's category, model-filled "w." args,
- * every buffer of every config under 2 GiB. */
+ * every buffer of every config under 2 GiB; and that its kernel.cu calls
+ * every helper it defines (a reference carries no dead code: 40 loss,
+ * normalize and matvec references once carried an unused block_max). */
 static int check_metas(TestCtx *t, const char *out, int *n_meta)
 {
     char *root = xasprintf("%s/torch", out);
@@ -107,6 +142,13 @@ static int check_metas(TestCtx *t, const char *out, int *n_meta)
                     CHECK_MSG(!bad, "%s: forward makes a tensor without device=: %.60s", py, bad);
                 }
                 free(src);
+                char *cu_path = xasprintf("%s/%s/kernel.cu", fam, pe->d_name), *cu = NULL, helper[64];
+                if (file_read_all(cu_path, 1 << 22, &cu, NULL, &fe2) == 0)
+                    CHECK_MSG(!unused_helper(cu, helper, sizeof helper), "%s: %s is never called", cu_path, helper);
+                else
+                    test_fail(t, __FILE__, __LINE__, "%s", fe2.msg);
+                free(cu);
+                free(cu_path);
                 for (int i = 0; i < p->n_args; i++) {
                     const ProblemArg *a = &p->args[i];
                     if (strncmp(a->name, "w.", 2) == 0)
