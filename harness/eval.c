@@ -711,11 +711,15 @@ static void say_not_kept(Eval *ev, const ProblemConfig *c, RefCacheKeep k, const
 
 /* A buffer's guard reading on trial t: its pattern's values on even trials
  * (the first included, so one trial is what it always was); on odd ones,
- * a buffer of integers reads as small indices (guard_zone.h), which shows
- * the threads past an end whose index checks skipped the large values. */
+ * a buffer of integers reads as small indices and one of floats as the
+ * values of the other sign (guard_zone.h): the threads past an end whose
+ * index checks skipped the large values, or whose in-place map left the
+ * positive ones as they were, show there. */
 static GuardReading guard_reading_of(DType t, int trial)
 {
-    return trial % 2 == 1 && !dtype_is_float(t) ? (GuardReading)dtype_size(t) : GUARD_VALUES;
+    if (trial % 2 == 0)
+        return GUARD_VALUES;
+    return dtype_is_float(t) ? GUARD_VALUES_NEGATED : (GuardReading)dtype_size(t);
 }
 
 /* Every worker buffer's guard reading on trial t, into reading[ev->n_bufs]. */

@@ -33,8 +33,8 @@ uint8_t guard_zone_pattern(uint32_t buffer, GuardSide side, size_t distance)
 
 uint8_t guard_zone_byte_read_as(uint32_t buffer, GuardReading reading, GuardSide side, size_t distance)
 {
-    if (reading == GUARD_VALUES)
-        return guard_zone_pattern(buffer, side, distance);
+    if (reading == GUARD_VALUES || reading == GUARD_VALUES_NEGATED)
+        return (uint8_t)(guard_zone_pattern(buffer, side, distance) ^ (reading & 0x80));
     /* elements keep the buffer's alignment in its guards (the zones are
      * multiples of 8 bytes from a 256-byte aligned start), so the element
      * j from the edge has its lowest byte at distance j * reading after the
@@ -47,8 +47,8 @@ uint8_t guard_zone_byte_read_as(uint32_t buffer, GuardReading reading, GuardSide
 int guard_reading_parse(WpReader *in, GuardReading *out, Error *e)
 {
     uint8_t r = wp_get_u8(in);
-    if (in->bad || (r != GUARD_VALUES && r != 1 && r != 2 && r != 4 && r != 8))
-        return ERR(e, "ALLOC: guard reading %u is none of 0, 1, 2, 4, 8", r);
+    if (in->bad || (r != GUARD_VALUES && r != GUARD_VALUES_NEGATED && r != 1 && r != 2 && r != 4 && r != 8))
+        return ERR(e, "ALLOC: guard reading %u is none of 0, 0x80, 1, 2, 4, 8", r);
     *out = r;
     return 0;
 }

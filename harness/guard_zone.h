@@ -23,15 +23,24 @@ typedef enum GuardSide { GUARD_BEFORE, GUARD_AFTER } GuardSide;
 
 /* How a buffer's guards read when a kernel reads past its ends.
  * GUARD_VALUES: guard_zone_pattern's bytes, modest floats and large
- * integers (every buffer on a run's first trial).  1, 2, 4 or 8: the buffer
- * holds integers of that many bytes and each of its guard elements reads as
- * a small index, 1 to 8 (the second trial; eval.h): a kernel that validates
- * the indices it reads ("k >= 0 && k < m", scatter_add) skips every large
- * one, so a thread past the end that read only those did nothing and its
- * missing bound never showed (26 planted bounds defects, 2026-12-06); an
- * in-range index makes it add a value from beside it to the output. */
+ * integers (every buffer on a run's first trial).  On the second trial
+ * (eval.c), the others:
+ * - 1, 2, 4 or 8: the buffer holds integers of that many bytes and each of
+ *   its guard elements reads as a small index, 1 to 8: a kernel that
+ *   validates the indices it reads ("k >= 0 && k < m", scatter_add) skips
+ *   every large one, so a thread past the end that read only those did
+ *   nothing and its missing bound never showed (26 planted bounds defects,
+ *   2026-12-06); an in-range index makes it add a value from beside it to
+ *   the output.
+ * - GUARD_VALUES_NEGATED: guard_zone_pattern's bytes with their top bit
+ *   flipped, modest floats of the other sign (half or twice the size: the
+ *   flip takes the exponent's lowest bit too): an in-place
+ *   |x|, fract(x) or celu(x) maps buffer 0's positive guard onto itself,
+ *   so a write past the end of it showed on no trial (6 planted bounds
+ *   defects, 2026-12-07). */
 typedef uint8_t GuardReading;
 #define GUARD_VALUES 0
+#define GUARD_VALUES_NEGATED 0x80
 
 /* The byte that fills the guard zones of buffer `buffer`.  Neighbouring
  * buffers get different ones: a kernel that runs past the end of an input
@@ -52,13 +61,15 @@ uint8_t guard_zone_byte(uint32_t buffer);
 uint8_t guard_zone_pattern(uint32_t buffer, GuardSide side, size_t distance);
 
 /* The guard byte of `buffer` read as `reading` at `distance` bytes from its
- * edge: guard_zone_pattern for GUARD_VALUES, else the byte of an element of
- * `reading` bytes whose value is 1 to 8 (varying with the element and the
- * buffer, so a copy of one buffer's guard into another's still shows). */
+ * edge: guard_zone_pattern for GUARD_VALUES, with its top bit flipped for
+ * GUARD_VALUES_NEGATED, else the byte of an element of `reading` bytes
+ * whose value is 1 to 8 (varying with the element and the buffer, so a
+ * copy of one buffer's guard into another's still shows). */
 uint8_t guard_zone_byte_read_as(uint32_t buffer, GuardReading reading, GuardSide side, size_t distance);
 
 /* Reads one GuardReading of an ALLOC request (worker_protocol.h) into *out;
- * -1 with e set when it is none of GUARD_VALUES, 1, 2, 4, 8. */
+ * -1 with e set when it is none of GUARD_VALUES, GUARD_VALUES_NEGATED, 1,
+ * 2, 4, 8. */
 int guard_reading_parse(WpReader *in, GuardReading *out, Error *e);
 
 /* Fills a zone of len host bytes on `side` of a buffer with its pattern,

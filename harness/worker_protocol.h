@@ -19,7 +19,7 @@
  *                earlier buffers; each buffer is its own
  *                cuMemAlloc, with WP_GUARD_BYTES of its guard
  *                pattern before and after it, read as
- *                reading[i] says: guard_zone.h)
+ *                reading[i] says: GuardReading, guard_zone.h)
  *   UPLOAD       u32 index, bytes (exactly the buffer size)  -
  *   FILL         u32 index, u32 k (1, 2, 4 or 8), k bytes:   -
  *                the element pattern repeated (poison)

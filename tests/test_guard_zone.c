@@ -2,6 +2,7 @@
  * guard differ from their neighbours (so reads past an end that decide
  * something show), 4- and 8-byte ones rise outwards, and the scan finds a
  * changed byte at the right offset on either side. */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +83,38 @@ TEST(guard_indices_read_as_small_in_range_indices)
             CHECK(guard_zone_scan(zone, LEN, side, 100, 1, r, &off) == 0);
             CHECK(guard_zone_scan(zone, LEN, side, 100, 1, GUARD_VALUES, &off) == 1);
         }
+    return 0;
+}
+
+TEST(guard_values_negated_flip_the_sign_only)
+{
+    /* the second trial's float guards: modest values of the other sign
+     * (every byte's top bit flipped: the sign and, in the exponent's byte,
+     * its lowest bit), so fabsf (or any map that keeps positives) of buffer
+     * 0's guard is no longer the guard itself; and still each buffer's own */
+    enum { LEN = 256 };
+    uint8_t plain[LEN], negated[LEN], other[LEN];
+    for (uint32_t buffer = 0; buffer < 9; buffer++) {
+        guard_zone_fill(plain, LEN, GUARD_AFTER, buffer, GUARD_VALUES);
+        guard_zone_fill(negated, LEN, GUARD_AFTER, buffer, GUARD_VALUES_NEGATED);
+        guard_zone_fill(other, LEN, GUARD_AFTER, buffer + 1, GUARD_VALUES_NEGATED);
+        for (size_t k = 0; k < LEN / 4; k++) {
+            float p, n, o;
+            memcpy(&p, plain + 4 * k, 4);
+            memcpy(&n, negated + 4 * k, 4);
+            memcpy(&o, other + 4 * k, 4);
+            CHECK_MSG((p < 0) != (n < 0) && fabsf(n) > 0.01f && fabsf(n) < 100.0f, "buffer %u float %zu: %g, negated %g",
+                      buffer, k, p, n);
+            CHECK(memcmp(&n, &o, 4) != 0);
+        }
+        int64_t off;
+        CHECK(guard_zone_scan(negated, LEN, GUARD_AFTER, 64, buffer, GUARD_VALUES_NEGATED, &off) == 0);
+        CHECK(guard_zone_scan(negated, LEN, GUARD_AFTER, 64, buffer, GUARD_VALUES, &off) == 1);
+    }
+    guard_zone_fill(negated, LEN, GUARD_AFTER, 0, GUARD_VALUES_NEGATED);
+    float f0;
+    memcpy(&f0, negated, 4);
+    CHECK_MSG(fabsf(f0) != f0, "buffer 0's negated guard %g is its own |x|", f0);
     return 0;
 }
 
