@@ -41,7 +41,11 @@ uint8_t guard_zone_byte_read_as(uint32_t buffer, GuardReading reading, GuardSide
      * end and (j + 1) * reading - 1 before the start */
     size_t j = distance / reading, in_element = distance % reading;
     size_t lowest = side == GUARD_AFTER ? 0 : (size_t)reading - 1;
-    return in_element == lowest ? (uint8_t)(1 + (j + buffer) % 8) : 0;
+    /* 3 and 5: neighbours differ, and so do two buffers' elements at the
+     * same place, also where one is a blend of a few of the other's (a
+     * grey byte from three colour bytes: with j + buffer, 0.299 * 1 + 0.587
+     * * 2 + 0.114 * 3 rounded to 2, the grey buffer's own guard there) */
+    return in_element == lowest ? (uint8_t)(1 + (3 * j + 5 * buffer) % 8) : 0;
 }
 
 int guard_reading_parse(WpReader *in, GuardReading *out, Error *e)
