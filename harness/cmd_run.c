@@ -31,7 +31,7 @@ static const char USAGE[] =
     "  --shard I/N         only shard I of N (whole programs, dealt round-robin): run each shard on its\n"
     "                      own copy of the catalog, then `harness merge` the copies into one run\n"
     "options:\n"
-    "  --resume RUN        continue run RUN (its own selection, trials, timeout, timing and profile\n"
+    "  --resume RUN        continue run RUN (its own selection, backend, trials, timeout, timing and profile\n"
     "                      options) without redoing finished kernels\n"
     "  --backend gpu|cpu   where candidates run (default gpu; cpu: correctness only)\n"
     "  --gpus N|all        one worker per GPU, devices 0..N-1 (default 1)\n"
@@ -114,7 +114,7 @@ int cmd_run(CliContext *cx, int argc, char **argv)
     o.compile_jobs = -1;
     o.progress = stderr;
     const char *gpus = NULL, *cache = NULL;
-    int per_gpu_given = 0, racecheck = 0, stored_racecheck = 0;
+    int per_gpu_given = 0, backend_given = 0, racecheck = 0, stored_racecheck = 0;
     char sanitizer[1024];
     int64_t resume = 0, *ids = NULL;
     int rc = 0;
@@ -175,6 +175,7 @@ int cmd_run(CliContext *cx, int argc, char **argv)
                 return cli_usage_error("run", "--resume takes a run id (see `harness results`)");
         } else if (OPT("--backend")) {
             o.backend = argv[++i];
+            backend_given = 1;
             if (strcmp(o.backend, "gpu") && strcmp(o.backend, "cpu"))
                 return cli_usage_error("run", "--backend must be gpu or cpu");
         } else if (OPT("--gpus")) {
@@ -222,11 +223,14 @@ int cmd_run(CliContext *cx, int argc, char **argv)
     }
     Error e;
     /* a resumed run keeps the options it was started with */
-    if (resume && run_stored_options(cx->catalog_path, resume, &o.eval, &stored_racecheck, &e) != 0) {
+    const char *stored_backend = NULL;
+    if (resume && run_stored_options(cx->catalog_path, resume, &o.eval, &stored_racecheck, &stored_backend, &e) != 0) {
         free(ids);
         fprintf(stderr, "harness run: %s\n", e.msg);
         return 1;
     }
+    if (stored_backend && !backend_given)
+        o.backend = stored_backend; /* a CPU-backend run resumes on the CPU backend unasked */
     if (o.eval.arch && nvrtc_check_arch(o.eval.arch, &e) != 0) {
         free(ids);
         return cli_usage_error("run", "%s", e.msg);

@@ -1017,7 +1017,8 @@ done:
     return rc;
 }
 
-int run_stored_options(const char *catalog_path, int64_t run_id, EvalOptions *o, int *racecheck, Error *e)
+int run_stored_options(const char *catalog_path, int64_t run_id, EvalOptions *o, int *racecheck, const char **backend,
+                       Error *e)
 {
     int rc = 0;
     Catalog *c = NULL;
@@ -1045,6 +1046,7 @@ int run_stored_options(const char *catalog_path, int64_t run_id, EvalOptions *o,
     *racecheck = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(oj, "racecheck"));
     o->time_all_configs = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(oj, "time_all_configs"));
     o->seed = row.seed;
+    *backend = row.backend && strcmp(row.backend, "cpu") == 0 ? "cpu" : "gpu"; /* literals: row is released */
 done:
     cJSON_Delete(oj);
     run_row_release(&row);

@@ -93,7 +93,8 @@ int run_start(const char *catalog_path, const RunOptions *o, RunSummary *s, int 
  * whatever the resuming command line says; *racecheck says whether it ran
  * under --racecheck (the caller finds the sanitizer again).  Returns 0 or
  * -1 with e (no such run, unreadable options). */
-int run_stored_options(const char *catalog_path, int64_t run_id, EvalOptions *o, int *racecheck, Error *e);
+int run_stored_options(const char *catalog_path, int64_t run_id, EvalOptions *o, int *racecheck, const char **backend,
+                       Error *e);
 int run_resume(const char *catalog_path, int64_t run_id, const RunOptions *o, RunSummary *s, int *no_gpu,
                Error *e);
 

@@ -521,6 +521,39 @@ TEST(run_kernels_contenders)
     return 0;
 }
 
+/* A run on the CPU backend resumes on the CPU backend when --resume is all
+ * the command line says (device run 32 lost its CPU side to a refusal that
+ * asked for --backend cpu again); asking for the other backend is refused. */
+TEST(run_resume_keeps_the_cpu_backend)
+{
+    char *harness = fake_gpu_harness(t);
+    if (!harness)
+        SKIP("no harness next to the test runner (build both with make), or the fake driver did not build");
+    const char *d = t->tmpdir;
+    char *out = NULL;
+    CHECK(make_folder(t) == 0);
+    CHECK(ingest_under_fake_driver(t, harness) == 0);
+    fake_driver_off();
+    int st = test_sh(&out, "%s --catalog %s/cat.db run --backend cpu --kernels reference --configs small --trials 1 "
+                           "--per-gpu 1 --cache %s/cache",
+                     harness, d, d);
+    CHECK_MSG(st == 0 && out && strstr(out, "1 kernels (0 done before), 1 evaluated"), "run: %s", out ? out : "");
+    free(out);
+    char *db = xasprintf("%s/cat.db", d);
+    CHECK(sql_exec(db, "DELETE FROM results; UPDATE runs SET status = 'interrupted'") == 0);
+    free(db);
+    st = test_sh(&out, "%s --catalog %s/cat.db run --resume 1 --backend gpu --cache %s/cache 2>&1", harness, d, d);
+    /* refused: "ran on the cpu backend" where a GPU is, "no usable GPU" here */
+    CHECK_MSG(st != 0 && out && strstr(out, "--backend cpu"), "resume on the other backend: %s", out ? out : "");
+    free(out);
+    st = test_sh(&out, "%s --catalog %s/cat.db run --resume 1 --per-gpu 1 --cache %s/cache", harness, d, d);
+    CHECK_MSG(st == 0 && out && strstr(out, "1 kernels (0 done before), 1 evaluated: 1 pass"), "resume: %s",
+              out ? out : "");
+    free(out);
+    free(harness);
+    return 0;
+}
+
 /* `harness profile` measures a program's kernels one after another on one
  * config's inputs, drawn once (the session keeps them): each kernel that
  * compiles is measured, each one that does not says so. */
