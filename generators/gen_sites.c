@@ -10,12 +10,11 @@
 
 #include "../common/strbuf.h"
 
-/* ---- text helpers (gen_variants.c keeps its own copies of the few it
- * needs: they are too small to be a module of their own) ---- */
+/* ---- text helpers (gen_sites.h; gen_variants' rewrites use them too) ---- */
 
 /* Whether `tok` occurs in s as a whole token (not inside a longer name or
  * number). */
-static int has_token(const char *s, const char *tok)
+int sites_has_token(const char *s, const char *tok)
 {
     size_t n = strlen(tok);
     for (const char *p = strstr(s, tok); p; p = strstr(p + 1, tok)) {
@@ -27,7 +26,7 @@ static int has_token(const char *s, const char *tok)
     return 0;
 }
 
-static const char *str_item(const cJSON *o, const char *key)
+const char *sites_str_item(const cJSON *o, const char *key)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
     return cJSON_IsString(v) ? v->valuestring : NULL;
@@ -37,7 +36,7 @@ static const char *str_item(const cJSON *o, const char *key)
 
 /* The end of the bracketed text that starts at open (one of ( [ {): the
  * byte after its matching closer, or NULL when it is not closed. */
-static const char *after_match(const char *open)
+const char *sites_after_match(const char *open)
 {
     int depth = 0;
     for (const char *p = open; *p; p++) {
@@ -52,7 +51,7 @@ static const char *after_match(const char *open)
 #define MAX_DERIVED 32
 #define NAME_LEN 64
 
-static int is_name_char(char c)
+int sites_is_name_char(char c)
 {
     return isalnum((unsigned char)c) || c == '_';
 }
@@ -60,13 +59,13 @@ static int is_name_char(char c)
 /* The name that ends, blanks aside, right before p (not before from):
  * returns its end and sets *start to its first byte; *start == the end
  * when there is none. */
-static const char *name_before(const char *from, const char *p, const char **start)
+const char *sites_name_before(const char *from, const char *p, const char **start)
 {
     const char *end = p;
     while (end > from && isspace((unsigned char)end[-1]))
         end--;
     const char *b = end;
-    while (b > from && is_name_char(b[-1]))
+    while (b > from && sites_is_name_char(b[-1]))
         b--;
     *start = b;
     return end;
@@ -102,7 +101,7 @@ static int uses_name(const char *from, const char *to, char names[][NAME_LEN], c
             if (*p == '[') {
                 kind = INDEX;
             } else {
-                const char *w, *q = name_before(from, p, &w);
+                const char *w, *q = sites_name_before(from, p, &w);
                 static const char *const KEYWORDS[] = {"if", "for", "while", "switch", "return", "sizeof"};
                 int keyword = 0;
                 for (size_t k = 0; k < sizeof KEYWORDS / sizeof *KEYWORDS; k++)
@@ -119,9 +118,9 @@ static int uses_name(const char *from, const char *to, char names[][NAME_LEN], c
             depth--;
             placing -= stack[depth] != GROUP;
             indexing -= stack[depth] == INDEX;
-        } else if (is_name_char(*p) && (p == from || !is_name_char(p[-1]))) {
+        } else if (sites_is_name_char(*p) && (p == from || !sites_is_name_char(p[-1]))) {
             const char *e = p;
-            while (e < to && is_name_char(*e))
+            while (e < to && sites_is_name_char(*e))
                 e++;
             const char *after = e;
             while (after < to && isspace((unsigned char)*after))
@@ -205,7 +204,7 @@ static int derived_names(const char *src, const char *to, const char *const *see
         for (const char *p = src + 1; p < to && n < MAX_DERIVED; p++) {
             if (*p != '=' || p[1] == '=' || strchr("=!<>+-*/%&|^", p[-1]))
                 continue;
-            const char *vb, *ve = name_before(src, p, &vb);
+            const char *vb, *ve = sites_name_before(src, p, &vb);
             const char *end = expression_end(p + 1);
             if (vb == ve || ve - vb >= NAME_LEN || end >= to || name_index(vb, ve, names, n) >= 0 ||
                 !uses_name(p + 1, end, names, unit, n, 1))
@@ -224,7 +223,7 @@ static const char *next_loop(const char *s, const char *to, size_t *kw)
 {
     for (const char *p = s; p < to; p++) {
         *kw = strncmp(p, "for (", 5) == 0 ? 3 : strncmp(p, "while (", 7) == 0 ? 5 : 0;
-        if (*kw && (p == s || !is_name_char(p[-1])))
+        if (*kw && (p == s || !sites_is_name_char(p[-1])))
             return p;
     }
     return NULL;
@@ -250,12 +249,12 @@ int sites_thread_index_coalesces(const char *src, const char *to, const char *va
     int n = derived_names(src, to, &var, 1, names, unit), loops = 0;
     size_t kw;
     for (const char *p = src; (p = next_loop(p, to, &kw)) != NULL;) {
-        const char *body = after_match(p + kw + 1);
+        const char *body = sites_after_match(p + kw + 1);
         if (!body)
             break;
         while (isspace((unsigned char)*body))
             body++;
-        const char *end = *body == '{' ? after_match(body) : strchr(body, ';');
+        const char *end = *body == '{' ? sites_after_match(body) : strchr(body, ';');
         if (!end || end > to)
             break;
         loops++;
@@ -288,17 +287,17 @@ static int function_spans(const char *src, FuncSpan *f, int max)
     int n = 0;
     for (const char *q = strstr(src, "__"); q; q = strstr(q + 2, "__")) {
         int global = strncmp(q, "__global__", 10) == 0;
-        if ((!global && strncmp(q, "__device__", 10) != 0) || (q > src && is_name_char(q[-1])))
+        if ((!global && strncmp(q, "__device__", 10) != 0) || (q > src && sites_is_name_char(q[-1])))
             continue;
         const char *open = strchr(q, '(');
         if (!open)
             break;
-        const char *nb, *ne = name_before(q, open, &nb), *close = after_match(open);
+        const char *nb, *ne = sites_name_before(q, open, &nb), *close = sites_after_match(open);
         if (nb == ne || ne - nb >= NAME_LEN || !close)
             continue;
         while (isspace((unsigned char)*close))
             close++;
-        const char *end = *close == '{' ? after_match(close) : NULL;
+        const char *end = *close == '{' ? sites_after_match(close) : NULL;
         if (!end)
             continue;
         if (n == max)
@@ -331,7 +330,7 @@ static int calls(const char *from, const char *to, const char *name)
         const char *after = p + len;
         while (*after == ' ')
             after++;
-        if (*after == '(' && (p == from || !is_name_char(p[-1])) && !is_name_char(p[len]))
+        if (*after == '(' && (p == from || !sites_is_name_char(p[-1])) && !sites_is_name_char(p[len]))
             return 1;
     }
     return 0;
@@ -355,7 +354,7 @@ int sites_runs(const char *src, size_t at, const cJSON *launches)
     for (int i = 0; i < n; i++) {
         const cJSON *l;
         cJSON_ArrayForEach(l, launches) {
-            const char *k = str_item(l, "kernel");
+            const char *k = sites_str_item(l, "kernel");
             reached[i] |= f[i].global && k && strcmp(k, f[i].name) == 0;
         }
         launched |= reached[i];
@@ -395,7 +394,7 @@ static int stores_global(const char *src, size_t from, size_t to)
     for (size_t k = from; k < to; k++) {
         /* the torch kernels' dtype-generic store, tc_st(out, index, value),
          * always writes a global buffer (torch_cuda.h) */
-        if (strncmp(src + k, "tc_st(", 6) == 0 && (k == 0 || !is_name_char(src[k - 1])))
+        if (strncmp(src + k, "tc_st(", 6) == 0 && (k == 0 || !sites_is_name_char(src[k - 1])))
             return 1;
         /* atomicAdd(&name[...], ...) and its kin */
         if (strncmp(src + k, "atomic", 6) == 0) {
@@ -561,12 +560,12 @@ static long long literal_product(const cJSON *dims)
  * their count. */
 static int param_names(const char *src, const FuncSpan *f, char names[][NAME_LEN], int max)
 {
-    const char *open = src + f->params, *close = after_match(open);
+    const char *open = src + f->params, *close = sites_after_match(open);
     int n = 0, depth = 0;
     for (const char *p = open + 1; close && p < close && n < max; p++) {
         depth += *p == '(' || *p == '[' ? 1 : *p == ')' || *p == ']' ? -1 : 0;
         if ((depth == 0 && *p == ',') || p == close - 1) {
-            const char *nb, *ne = name_before(open + 1, p, &nb);
+            const char *nb, *ne = sites_name_before(open + 1, p, &nb);
             if (nb < ne && ne - nb < NAME_LEN)
                 snprintf(names[n++], NAME_LEN, "%.*s", (int)(ne - nb), nb);
         }
@@ -614,7 +613,7 @@ static int unblanked(const char *expr, size_t len, char *out, size_t size)
     size_t k = 0;
     for (size_t i = 0; i < len && expr[i]; i++) {
         int blank = isspace((unsigned char)expr[i]);
-        if (blank && !(k > 0 && is_name_char(out[k - 1]) && i + 1 < len && is_name_char(expr[i + 1])))
+        if (blank && !(k > 0 && sites_is_name_char(out[k - 1]) && i + 1 < len && sites_is_name_char(expr[i + 1])))
             continue;
         if (k + 1 >= size)
             return 0;
@@ -641,7 +640,7 @@ static void bare(char *s)
         size_t n = strlen(s);
         if (s[0] != '(')
             break;
-        const char *close = after_match(s);
+        const char *close = sites_after_match(s);
         if (!close)
             break;
         if (*close == 0) {              /* "(a+b)" */
@@ -653,7 +652,7 @@ static void bare(char *s)
         int cast = 1;                   /* "(longlong)x": a type's words only */
         for (const char *p = s + 1; p < close - 1; p++)
             cast &= isalpha((unsigned char)*p) || *p == '_' || *p == ' ';
-        if (cast && (is_name_char(*close) || *close == '(')) {
+        if (cast && (sites_is_name_char(*close) || *close == '(')) {
             memmove(s, close, strlen(close) + 1);
             again = 1;
         }
@@ -724,7 +723,7 @@ static int covered_by_construction(const char *src, const Guard *g, const cJSON 
         strstr(cond, "&&") || strstr(cond, "||"))
         return 0;
     /* the compared index: declared as the global thread index */
-    const char *op = src + g->op_at, *ib, *ie = name_before(src + g->cond_at, op, &ib);
+    const char *op = src + g->op_at, *ib, *ie = sites_name_before(src + g->cond_at, op, &ib);
     if (ib == ie || ie - ib >= NAME_LEN)
         return 0;
     char decl[NAME_LEN + 8];
@@ -749,7 +748,7 @@ static int covered_by_construction(const char *src, const Guard *g, const cJSON 
     int launched = 0;
     const cJSON *l;
     cJSON_ArrayForEach(l, launches) {
-        const char *kn = str_item(l, "kernel");
+        const char *kn = sites_str_item(l, "kernel");
         if (!kn || strcmp(kn, f[at].name) != 0)
             continue;
         launched = 1;
@@ -799,7 +798,7 @@ static int covered_by_construction(const char *src, const Guard *g, const cJSON 
         snprintf(div, sizeof div, "/%lld", B);
         size_t gl = strlen(gtext), tl = strlen(tail);
         if (gtext[0] != '(' || gl <= tl + 1 || strcmp(gtext + gl - tl, tail) != 0 ||
-            after_match(gtext) != gtext + gl - strlen(div))
+            sites_after_match(gtext) != gtext + gl - strlen(div))
             return 0;
         gtext[gl - tl] = 0;
         char g_fac[MAX_FACTORS][FACTOR_LEN];
@@ -847,11 +846,11 @@ static int bound_overwritten(const char *src, const Guard *g)
     for (const char *s = strstr(body, store_l); s && s < guarded_stop && !overwritten; s = strstr(s + 1, store_l)) {
         if (s[strlen(store_l)] == '=')
             continue;
-        const char *ab, *ae = name_before(body, s, &ab);
+        const char *ab, *ae = sites_name_before(body, s, &ab);
         if (ab == ae)
             continue;
         for (const char *t = strstr(s + 1, store_r); t && !overwritten; t = strstr(t + 1, store_r)) {
-            const char *tb, *te = name_before(body, t, &tb);
+            const char *tb, *te = sites_name_before(body, t, &tb);
             overwritten = t[strlen(store_r)] != '=' && te - tb == ae - ab && memcmp(tb, ab, (size_t)(ae - ab)) == 0;
         }
     }
@@ -866,7 +865,7 @@ static int value_of(const char *s, const char *name, char *out)
 {
     size_t n = strlen(name);
     for (const char *p = strstr(s, name); p; p = strstr(p + 1, name)) {
-        if ((p > s && is_name_char(p[-1])) || p[n] != '=' || p[n + 1] == '=')
+        if ((p > s && sites_is_name_char(p[-1])) || p[n] != '=' || p[n + 1] == '=')
             continue;
         const char *v = p + n + 1, *e = expression_end(v);
         if (e - v >= FACTOR_LEN)
@@ -885,7 +884,7 @@ static int name_of_value(const char *s, const char *value, char *name)
     for (const char *p = strchr(s, '='); p; p = strchr(p + 1, '=')) {
         if (p[1] == '=' || (p > s && strchr("=!<>+-*/%&|^", p[-1])))
             continue;
-        const char *nb, *ne = name_before(s, p, &nb);
+        const char *nb, *ne = sites_name_before(s, p, &nb);
         const char *e = expression_end(p + 1);
         char v[FACTOR_LEN];
         if (nb == ne || ne - nb >= NAME_LEN || e - p - 1 >= FACTOR_LEN)
@@ -913,7 +912,7 @@ static int comparison_of(const char *src, const Guard *g, char *l, char *r)
         return 0;
     snprintf(l, NAME_LEN, "%.*s", (int)(op - cond), cond);
     for (const char *p = l; *p; p++)
-        if (!is_name_char(*p))
+        if (!sites_is_name_char(*p))
             return 0;
     snprintf(r, FACTOR_LEN, "%s", op + (g->returns ? 2 : 1));
     return 1;
@@ -923,12 +922,12 @@ static int comparison_of(const char *src, const Guard *g, char *l, char *r)
  * byte after its "}" or ";"; 0 when it is not closed. */
 static size_t loop_end(const char *src, size_t at)
 {
-    const char *close = after_match(strchr(src + at, '('));
+    const char *close = sites_after_match(strchr(src + at, '('));
     if (!close)
         return 0;
     while (isspace((unsigned char)*close))
         close++;
-    const char *end = *close == '{' ? after_match(close) : strchr(close, ';');
+    const char *end = *close == '{' ? sites_after_match(close) : strchr(close, ';');
     return end ? (size_t)(end - src) + (*close != '{') : 0;
 }
 
@@ -936,7 +935,7 @@ static size_t loop_end(const char *src, size_t at)
  * i=threadIdx.x;i<n;i+=blockDim.x". */
 static char *loop_header(const char *src, size_t at)
 {
-    const char *open = strchr(src + at, '('), *close = after_match(open);
+    const char *open = strchr(src + at, '('), *close = sites_after_match(open);
     return squeezed(src, (size_t)(open + 1 - src), close ? (size_t)(close - 1 - src) : (size_t)(open + 1 - src));
 }
 
@@ -986,7 +985,7 @@ static int clamped_loop_stops_the_rest(const char *src, const Guard *g, const Fu
         char *head = loop_header(src, at), init[NAME_LEN + 8], u[NAME_LEN];
         /* "long long k=d0;k<d1;k++": k counts from d0 up to d1 */
         const char *eq = strchr(head, '='), *semi = strchr(head, ';');
-        const char *kb, *ke = eq ? name_before(head, eq, &kb) : NULL;
+        const char *kb, *ke = eq ? sites_name_before(head, eq, &kb) : NULL;
         int ok = end && semi && ke && kb < ke && ke - kb < NAME_LEN;
         if (ok) {
             snprintf(init, sizeof init, "=%s;%.*s<", l, (int)(ke - kb), kb);
@@ -994,7 +993,7 @@ static int clamped_loop_stops_the_rest(const char *src, const Guard *g, const Fu
         }
         if (ok) {
             const char *ub = eq + strlen(init), *ue = ub;
-            while (is_name_char(*ue))
+            while (sites_is_name_char(*ue))
                 ue++;
             ok = *ue == ';' && ue > ub && ue - ub < NAME_LEN;
             if (ok)
@@ -1004,7 +1003,7 @@ static int clamped_loop_stops_the_rest(const char *src, const Guard *g, const Fu
         if (!ok)
             continue;
         char *before = squeezed(src, f->from, at), v[FACTOR_LEN];
-        int clamped = value_of(before, u, v) && has_token(v, r) && (strchr(v, '?') || strstr(v, "min("));
+        int clamped = value_of(before, u, v) && sites_has_token(v, r) && (strchr(v, '?') || strstr(v, "min("));
         free(before);
         return clamped && !stores_global(src, after, at) && !stores_global(src, end, f->to);
     }
@@ -1067,7 +1066,7 @@ static int guard_observable(const char *src, const Guard *g, const cJSON *launch
     while (*b == ' ' || *b == '=')
         b++;
     const char *be = b;
-    while (is_name_char(*be))
+    while (sites_is_name_char(*be))
         be++;
     if (be == b || isdigit((unsigned char)*b) || (*be != ')' && *be != ' '))
         return 1;
@@ -1084,7 +1083,7 @@ static int guard_observable(const char *src, const Guard *g, const cJSON *launch
     for (const char *q = open + 1; *q && *q != ')'; q++) {
         if (*q == ',')
             idx++;
-        else if (strncmp(q, b, (size_t)(be - b)) == 0 && !is_name_char(q[be - b]) && !is_name_char(q[-1]))
+        else if (strncmp(q, b, (size_t)(be - b)) == 0 && !sites_is_name_char(q[be - b]) && !sites_is_name_char(q[-1]))
             param = idx;
     }
     if (param < 0)
@@ -1092,7 +1091,7 @@ static int guard_observable(const char *src, const Guard *g, const cJSON *launch
     int launched = 0;
     const cJSON *l;
     cJSON_ArrayForEach(l, launches) {
-        const char *kn = str_item(l, "kernel");
+        const char *kn = sites_str_item(l, "kernel");
         if (!kn || strlen(kn) != (size_t)(open - name) || strncmp(kn, name, strlen(kn)) != 0)
             continue;
         launched = 1;

@@ -22,6 +22,22 @@
 
 #include <cjson/cJSON.h>
 
+/* Text helpers the analysis and the rewrites share. */
+/* Whether `tok` occurs in s as a whole token (not inside a longer name or
+ * number). */
+int sites_has_token(const char *s, const char *tok);
+/* The string member `key` of o, or NULL. */
+const char *sites_str_item(const cJSON *o, const char *key);
+/* The end of the bracketed text that starts at open (one of ( [ {): the
+ * byte after its matching closer, or NULL when it is not closed. */
+const char *sites_after_match(const char *open);
+/* A letter, digit or underscore. */
+int sites_is_name_char(char c);
+/* The name that ends, blanks aside, right before p (not before from):
+ * returns its end and sets *start to its first byte; *start == the end
+ * when there is none. */
+const char *sites_name_before(const char *from, const char *p, const char **start);
+
 /* A bounds guard found by sites_find_guard(): byte offsets into the source
  * it was found in. */
 typedef struct Guard {

@@ -31,19 +31,6 @@ static char *splice(const char *s, size_t at, size_t len, const char *repl)
     return xasprintf("%.*s%s%s", (int)at, s, repl, s + at + len);
 }
 
-/* Whether `tok` occurs in s as a whole token (not inside a longer name or
- * number). */
-static int has_token(const char *s, const char *tok)
-{
-    size_t n = strlen(tok);
-    for (const char *p = strstr(s, tok); p; p = strstr(p + 1, tok)) {
-        int before = p > s && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
-        int after = isalnum((unsigned char)p[n]) || p[n] == '_';
-        if (!before && !after)
-            return 1;
-    }
-    return 0;
-}
 
 static void add_variant(VariantList *l, const char *name, char *source, cJSON *launches, const cJSON *ref_knobs,
                         const char *defect, const char *expect, const char *knob, const char *value)
@@ -70,11 +57,6 @@ static void add_variant(VariantList *l, const char *name, char *source, cJSON *l
     l->v[l->n++] = (GenVariant){xstrdup(name), source, launches, knobs, NULL};
 }
 
-static const char *str_item(const cJSON *o, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    return cJSON_IsString(v) ? v->valuestring : NULL;
-}
 
 /* ---- block size ---- */
 
@@ -88,7 +70,7 @@ static int uniform_block(const cJSON *launches, int dims[MAX_DIMS])
     const cJSON *l;
     cJSON_ArrayForEach(l, launches) {
         const cJSON *b = cJSON_GetObjectItemCaseSensitive(l, "block");
-        const char *smem = str_item(l, "smem");
+        const char *smem = sites_str_item(l, "smem");
         int k = cJSON_GetArraySize(b);
         if (k < 1 || k > MAX_DIMS || (n && k != n) || (smem && strcmp(smem, "0") != 0))
             return 0;
@@ -153,9 +135,9 @@ static cJSON *relaunch(const char *src, const cJSON *launches, int n, const int 
             snprintf(ceil_to, sizeof ceil_to, "+%d)/%d", to[d] - 1, to[d]);
             if (g) {
                 char *rewritten = xreplace_all(g->valuestring, ceil_from, ceil_to);
-                int stale = from[d] != to[d] && has_token(rewritten, from_tok);
+                int stale = from[d] != to[d] && sites_has_token(rewritten, from_tok);
                 int uncovered = to[d] < from[d] && strcmp(rewritten, g->valuestring) == 0 &&
-                                global_index_in(src, str_item(l, "kernel"), d);
+                                global_index_in(src, sites_str_item(l, "kernel"), d);
                 cJSON_SetValuestring(g, rewritten);
                 free(rewritten);
                 if (stale || uncovered)
@@ -169,7 +151,7 @@ static cJSON *relaunch(const char *src, const cJSON *launches, int n, const int 
             for (int d = 0; d < n; d++) {
                 char tok[16];
                 snprintf(tok, sizeof tok, "%d", from[d]);
-                if (has_token(a->valuestring, tok))
+                if (sites_has_token(a->valuestring, tok))
                     goto refuse;
             }
     }
@@ -194,7 +176,7 @@ static void block_variants(VariantList *l, const char *src, const cJSON *launche
     for (int d = 0; d < n; d++) {
         char tok[16];
         snprintf(tok, sizeof tok, "%d", from[d]);
-        if (has_token(src, tok))
+        if (sites_has_token(src, tok))
             return;
     }
     int count = n == 1 ? 4 : 5;
@@ -222,41 +204,10 @@ static void block_variants(VariantList *l, const char *src, const cJSON *launche
 #define COALESCED_INDEX "blockIdx.x * blockDim.x + threadIdx.x"
 #define TRANSPOSED_INDEX "threadIdx.x * gridDim.x + blockIdx.x"
 
-/* The end of the bracketed text that starts at open (one of ( [ {): the
- * byte after its matching closer, or NULL when it is not closed. */
-static const char *after_match(const char *open)
-{
-    int depth = 0;
-    for (const char *p = open; *p; p++) {
-        if (*p == '(' || *p == '[' || *p == '{')
-            depth++;
-        else if ((*p == ')' || *p == ']' || *p == '}') && --depth == 0)
-            return p + 1;
-    }
-    return NULL;
-}
 
 #define NAME_LEN 64
 
-static int is_name_char(char c)
-{
-    return isalnum((unsigned char)c) || c == '_';
-}
 
-/* The name that ends, blanks aside, right before p (not before from):
- * returns its end and sets *start to its first byte; *start == the end
- * when there is none. */
-static const char *name_before(const char *from, const char *p, const char **start)
-{
-    const char *end = p;
-    while (end > from && isspace((unsigned char)end[-1]))
-        end--;
-    const char *b = end;
-    while (b > from && is_name_char(b[-1]))
-        b--;
-    *start = b;
-    return end;
-}
 
 /* The variable the coalesced index at `at` is assigned to ("... NAME =
  * [(cast)]blockIdx.x ..." on one line), copied into var (len bytes):
@@ -268,7 +219,7 @@ static const char *index_variable(const char *src, const char *at, char *var, si
         eq--;
     if (*eq != '=')
         return NULL;
-    const char *start, *end = name_before(src, eq, &start);
+    const char *start, *end = sites_name_before(src, eq, &start);
     if (start == end || (size_t)(end - start) >= len)
         return NULL;
     snprintf(var, len, "%.*s", (int)(end - start), start);
@@ -293,7 +244,7 @@ static void uncoalesced_variant(VariantList *l, const char *src, const cJSON *la
         return;
     /* the kernel's body: helpers' loops run once per call, as the kernel's
      * statement that calls them does */
-    const char *body = strchr(strstr(src, "__global__"), '{'), *body_end = body ? after_match(body) : NULL;
+    const char *body = strchr(strstr(src, "__global__"), '{'), *body_end = body ? sites_after_match(body) : NULL;
     if (!body_end || !sites_thread_index_coalesces(body, body_end, var))
         return;
     add_variant(l, "uncoalesced", xreplace_all(src, COALESCED_INDEX, TRANSPOSED_INDEX), cJSON_Duplicate(launches, 1),
