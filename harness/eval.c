@@ -1257,7 +1257,6 @@ int eval_session_measure(EvalSession *s, const Problem *p, const char *kernel_so
     ev.n_bufs += lp->n_scratch;
     int n = ev.n_bufs;
     uint64_t *bytes = xcalloc((size_t)n + 1, sizeof *bytes);
-    GuardReading *reading = xcalloc((size_t)n + 1, sizeof *reading); /* GUARD_VALUES: one trial's reading */
     void **host = xcalloc((size_t)n + 1, sizeof *host);
     if (session_ensure(s, no_gpu, e) != 0)
         goto done_rc;
@@ -1311,7 +1310,7 @@ int eval_session_measure(EvalSession *s, const Problem *p, const char *kernel_so
         *e = te;
         goto done_rc;
     }
-    if (w == 1 || gpu_worker_alloc(&s->w, bytes, reading, (uint32_t)n, &st, &te) != 0 ||
+    if (w == 1 || gpu_worker_alloc(&s->w, bytes, NULL, (uint32_t)n, &st, &te) != 0 ||
         upload_and_poison(&ev, host, bytes, &st, &te) != 0 || gpu_worker_run(&s->w, &run, &out, &st, &te) != 0) {
         worker_failed(&ev, ec, st, &te);
         goto done;
@@ -1335,7 +1334,6 @@ done:
         free(host[i]);
     free(host);
     free(bytes);
-    free(reading);
     free(ev.buf_of_arg);
     nvrtc_result_release(&nr);
     return rc;

@@ -290,7 +290,8 @@ int gpu_worker_alloc(GpuWorker *w, const uint64_t *bytes, const GuardReading *re
     WpBuf sizes = {0};
     for (uint32_t i = 0; i < n; i++)
         wp_put_u64(&sizes, bytes[i]);
-    wp_put_bytes(&sizes, reading, n);
+    for (uint32_t i = 0; i < n; i++)
+        wp_put_u8(&sizes, reading ? reading[i] : GUARD_VALUES);
     int rc = call_simple(w, WP_ALLOC, &n, 4, sizes.data, sizes.len, status, e);
     wp_buf_release(&sizes);
     return rc;

@@ -89,7 +89,8 @@ void gpu_worker_kill(GpuWorker *w);
  * (also when the worker died), WP_TIMEOUT (the worker reported one, or did
  * not answer in time), WP_BAD_REQUEST, WP_NO_DEVICE. */
 int gpu_worker_load(GpuWorker *w, const void *cubin, size_t len, WpStatus *status, Error *e);
-/* n buffers of bytes[i] bytes, their guards read as reading[i] says */
+/* n buffers of bytes[i] bytes, their guards read as reading[i] says
+ * (reading NULL: every one GUARD_VALUES) */
 int gpu_worker_alloc(GpuWorker *w, const uint64_t *bytes, const GuardReading *reading, uint32_t n, WpStatus *status,
                      Error *e);
 int gpu_worker_upload(GpuWorker *w, uint32_t index, const void *data, size_t len, WpStatus *status, Error *e);
