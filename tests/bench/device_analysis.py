@@ -406,6 +406,17 @@ def expect_ids(catalog, expect, lang=None):
     print(",".join(str(x) for x in picked))
 
 
+def reference_ids(catalog, lang, first_family=""):
+    """The reference kernels of LANG's programs, in program order, from the
+    family FIRST_FAMILY on (name order): the rest of a census that an earlier
+    device session left unfinished."""
+    db = sqlite3.connect(catalog)
+    rows = db.execute("SELECT k.id, p.name FROM kernels k JOIN programs p ON p.id = k.program_id"
+                      " WHERE k.origin = 'reference' AND p.name LIKE ? ORDER BY p.name, k.id",
+                      (lang + "/%",)).fetchall()
+    print(",".join(str(kid) for kid, name in rows if name.split("/")[1] >= first_family))
+
+
 def missed_ids(catalog, results):
     """The expect-fail variants RESULTS.json judged without a non-pass verdict."""
     db = sqlite3.connect(catalog)
@@ -694,6 +705,8 @@ def main():
         race_ids(args[0], int(args[1]), int(args[2]))
     elif cmd == "expect-ids":
         expect_ids(*args)
+    elif cmd == "reference-ids":
+        reference_ids(*args)
     elif cmd == "missed-ids":
         missed_ids(*args)
     elif cmd == "defects":

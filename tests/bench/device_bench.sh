@@ -33,7 +33,8 @@
 #               every config but large; then the defects none of those caught, on the large config.
 #               Correctness only, one trial (two for the defects: guards read as indices too);
 #               CENSUS_BUDGET bounds each run (rerun to resume);
-#               CENSUS_PARTS=refs runs the references alone; CENSUS_LARGE_BUDGET bounds the large part
+#               CENSUS_PARTS=refs runs the references alone; CENSUS_LARGE_BUDGET bounds the large part;
+#               CENSUS_FROM=FAMILY: the C references from that family on (name order; the rest of a census)
 #   altspeed    the contenders of ALT_PER_FAMILY programs of each family of ALT_FAMILIES (those whose
 #               generators emit alternatives from the template library's knob space), timed like
 #               speedup (one trial, ALT_BUDGET s): best variant vs reference, fastest kind
@@ -349,8 +350,14 @@ phase_census() {
     for c in refs defects large; do [ -f "$OUT/catalog-census-$c.db" ] || cp "$tcat" "$OUT/catalog-census-$c.db"; done
     "$PY" tests/bench/device_analysis.py expect-ids "$tcat" fail >"$OUT/census-defect-ids.txt"
     echo "census: $(tr ',' '\n' <"$OUT/census-defect-ids.txt" | grep -c .) planted wrong-result defects"
+    local refsel=(--program 'c/%' --kernels reference)
+    if [ -n "${CENSUS_FROM:-}" ]; then
+        "$PY" tests/bench/device_analysis.py reference-ids "$tcat" c "$CENSUS_FROM" >"$OUT/census-ref-ids.txt"
+        refsel=(--kernels "$(cat "$OUT/census-ref-ids.txt")")
+        echo "census: $(tr ',' '\n' <"$OUT/census-ref-ids.txt" | grep -c .) C references from family $CENSUS_FROM on"
+    fi
     resumable_run "$b" "$OUT/catalog-census-refs.db" "$OUT/census-refs.log" "${CENSUS_REF_WORKERS:-8}" 2 "$OUT/cache" \
-        --program 'c/%' --kernels reference --timing-runs 0 --trials 1 &
+        "${refsel[@]}" --timing-runs 0 --trials 1 &
     local g1=$!
     if [ "${CENSUS_PARTS:-refs defects}" != refs ]; then
         resumable_run "$b" "$OUT/catalog-census-defects.db" "$OUT/census-defects.log" "${CENSUS_DEFECT_WORKERS:-6}" \
