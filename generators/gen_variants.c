@@ -570,6 +570,32 @@ static void bank_conflict_variant(VariantList *l, const char *src, const cJSON *
 
 /* ---- planted defects ---- */
 
+/* Whether the variable `name` (len bytes), declared right before decl, is
+ * an operand of + - * / (a compound assignment, an increment) before its
+ * block closes.  One that is only compared, selected and stored (a running
+ * max, "m = v > m ? v : m"; a product assigned once and stored) is no
+ * accumulation: in float it holds one rounding of a value, at most 2^-24
+ * relative, that does not grow with the work (c/spmm_csr/row-maxabs-f64's
+ * float max passed every config, large included, at 6e-8 against rtol
+ * 1e-7, 2026-12-07). */
+static int accumulates(const char *decl, const char *name, size_t len)
+{
+    int depth = 0;
+    for (const char *p = decl; *p && depth >= 0; p++) {
+        depth += (*p == '{') - (*p == '}');
+        if (strncmp(p, name, len) != 0 || (p > decl && sites_is_name_char(p[-1])) || sites_is_name_char(p[len]))
+            continue;
+        const char *b = p, *a = p + len;
+        while (b > decl && b[-1] == ' ')
+            b--;
+        while (*a == ' ')
+            a++;
+        if ((b > decl && strchr("+-*/", b[-1])) || (*a && strchr("+-*/", *a)))
+            return 1;
+    }
+    return 0;
+}
+
 /* Every double accumulator started at zero ("double acc = 0.0;", on its own
  * line) made float, as one who wrote float throughout would: every partial
  * sum rounds to 24 bits, far outside an f64 tolerance.  All of them, not
@@ -577,7 +603,8 @@ static void bank_conflict_variant(VariantList *l, const char *src, const cJSON *
  * takes back under the tolerance (a log-sum-exp's sum of exponentials: ten
  * cross-entropy means passed every config, 2026-12-06), while the mean
  * over rows beside it shows.  Only those a launch runs (sites_runs): one in a
- * helper no kernel calls changes nothing. */
+ * helper no kernel calls changes nothing; and only those that accumulate
+ * (accumulates). */
 static void precision_variant(VariantList *l, const char *src, const cJSON *launches, const cJSON *knobs)
 {
     char *out = xstrdup(src);
@@ -592,7 +619,8 @@ static void precision_variant(VariantList *l, const char *src, const cJSON *laun
         const char *name = d + 7, *e = name;
         while (isalnum((unsigned char)*e) || *e == '_')
             e++;
-        if (!own_statement || e == name || !sites_runs(out, (size_t)(d - out), launches))
+        if (!own_statement || e == name || !sites_runs(out, (size_t)(d - out), launches) ||
+            !accumulates(e, name, (size_t)(e - name)))
             continue;
         static const char *const zeros[] = {" = 0.0;", " = 0;"};
         for (int i = 0; i < 2; i++)

@@ -560,6 +560,54 @@ TEST(variants_low_precision_every_accumulator)
     return 0;
 }
 
+/* Only accumulators go float: a running max is compared, selected and
+ * stored, never added to, so in float it only rounds the value it ends
+ * with (by at most 2^-24 relative: spmm_csr row-maxabs-f64 passed every
+ * config, large included), and a program whose only zero-started double is
+ * such a max gets no low-precision defect.  A min that a recurrence then
+ * adds to (DTW's cost table) carries its rounding on, and goes float. */
+TEST(variants_low_precision_only_accumulators)
+{
+    static const char ROW_MAX[] =
+        "extern \"C\" __global__ void row_max(const int *rp, const double *v, double *out, int rows)\n"
+        "{\n"
+        "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= rows)\n"
+        "        return;\n"
+        "    double m = 0;\n"
+        "    for (int p = rp[i]; p < rp[i + 1]; p++)\n"
+        "        m = fabs(v[p]) > m ? fabs(v[p]) : m;\n"
+        "    out[i] = m;\n"
+        "}\n";
+    cJSON *launches = plan("(rows+255)/256", "256", "0");
+    GenVariant *v = NULL;
+    int n = variants_derive(ROW_MAX, launches, NULL, &v);
+    const GenVariant *lp = find(v, n, "low-precision-accumulation");
+    CHECK_MSG(!lp, "a running max made float: %s", lp->source);
+    variants_free(v, n);
+
+    char *with_sum = xreplace_all(ROW_MAX, "    out[i] = m;\n",
+                                  "    double s = 0.0;\n"
+                                  "    for (int p = rp[i]; p < rp[i + 1]; p++)\n"
+                                  "        s += v[p];\n"
+                                  "    out[i] = s > m ? s : m;\n");
+    n = variants_derive(with_sum, launches, NULL, &v);
+    lp = find(v, n, "low-precision-accumulation");
+    CHECK_MSG(lp && strstr(lp->source, "    double m = 0;\n") && strstr(lp->source, "    float s = 0.0f;\n"),
+              "%s", lp ? lp->source : "(no low-precision-accumulation)");
+    variants_free(v, n);
+    free(with_sum);
+
+    char *dtw = xreplace_all(ROW_MAX, "    out[i] = m;\n", "    out[i] = v[i] * v[i] + m;\n");
+    n = variants_derive(dtw, launches, NULL, &v);
+    lp = find(v, n, "low-precision-accumulation");
+    CHECK_MSG(lp && strstr(lp->source, "    float m = 0.0f;\n"), "%s", lp ? lp->source : "(no low-precision-accumulation)");
+    variants_free(v, n);
+    free(dtw);
+    cJSON_Delete(launches);
+    return 0;
+}
+
 /* Reads program `prog`'s reference from the generated tree `root`: its
  * kernel.cu into *source and its launch plan's "launches" into *launches
  * (both the caller's to free).  Returns 0, or -1 with a failure recorded. */
