@@ -18,6 +18,17 @@
 
 #define BCFG "small:batch=8,m=32,n=24,k=16|edge:batch=1,m=1,n=1,k=1|edge-prime:batch=3,m=7,n=13,k=5|" \
              "large:batch=64,m=1024,n=1024,k=1024"
+/* BCFG with a config for the products that accumulate into C (C[t] +=
+ * ...): a thread past the end of C there adds the zero its guarded loads
+ * summed and leaves the guard as it found it, so a missing or loosened
+ * bound shows only as an access past the guard zone.  Rows of C over 4 KiB
+ * + 256 bytes (the guard and its alignment, worker_protocol.h's
+ * WP_GUARD_BYTES) with m not a multiple of the tile put the last batch
+ * entry's row m there: the CPU backend faults on it (int32-accumulate's and
+ * per-batch-alpha's bounds defects passed every other config, census
+ * 2026-12-07). */
+#define BCFG_WIDE "small:batch=8,m=32,n=24,k=16|edge:batch=1,m=1,n=1,k=1|edge-prime:batch=3,m=7,n=13,k=5|" \
+                  "edge-wide:batch=2,m=3,n=1201,k=5|large:batch=64,m=1024,n=1024,k=1024"
 #define BCOST "2*batch*m*n*k", "$S*batch*(m*k+k*n+m*n)"
 
 /* The pairs: one thread per element of C[t] in 16 x 16 tiles with the batch
@@ -513,7 +524,7 @@ static const Spec SPECS[] = {
      "block=16x16;mapping=tiled-16x16-shared,one-element-per-thread,batch-in-grid-z"},
     {"i32", "int32-accumulate", "bmm_i32", "C[t] += A[t]*B[t] for int32 matrices",
      "a:in:batch,m,k;b:in:batch,k,n;c:inout:batch,m,n;batch:param;m:param;n:param;k:param",
-     "a:i:-100:100;b:i:-100:100;c:i:-1000:1000", BCFG, "2*batch*m*n*k", "4*batch*(m*k+k*n+2*m*n)", 0, 0, 0, 0,
+     "a:i:-100:100;b:i:-100:100;c:i:-1000:1000", BCFG_WIDE, "2*batch*m*n*k", "4*batch*(m*k+k*n+2*m*n)", 0, 0, 0, 0,
      "#include <stddef.h>\n#include <stdint.h>\n\n"
      "/* C[t] += A[t] * B[t] for 32-bit integer matrices; the input ranges keep\n"
      " * every sum far from overflow. */\n"
@@ -653,7 +664,7 @@ static const Spec SPECS[] = {
      "block=16x16;mapping=tiled-16x16-shared,one-element-per-thread,batch-in-grid-z"},
     {"f32", "per-batch-alpha", "bmm_alpha", "C[t] = alpha[t]*A[t]*B[t] + C[t] ($D)",
      "alpha:in:batch;a:in:batch,m,k;b:in:batch,k,n;c:inout:batch,m,n;batch:param;m:param;n:param;k:param", NULL,
-     BCFG, "2*batch*m*n*k", "$S*batch*(1+m*k+k*n+2*m*n)", 1e-3, 1e-3, 0, 0,
+     BCFG_WIDE, "2*batch*m*n*k", "$S*batch*(1+m*k+k*n+2*m*n)", 1e-3, 1e-3, 0, 0,
      "#include <stddef.h>\n\n"
      "/* C[t] += alpha[t] * A[t] * B[t] with one scale factor per batch entry\n"
      " * (row-major, contiguous batches). */\n"

@@ -16,6 +16,15 @@
 
 #define SCFG "small:n=96,k=64|edge:n=1,k=1|edge-prime:n=37,k=29"
 #define SCFG_L SCFG "|large:n=4096,k=4096"
+/* A config for the products that accumulate into C (C += A*A^T): a thread
+ * past the end of C there adds the zero its guarded loads summed and leaves
+ * the guard as it found it, so a missing or loosened bound shows only as an
+ * access past the guard zone.  Row n's first n + 1 elements reach over 4 KiB
+ * + 256 bytes past the end of C (the guard and its alignment,
+ * worker_protocol.h's WP_GUARD_BYTES) for n over 1088, not a multiple of the
+ * tile: the CPU backend faults there (int8-lower's and syrk-lower-ld's bounds
+ * defects passed every other config, census 2026-12-07). */
+#define WIDE_EDGE "|edge-wide:n=1123,k=3"
 
 /* The pairs: one thread per element of the n x n result in 16 x 16 tiles,
  * the tiles of the two operands staged through shared memory, K in steps
@@ -572,7 +581,7 @@ static const Spec SPECS[] = {
      "block=16x16;mapping=one-element-per-thread,other-triangle-idle"},
     {"i8", "int8-lower", "syrk_i8", "C += A*A^T on the lower triangle, int8 A, int32 C",
      "a:in:n,k;c:inout:n,n:i32;n:param;k:param", "a:i:-128:128;c:i:-100000:100000",
-     SCFG "|large:n=4096,k=4096", "n*n*k", "n*k+4*n*n", 0, 0, 0, 0,
+     SCFG WIDE_EDGE "|large:n=4096,k=4096", "n*n*k", "n*k+4*n*n", 0, 0, 0, 0,
      "#include <stdint.h>\n\n"
      "/* C += A * A^T on the lower triangle (j <= i) for int8 A (n x k) and an\n"
      " * int32 accumulator C (n x n), both row-major; the sums are exact. */\n"
@@ -719,7 +728,7 @@ static const Spec SPECS[] = {
     {"f32", "syrk-lower-ld", "syrk_ld", "C = A*A^T + C on the lower triangle with leading dimensions ($D)",
      "a:in:n,lda;c:inout:n,ldc;n:param;k:param;lda:param;ldc:param", NULL,
      "small:n=96,k=64,lda=72,ldc=100|edge:n=1,k=1,lda=1,ldc=1|edge-prime:n=37,k=29,lda=31,ldc=41|"
-     "large:n=4000,k=4000,lda=4096,ldc=4096",
+     "edge-wide:n=1123,k=3,lda=5,ldc=1125|large:n=4000,k=4000,lda=4096,ldc=4096", /* WIDE_EDGE, padded */
      "n*n*k", "$S*(n*k+n*n)", 1e-2, 1e-3, 0, 0,
      "/* C += A * A^T on the lower triangle, with A (n x k) and C (n x n) row-major\n"
      " * in padded arrays: A[i][p] is a[i * lda + p], C[i][j] is c[i * ldc + j]. */\n"

@@ -80,8 +80,16 @@ static int emit_prog(GenCtx *g, const Prog *pr)
         else if (k == 3)
             gen_fill_uniform(p, items[i], strtod(f[1], NULL), strtod(f[2], NULL));
     }
-    for (int c = 0; c < 4; c++)
-        gen_config(p, CONFIG_NAMES[c], pr->configs[c]);
+    for (int c = 0; c < 4; c++) {
+        n = split(buf, sizeof buf, pr->configs[c], '|', items, 24);
+        gen_config(p, CONFIG_NAMES[c], n ? items[0] : "");
+        for (int i = 1; i < n; i++) { /* more edge configs, "name:assignments" */
+            char *colon = strchr(items[i], ':');
+            if (colon)
+                *colon = '\0';
+            gen_config(p, items[i], colon ? colon + 1 : "");
+        }
+    }
     if (pr->atol >= 0)
         gen_tolerance(p, pr->atol, pr->rtol);
     gen_cost(p, pr->flops, pr->bytes);

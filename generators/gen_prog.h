@@ -11,7 +11,9 @@
  *   fills:   "name=int:lo:hi", "name=uniform:lo:hi", "name=partition:total" or
  *            "name=sorted", ';'-separated
  *   scalars: "name:dtype:value", ';'-separated
- *   configs: small, edge, edge-prime (or a second edge) and large assignments
+ *   configs: small, edge, edge-prime (or a second edge) and large assignments;
+ *            edge-prime's may go on with "|name:assignments" for more edge
+ *            configs after it
  *   atol/rtol: negative keeps the dtype defaults
  * The pair (kernel.cu and its launch plan) is optional: a Prog whose cuda is
  * NULL has none, so initialisers that stop at src still describe a program.

@@ -10,10 +10,12 @@
 #include <unistd.h>
 
 #include "common/fileio.h"
+#include "common/problem.h"
 #include "common/strbuf.h"
 #include "generators/gen.h"
 #include "harness/catalog.h"
 #include "harness/ingest.h"
+#include "harness/worker_protocol.h"
 #include "tests/test.h"
 
 static int cmp_str(const void *a, const void *b)
@@ -204,6 +206,85 @@ TEST(generators_resize_coordinates_round_once)
             free(text);
             free(path);
         }
+    free(out);
+    return 0;
+}
+
+/* Bounds defects that only some configs can show (census 2026-12-07): each
+ * of these programs has an edge config where a thread past the end does
+ * something visible.
+ * - edge-wide, the products accumulating into C (C += ...): the extra
+ *   thread adds a zero and leaves the guard as it was, so only an access
+ *   past the guard zone shows; the output's row (rows) must be longer than
+ *   the guard and its alignment and the tiled dimension (tile) must leave a
+ *   partial tile of 16, so that row's far end lies past the guard.
+ * - edge-chunks, the bidiagonal solvers: one thread per chunk of 256, so
+ *   a loosened chunk bound launches an extra thread only when n is a
+ *   multiple of 256 (rows "n % 256" must be 0).
+ * - edge-sparse, scatter max/min into existing outputs: few sources per
+ *   slot (n at most m / 8, so the slots the guard's small indices name
+ *   mostly keep their initial values), and a partial block of 256. */
+TEST(generators_bounds_edge_configs)
+{
+    static const struct {
+        const char *family, *program, *config, *rows, *tile;
+    } CASES[] = {
+        {"gemm", "int32-i32", "edge-wide", "4*n", "m % 16"},
+        {"gemm", "complex-f32", "edge-wide", "8*n", "m % 16"},
+        {"gemm", "complex-f64", "edge-wide", "16*n", "m % 16"},
+        {"gemm", "int8-tn-accumulate-i8", "edge-wide", "4*n", "m % 16"},
+        {"gemm", "colmajor-ld-tn-f32", "edge-wide", "4*m", "n % 16"},
+        {"syrk", "int8-lower-i8", "edge-wide", "4*n", "n % 16"},
+        {"syrk", "syrk-lower-ld-f32", "edge-wide", "4*n", "n % 16"},
+        {"batched_gemm", "int32-accumulate-i32", "edge-wide", "4*n", "m % 16"},
+        {"batched_gemm", "per-batch-alpha-f32", "edge-wide", "4*n", "m % 16"},
+        {"trisolve", "bidiagonal-lower-f32", "edge-chunks", "n % 256", NULL},
+        {"trisolve", "bidiagonal-lower-f64", "edge-chunks", "n % 256", NULL},
+        {"trisolve", "bidiagonal-upper-f32", "edge-chunks", "n % 256", NULL},
+        {"scatter_add", "max-f32-inout", "edge-sparse", "m / 8 - n", "n % 256"},
+        {"scatter_add", "min-i32-inout", "edge-sparse", "m / 8 - n", "n % 256"},
+        {"scatter_add", "max-rows-f32", "edge-sparse", "m / 8 - n", "n * d % 256"},
+    };
+    const char *done[8] = {0};
+    int n_done = 0;
+    char *out = NULL;
+    for (size_t i = 0; i < sizeof CASES / sizeof *CASES; i++) {
+        int have = 0;
+        for (int j = 0; j < n_done; j++)
+            have |= strcmp(done[j], CASES[i].family) == 0;
+        if (!have) {
+            GenStats s;
+            const Family *f;
+            free(out);
+            out = generate_family(t, CASES[i].family, &f, &s);
+            if (!out)
+                return -1;
+            done[n_done++] = CASES[i].family;
+        }
+        char *path = xasprintf("%s/c/%s/%s/meta.json", out, CASES[i].family, CASES[i].program);
+        Problem *p = NULL;
+        Error e;
+        CHECK_MSG(problem_load(path, &p, &e) == 0, "%s: %s", path, e.msg);
+        const ProblemConfig *c = p ? problem_find_config(p, CASES[i].config) : NULL;
+        CHECK_MSG(c != NULL, "%s: no %s config", path, CASES[i].config);
+        int64_t rows = 0, tile = 1;
+        if (c) {
+            CHECK(problem_eval(p, c, CASES[i].rows, &rows, &e) == 0);
+            if (CASES[i].tile)
+                CHECK(problem_eval(p, c, CASES[i].tile, &tile, &e) == 0);
+            if (strcmp(CASES[i].config, "edge-wide") == 0)
+                CHECK_MSG(rows > WP_GUARD_BYTES + 255, "%s: a row of %lld bytes ends inside the guard", path,
+                          (long long)rows);
+            else if (strcmp(CASES[i].config, "edge-chunks") == 0)
+                CHECK_MSG(rows == 0, "%s: n is not a multiple of the chunk", path);
+            else
+                CHECK_MSG(rows >= 0, "%s: more than m / 8 sources", path);
+            CHECK_MSG(tile != 0, "%s: %s is 0, no partial tile", path, CASES[i].tile);
+        }
+        if (p)
+            problem_free(p);
+        free(path);
+    }
     free(out);
     return 0;
 }
