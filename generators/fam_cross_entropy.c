@@ -713,8 +713,9 @@ static void cuda_program(GenProgram *p, const Loss *L, int f64)
             sb_append(&args, seq ? ",b*t" : ",n");
         }
         tmpl_put_wrapped(k, sb_str(&sig));
-        sb_append(k, "\n{\n    extern __shared__ double sh[];\n    double total = 0");
-        sb_append(k, wmean ? ", weight_sum = 0;\n" : ign ? ", count = 0;\n" : ";\n");
+        /* one accumulator a line: the low-precision defect finds each */
+        sb_append(k, "\n{\n    extern __shared__ double sh[];\n    double total = 0;\n");
+        sb_append(k, wmean ? "    double weight_sum = 0;\n" : ign ? "    double count = 0;\n" : "");
         sb_printf(k, "    for (int i = threadIdx.x; i < %s; i += blockDim.x) {\n", N);
         if (ign)
             sb_append(k, seq ? "        if (!mask[i])\n            continue;\n"

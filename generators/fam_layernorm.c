@@ -109,6 +109,17 @@ static void row_program(GenCtx *g, GenProgram *p, const RowOp *op, int v, int f6
         gen_config(p, "edge-prime", "n=7,d=131");
         gen_config(p, "large", f64 ? "n=8192,d=4096" : "n=16384,d=4096");
     }
+    /* A float sum of squares in an f64 RMSNorm (the low-precision defect)
+     * reaches the output through a square root, which halves its error:
+     * with 16 terms a thread (d = 4096) it stayed at 3e-8 to 5e-8 against
+     * rtol 1e-7 on every config, large included.  Rows of 4M elements,
+     * 16K terms a thread, lose the small squares a float partial sum can
+     * no longer add: 3e-7 to 5e-7 (simulated; one row of x + res for the
+     * residual forms, within the CPU backend's 256 MiB). */
+    if (op->rms && f64)
+        gen_config(p, "edge-long-row", v == V_LAYOUT ? (op->residual ? "n=1,d=4194304,ld=4194560"
+                                                                      : "n=2,d=4194304,ld=4194560")
+                                                     : (op->residual ? "n=1,d=4194304" : "n=2,d=4194304"));
     int full = 2 + (op->residual ? 2 : 0);
     int vec = op->affine ? (op->rms ? 1 : 2) : 0;
     char flops[32], bytes[96];

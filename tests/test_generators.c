@@ -210,6 +210,70 @@ TEST(generators_resize_coordinates_round_once)
     return 0;
 }
 
+/* The low-precision defect reaches a sum whose error shows: the
+ * cross-entropy means' mean over rows and the Hann periodogram's re/im
+ * sums were declared beside another accumulator ("double total = 0,
+ * count = 0;"), which the defect does not rewrite, so their variants made
+ * float only a partial that a log, or the float nearest the exact window
+ * energy, takes back under the tolerance; and the f64 RMS norms, whose
+ * square root halves the error, have a config whose rows hold 16K terms a
+ * thread (their 4K-element rows kept it at 3e-8 to 5e-8 against rtol
+ * 1e-7). */
+TEST(generators_low_precision_reaches_a_sum)
+{
+    static const struct {
+        const char *family, *program, *floats[3];
+    } CASES[] = {
+        {"cross_entropy", "ce-ignore-mean-f64", {"    float total = 0.0f;\n", NULL}},
+        {"cross_entropy", "ce-weighted-wmean-f64", {"    float total = 0.0f;\n", "    float weight_sum = 0.0f;\n", NULL}},
+        {"cross_entropy", "seq-ce-masked-mean-f64", {"    float total = 0.0f;\n", NULL}},
+        {"dft", "hann-periodogram-f64", {"    float re = 0.0f;\n", "    float im = 0.0f;\n", NULL}},
+        {"layernorm", "rmsnorm-f64", {NULL}},
+        {"layernorm", "rmsnorm-ld-f64", {NULL}},
+        {"layernorm", "rmsnorm-silu-f64", {NULL}},
+        {"layernorm", "residual-rmsnorm-f64", {NULL}},
+        {"layernorm", "residual-rmsnorm-ld-f64", {NULL}},
+        {"layernorm", "residual-rmsnorm-silu-f64", {NULL}},
+    };
+    const char *generated = "";
+    char *out = NULL;
+    for (size_t i = 0; i < sizeof CASES / sizeof *CASES; i++) {
+        if (strcmp(generated, CASES[i].family) != 0) {
+            GenStats s;
+            const Family *f;
+            free(out);
+            if (!(out = generate_family(t, CASES[i].family, &f, &s)))
+                return -1;
+            generated = CASES[i].family;
+        }
+        char *dir = xasprintf("%s/c/%s/%s", out, CASES[i].family, CASES[i].program);
+        char *kpath = xasprintf("%s/variants/low-precision-accumulation/kernel.cu", dir), *text = NULL;
+        Error e;
+        CHECK_MSG(file_read_all(kpath, 1 << 20, &text, NULL, &e) == 0, "%s: %s", kpath, e.msg);
+        for (int k = 0; text && CASES[i].floats[k]; k++)
+            CHECK_MSG(strstr(text, CASES[i].floats[k]), "%s: no '%.*s'", kpath, (int)strlen(CASES[i].floats[k]) - 1,
+                      CASES[i].floats[k]);
+        if (strcmp(CASES[i].family, "layernorm") == 0) {
+            char *mpath = xasprintf("%s/meta.json", dir);
+            Problem *p = NULL;
+            CHECK_MSG(problem_load(mpath, &p, &e) == 0, "%s: %s", mpath, e.msg);
+            const ProblemConfig *c = p ? problem_find_config(p, "edge-long-row") : NULL;
+            CHECK_MSG(c != NULL, "%s: no edge-long-row config", mpath);
+            int64_t d = 0;
+            CHECK_MSG(!c || (problem_eval(p, c, "d", &d, &e) == 0 && d / 256 >= 16384),
+                      "%s: edge-long-row rows of %lld, under 16K terms for each of 256 threads", mpath, (long long)d);
+            if (p)
+                problem_free(p);
+            free(mpath);
+        }
+        free(text);
+        free(kpath);
+        free(dir);
+    }
+    free(out);
+    return 0;
+}
+
 /* Bounds defects that only some configs can show (census 2026-12-07): each
  * of these programs has an edge config where a thread past the end does
  * something visible.
