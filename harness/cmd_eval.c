@@ -45,6 +45,8 @@ static const char USAGE[] =
     "  --racecheck        run the candidate under compute-sanitizer's racecheck: a shared-memory\n"
     "                     hazard (a missing __syncthreads) fails every config with wrong_result,\n"
     "                     even where the GPU happened to compute the right numbers; correctness only\n"
+    "                     (with --backend cpu: the CPU backend's own detector, instrumented loads and\n"
+    "                     stores; hazards between warps in one barrier interval, as racecheck's errors)\n"
     "  --cache DIR        cache root (default: next to the catalog, cache/{nvrtc,cref,cpu})\n"
     "  --device N         GPU index (default 0)\n"
     "  --backend gpu|cpu  cpu: compile kernel.cu with the host C++ compiler and run it on the CPU\n"

@@ -58,10 +58,12 @@ typedef struct CpuCompileResult {
 } CpuCompileResult;
 
 /* Checks, translates and compiles source through the cache in cache_dir
- * (created when missing).  Returns 0 with r->so set, or -1 with e; when
- * r->compile_error is set r->log holds the whole message or compiler log.
- * Release r with cpu_compile_result_release either way. */
-int cpu_compile(const char *source, const char *cache_dir, CpuCompileResult *r, Error *e);
+ * (created when missing); racecheck: with the compiler's thread-sanitizer
+ * instrumentation, every load and store reported to the runtime
+ * (cpu_racecheck.h; a separate cache entry).  Returns 0 with r->so set, or
+ * -1 with e; when r->compile_error is set r->log holds the whole message or
+ * compiler log.  Release r with cpu_compile_result_release either way. */
+int cpu_compile(const char *source, const char *cache_dir, int racecheck, CpuCompileResult *r, Error *e);
 void cpu_compile_result_release(CpuCompileResult *r);
 
 #endif

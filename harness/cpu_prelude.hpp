@@ -102,6 +102,9 @@ struct __cp_ops {
     uint64_t (*warp)(__cp_thread *t, int op, uint32_t mask, uint64_t value, int32_t arg, int32_t width);
     uint32_t (*activemask)(__cp_thread *t);
     void (*trap)(__cp_thread *t, const char *msg);
+    // --racecheck: one load (write 0) or store (write 1) of size bytes at
+    // addr; the runtime keeps those in shared memory (cpu_racecheck.h)
+    void (*smem_access)(__cp_thread *t, const void *addr, uint32_t size, int write);
 };
 struct __cp_thread {
     const uint3 threadIdx;
@@ -111,8 +114,87 @@ struct __cp_thread {
     void *dyn_smem;
     const __cp_ops *ops;
 };
-#define CUDAPERF_CPU_ABI 1
+#define CUDAPERF_CPU_ABI 2
 static thread_local __cp_thread *__cp_self;
+// An address in this module's thread-local block on the calling OS thread:
+// where static __shared__ arrays live (cpu_racecheck.h finds the block).
+extern "C" __attribute__((visibility("default"))) void *cudaperf_cpu_tls_anchor(void) { return &__cp_self; }
+
+#ifdef CUDAPERF_CPU_RACECHECK
+// --racecheck: the kernel is compiled with -fsanitize=thread, which makes
+// every load and store call __tsan_read<N> / __tsan_write<N> first (the
+// compiler's thread-sanitizer ABI).  No sanitizer library is linked: these
+// hooks are it, and pass each access to the runtime, which looks only at
+// shared memory.  They are not instrumented themselves, so their own
+// accesses, and the atomics below, are plain.
+#define __CP_HOOK extern "C" __attribute__((no_sanitize_thread, visibility("hidden")))
+__attribute__((no_sanitize_thread)) static inline void __cp_race_access(const void *p, unsigned long n, int write)
+{
+    __cp_thread *me = __cp_self;
+    if (me && n)
+        me->ops->smem_access(me, p, (uint32_t)(n > 0xffffffffu ? 0xffffffffu : n), write);
+}
+extern "C" __attribute__((visibility("default"))) int cudaperf_cpu_racecheck(void) { return 1; }
+__CP_HOOK void __tsan_init(void) {}
+__CP_HOOK void __tsan_func_entry(void *) {}
+__CP_HOOK void __tsan_func_exit(void) {}
+__CP_HOOK void __tsan_vptr_read(void *) {}
+__CP_HOOK void __tsan_vptr_update(void *, void *) {}
+__CP_HOOK void __tsan_read_range(void *p, unsigned long n) { __cp_race_access(p, n, 0); }
+__CP_HOOK void __tsan_write_range(void *p, unsigned long n) { __cp_race_access(p, n, 1); }
+#define __CP_RW_HOOKS(N)                                                                                               \
+    __CP_HOOK void __tsan_read##N(void *p) { __cp_race_access(p, N, 0); }                                              \
+    __CP_HOOK void __tsan_write##N(void *p) { __cp_race_access(p, N, 1); }                                             \
+    __CP_HOOK void __tsan_unaligned_read##N(void *p) { __cp_race_access(p, N, 0); }                                    \
+    __CP_HOOK void __tsan_unaligned_write##N(void *p) { __cp_race_access(p, N, 1); }                                   \
+    __CP_HOOK void __tsan_volatile_read##N(void *p) { __cp_race_access(p, N, 0); }                                     \
+    __CP_HOOK void __tsan_volatile_write##N(void *p) { __cp_race_access(p, N, 1); }
+__CP_RW_HOOKS(1)
+__CP_RW_HOOKS(2)
+__CP_RW_HOOKS(4)
+__CP_RW_HOOKS(8)
+__CP_RW_HOOKS(16)
+#undef __CP_RW_HOOKS
+// Atomics are no hazards (racecheck's rule too): done, not reported.  The
+// memory order is always the strongest (mo is not a constant here).
+#define __CP_ATOMIC_HOOKS(N, T)                                                                                        \
+    __CP_HOOK T __tsan_atomic##N##_load(const volatile T *a, int) { return __atomic_load_n(a, __ATOMIC_SEQ_CST); }     \
+    __CP_HOOK void __tsan_atomic##N##_store(volatile T *a, T v, int) { __atomic_store_n(a, v, __ATOMIC_SEQ_CST); }     \
+    __CP_HOOK T __tsan_atomic##N##_exchange(volatile T *a, T v, int)                                                   \
+    {                                                                                                                  \
+        return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST);                                                            \
+    }                                                                                                                  \
+    __CP_HOOK T __tsan_atomic##N##_fetch_add(volatile T *a, T v, int) { return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST); } \
+    __CP_HOOK T __tsan_atomic##N##_fetch_sub(volatile T *a, T v, int) { return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST); } \
+    __CP_HOOK T __tsan_atomic##N##_fetch_and(volatile T *a, T v, int) { return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST); } \
+    __CP_HOOK T __tsan_atomic##N##_fetch_or(volatile T *a, T v, int) { return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST); }   \
+    __CP_HOOK T __tsan_atomic##N##_fetch_xor(volatile T *a, T v, int) { return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST); } \
+    __CP_HOOK T __tsan_atomic##N##_fetch_nand(volatile T *a, T v, int)                                                 \
+    {                                                                                                                  \
+        return __atomic_fetch_nand(a, v, __ATOMIC_SEQ_CST);                                                            \
+    }                                                                                                                  \
+    __CP_HOOK int __tsan_atomic##N##_compare_exchange_strong(volatile T *a, T *c, T v, int, int)                       \
+    {                                                                                                                  \
+        return __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);                        \
+    }                                                                                                                  \
+    __CP_HOOK int __tsan_atomic##N##_compare_exchange_weak(volatile T *a, T *c, T v, int, int)                         \
+    {                                                                                                                  \
+        return __atomic_compare_exchange_n(a, c, v, true, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);                         \
+    }                                                                                                                  \
+    __CP_HOOK T __tsan_atomic##N##_compare_exchange_val(volatile T *a, T c, T v, int, int)                             \
+    {                                                                                                                  \
+        __atomic_compare_exchange_n(a, &c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);                              \
+        return c;                                                                                                      \
+    }
+__CP_ATOMIC_HOOKS(8, int8_t)
+__CP_ATOMIC_HOOKS(16, int16_t)
+__CP_ATOMIC_HOOKS(32, int32_t)
+__CP_ATOMIC_HOOKS(64, int64_t)
+#undef __CP_ATOMIC_HOOKS
+__CP_HOOK void __tsan_atomic_thread_fence(int) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+__CP_HOOK void __tsan_atomic_signal_fence(int) { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
+#undef __CP_HOOK
+#endif
 
 #define threadIdx (__cp_self->threadIdx)
 #define blockIdx (__cp_self->blockIdx)

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "common/strbuf.h"
+#include "harness/cpu_racecheck.h"
 
 #define ALT_STACK_BYTES (64 * 1024)
 
@@ -152,6 +153,12 @@ struct Slot {
     Fiber *cur;
     int failed;
     char err[768];
+    /* --racecheck: the slot's shadow of shared memory (from cpu_race_new(),
+     * NULL until a racecheck launch), its hazards since they were last
+     * read, and the first of them (of the lowest block) */
+    CpuRace *race;
+    uint64_t n_races, race_block;
+    char race_msg[512];
 };
 
 struct CpuRuntime {
@@ -253,10 +260,42 @@ static int op_barrier(CpuKThread *k, int kind, int pred)
             g->state = FS_READY;
         }
         s->bar_arrived = 0;
+        if (s->L->racecheck)
+            cpu_race_interval(s->race);
     } else {
         fiber_switch(&f->ctx, &s->sched);
     }
     return f->bar_result;
+}
+
+/* Thread linear index i of the running block, as (x,y,z) into buf. */
+static const char *thread_name(const Slot *s, uint32_t i, char *buf, size_t len)
+{
+    const uint32_t *b = s->L->block;
+    snprintf(buf, len, "(%u,%u,%u)", i % b[0], i / b[0] % b[1], i / (b[0] * b[1]));
+    return buf;
+}
+
+static void op_smem_access(CpuKThread *k, const void *addr, uint32_t size, int write)
+{
+    Fiber *f = (Fiber *)k;
+    Slot *s = f->slot;
+    CpuHazard h;
+    if (!s->L->racecheck || !cpu_race_access(s->race, addr, size, write, (uint32_t)(f - s->fibers), &h))
+        return;
+    uint64_t block = s->bid[0] + (uint64_t)s->L->grid[0] * (s->bid[1] + (uint64_t)s->L->grid[1] * s->bid[2]);
+    if (s->n_races++ == 0 || block < s->race_block) {
+        char me[48], other[48];
+        s->race_block = block;
+        snprintf(s->race_msg, sizeof s->race_msg,
+                 "%s: thread %s of block (%u,%u,%u) %s byte %llu of %s shared memory, which thread %s (another "
+                 "warp) %s with no __syncthreads() between (kernel %s)",
+                 h.kind == CPU_HAZARD_RAW ? "read-after-write hazard" : "write-after-read hazard",
+                 thread_name(s, h.tid, me, sizeof me), s->bid[0], s->bid[1], s->bid[2],
+                 h.kind == CPU_HAZARD_RAW ? "reads" : "writes", (unsigned long long)h.offset,
+                 h.is_static ? "static" : "dynamic", thread_name(s, h.other, other, sizeof other),
+                 h.kind == CPU_HAZARD_RAW ? "wrote" : "read", s->L->name);
+    }
 }
 
 /* Lanes of warp w that exist in this block. */
@@ -387,7 +426,7 @@ static uint64_t op_warp(CpuKThread *k, int op, uint32_t mask, uint64_t value, in
     return f->wres;
 }
 
-static const CpuOps OPS = {CPU_ABI_VERSION, op_barrier, op_warp, op_activemask, op_trap};
+static const CpuOps OPS = {CPU_ABI_VERSION, op_barrier, op_warp, op_activemask, op_trap, op_smem_access};
 
 /* ---- running one block ---- */
 
@@ -550,6 +589,8 @@ static int run_block(Slot *s, uint64_t b)
     s->bid[2] = (uint32_t)(b / ((uint64_t)L->grid[0] * L->grid[1]));
     s->failed = 0;
     s->bar_arrived = 0;
+    if (L->racecheck)
+        cpu_race_interval(s->race);
     init_threads(s, L);
     uint64_t stride = scramble_stride(s->n_threads);
     if (!s->fiber_mode) {
@@ -692,6 +733,7 @@ void cpu_runtime_free(CpuRuntime *rt)
         if (s->alt_stack)
             munmap(s->alt_stack, ALT_STACK_BYTES);
         free(s->fibers);
+        cpu_race_free(s->race);
     }
     pthread_mutex_destroy(&rt->mu);
     pthread_cond_destroy(&rt->cv);
@@ -739,6 +781,11 @@ int cpu_runtime_launch(CpuRuntime *rt, const CpuLaunch *L, double deadline, Erro
         s->L = L;
         s->fiber_mode = L->use_fibers;
         s->n_threads = n_threads;
+        if (L->racecheck) {
+            if (!s->race)
+                s->race = cpu_race_new();
+            cpu_race_launch(s->race, s->smem, s->smem_bytes, L->tls_anchor);
+        }
     }
     rt->L = L;
     rt->deadline = deadline;
@@ -798,6 +845,22 @@ int cpu_runtime_launch(CpuRuntime *rt, const CpuLaunch *L, double deadline, Erro
     if (timed_out)
         return 1;
     return n == 0 && rt->n_blocks ? -1 : 0;
+}
+
+uint64_t cpu_runtime_races(CpuRuntime *rt, char *msg, size_t len)
+{
+    uint64_t n = 0, first_block = UINT64_MAX;
+    msg[0] = '\0';
+    for (int i = 0; i < rt->n_slots; i++) {
+        Slot *s = &rt->slots[i];
+        if (s->n_races && s->race_block < first_block) {
+            first_block = s->race_block;
+            snprintf(msg, len, "%s", s->race_msg);
+        }
+        n += s->n_races;
+        s->n_races = 0;
+    }
+    return n;
 }
 
 void cpu_runtime_describe_crash(const void *addr, char *buf, size_t len, int *stack_overflow)

@@ -26,7 +26,7 @@
 
 #include "common/error.h"
 
-#define CPU_ABI_VERSION 1
+#define CPU_ABI_VERSION 2
 #define CPU_FIBER_STACK_BYTES (64 * 1024)
 /* The GPU's limits, checked the same way here. */
 #define CPU_MAX_BLOCK_THREADS 1024
@@ -66,6 +66,10 @@ struct CpuOps {
     /* Ends the launch with msg as its error (__trap, a failed assert, a bad
      * shuffle width).  Does not return. */
     void (*trap)(CpuKThread *t, const char *msg);
+    /* A load or store of size bytes at addr by a kernel compiled for
+     * --racecheck (every one of them: the runtime keeps those that fall in
+     * shared memory, cpu_racecheck.h). */
+    void (*smem_access)(CpuKThread *t, const void *addr, uint32_t size, int write);
 };
 
 /* The per-thread entry the translator generates for each kernel. */
@@ -77,6 +81,11 @@ typedef struct CpuLaunch {
     void **args;             /* args[i] points at argument i's bytes */
     uint32_t grid[3], block[3], smem;
     int use_fibers;          /* 0: the source has no synchronisation at all */
+    /* --racecheck (the kernel was compiled for it): shared-memory hazards are
+     * counted (cpu_runtime_races); tls_anchor is the module's
+     * cudaperf_cpu_tls_anchor.  0 / NULL otherwise. */
+    int racecheck;
+    void *(*tls_anchor)(void);
 } CpuLaunch;
 
 typedef struct CpuRuntime CpuRuntime;
@@ -88,6 +97,10 @@ int cpu_runtime_new(int n_slots, CpuRuntime **out, Error *e);
  * (CLOCK_MONOTONIC seconds) passed: slots may still be running a block
  * that never ends, so the runtime (and the process) cannot be reused. */
 int cpu_runtime_launch(CpuRuntime *rt, const CpuLaunch *L, double deadline, Error *e);
+/* The shared-memory hazards of racecheck launches since the last call (and
+ * resets the count): their number, and the first (of the lowest block)
+ * described in msg[0..len) ("" when none). */
+uint64_t cpu_runtime_races(CpuRuntime *rt, char *msg, size_t len);
 /* Safe only when no launch is in flight. */
 void cpu_runtime_free(CpuRuntime *rt);
 

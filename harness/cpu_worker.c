@@ -54,6 +54,8 @@ typedef struct CpuWorker {
     char broken_msg[1024];
     void *dl;              /* the loaded kernel object (dlopen) */
     int uses_sync;
+    int racecheck;         /* the kernel was compiled for --racecheck */
+    void *(*tls_anchor)(void);
     uint32_t n_bufs;
     CpuBuffer *buf;        /* n_bufs, from calloc() */
     CpuRuntime *rt;
@@ -313,6 +315,10 @@ static int do_load(CpuWorker *w, const WpFrame *f, Error *e)
     if (!abi || !uses_sync || abi() != CPU_ABI_VERSION)
         FAIL(e, "LOAD: not a kernel object of CPU ABI %d (stale cache?)", CPU_ABI_VERSION);
     w->uses_sync = uses_sync();
+    *(void **)&w->tls_anchor = dlsym(w->dl, "cudaperf_cpu_tls_anchor");
+    w->racecheck = dlsym(w->dl, "cudaperf_cpu_racecheck") != NULL;
+    if (w->racecheck && !w->tls_anchor)
+        FAIL(e, "LOAD: a racecheck kernel object without cudaperf_cpu_tls_anchor (stale cache?)");
 done:
     if (fd >= 0)
         close(fd);
@@ -465,6 +471,8 @@ static int bind_launch(CpuWorker *w, uint32_t k, const WpLaunch *L, CpuLaunch *c
     memcpy(cl->block, L->block, sizeof cl->block);
     cl->smem = L->smem;
     cl->use_fibers = w->uses_sync;
+    cl->racecheck = w->racecheck;
+    cl->tls_anchor = w->tls_anchor;
     return 0;
 }
 
@@ -489,6 +497,8 @@ static int do_run(CpuWorker *w, const WpFrame *f, WpBuf *out, Error *e)
     double budget = run.repeats * (run.deadline_ms / 1000.0) * w->n_slots + CPU_SLACK_S;
     set_soft_limit(RLIMIT_CPU, (rlim_t)(cpu_seconds_used() + budget + 1));
     ms = xcalloc(run.repeats + 1, sizeof *ms);
+    char race[512];
+    cpu_runtime_races(w->rt, race, sizeof race); /* counted from here */
     for (uint32_t rep = 0; rep < run.repeats; rep++) {
         double t0 = wp_now(), deadline = t0 + run.deadline_ms / 1000.0;
         for (uint32_t k = 0; k < run.n_launches; k++) {
@@ -513,6 +523,12 @@ static int do_run(CpuWorker *w, const WpFrame *f, WpBuf *out, Error *e)
     for (uint32_t rep = 0; rep < run.repeats; rep++)
         wp_put_f32(out, ms[rep]);
     check_guards(w, out);
+    /* racecheck kernels: the hazards, after the guards (worker_protocol.h) */
+    if (w->racecheck) {
+        uint64_t n = cpu_runtime_races(w->rt, race, sizeof race);
+        wp_put_u64(out, n);
+        wp_put_str(out, race);
+    }
 done:
     free(cl);
     free(argv);

@@ -36,12 +36,11 @@ const char *eval_status_name(EvalStatus s)
 
 int eval_use_racecheck(EvalOptions *o, char *path, size_t len, Error *e)
 {
-    if (o->backend == BACKEND_CPU)
-        return ERR(e, "--racecheck is for the GPU backend (the CPU backend runs every thread of a block to "
-                      "each barrier in turn, so a missing barrier already shows there)");
     if (o->profile)
         return ERR(e, "--racecheck and --profile do not go together (instrumented code measures nothing)");
-    if (racecheck_find_sanitizer(path, len, e) != 0)
+    if (o->backend == BACKEND_CPU) /* its own detector: cpu_racecheck.h */
+        snprintf(path, len, "%s", EVAL_CPU_RACECHECK);
+    else if (racecheck_find_sanitizer(path, len, e) != 0)
         return -1;
     o->racecheck = path;
     o->timing_runs = 0;
@@ -143,7 +142,7 @@ static int compile_for_backend(const EvalOptions *o, const char *source, const c
     if (o->backend != BACKEND_CPU)
         return nvrtc_compile(source, arch, o->nvrtc_cache, nr, e);
     CpuCompileResult cr;
-    int rc = cpu_compile(source, o->cpu_cache ? o->cpu_cache : "datasets/cache/cpu", &cr, e);
+    int rc = cpu_compile(source, o->cpu_cache ? o->cpu_cache : "datasets/cache/cpu", o->racecheck != NULL, &cr, e);
     memset(nr, 0, sizeof *nr);
     nr->cubin = cr.so;
     nr->cubin_len = cr.so_len;
@@ -736,6 +735,23 @@ static void guard_readings(const Eval *ev, int trial, GuardReading *reading)
         reading[ev->n_problem_bufs + ev->lp->n_scratch + s] = guard_reading_of(ev->base_lp->scratch[s].dtype, trial);
 }
 
+/* The CPU backend's --racecheck: out's hazards fail a config that passed
+ * (wrong_result, as compute-sanitizer's do on the GPU), and explain a wrong
+ * result. */
+static void cpu_race_verdict(EvalConfig *ec, const RunOutcome *out)
+{
+    char said[768];
+    snprintf(said, sizeof said, "shared-memory race (CPU backend racecheck: %llu hazard%s): %s",
+             (unsigned long long)out->n_races, out->n_races == 1 ? "" : "s", out->race);
+    if (ec->status == EVAL_PASS) {
+        ec->status = EVAL_WRONG_RESULT;
+        snprintf(ec->message, sizeof ec->message, "%s", said);
+    } else if (ec->status == EVAL_WRONG_RESULT) {
+        size_t len = strlen(ec->message);
+        snprintf(ec->message + len, sizeof ec->message - len, "; %s", said);
+    }
+}
+
 /* One trial: reference on the CPU, candidate on the GPU, compare.  Sets
  * ec->status (leaves it EVAL_PASS when everything matched).  -1 only for
  * failures of the evaluation itself. */
@@ -950,6 +966,8 @@ static int run_trial(Eval *ev, const ProblemConfig *c, int trial, uint64_t seed,
                      cmp.got, cmp.want);
         }
     }
+    if (out.race) /* the CPU backend's --racecheck: a hazard fails the config as racecheck's does */
+        cpu_race_verdict(ec, &out);
     traced = cost_trace("parent", "compare", traced);
     if (ec->status != EVAL_PASS || (!time_it && !profile_it))
         goto done;

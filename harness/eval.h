@@ -87,15 +87,20 @@ typedef struct EvalOptions {
                                 occupancy only) */
     const char *racecheck;   /* compute-sanitizer's path (racecheck.h): every candidate in a fresh worker
                                 under its racecheck tool, a reported shared-memory hazard fails it;
-                                correctness only (callers set timing_runs 0, no profile).  NULL: off */
+                                correctness only (callers set timing_runs 0, no profile).  With
+                                BACKEND_CPU, EVAL_CPU_RACECHECK: the candidate compiled with the CPU
+                                backend's hazard detector (cpu_racecheck.h).  NULL: off */
 } EvalOptions;
 
+/* What EvalOptions.racecheck holds for the CPU backend's own detector. */
+#define EVAL_CPU_RACECHECK "cpu-racecheck"
+
 EvalOptions eval_default_options(void);
-/* --racecheck (racecheck.h): finds compute-sanitizer into path[0..len),
- * points o->racecheck at it and turns timing off.  -1 with e when it is
- * not found, or o asks for the CPU backend or --profile (both incompatible:
- * the CPU backend's barriers expose races by themselves, and instrumented
- * code measures nothing). */
+/* --racecheck: for the GPU backend finds compute-sanitizer (racecheck.h)
+ * into path[0..len), for the CPU backend writes EVAL_CPU_RACECHECK there
+ * (cpu_racecheck.h); points o->racecheck at path and turns timing off.  -1
+ * with e when the sanitizer is not found, or o asks for --profile
+ * (instrumented code measures nothing). */
 int eval_use_racecheck(EvalOptions *o, char *path, size_t len, Error *e);
 /* nvbench-grade final numbers: median known to 0.5%, at least 0.5 s of
  * samples, at most 5 s. */

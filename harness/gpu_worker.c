@@ -459,6 +459,12 @@ int gpu_worker_run(GpuWorker *w, const WpRun *run, RunOutcome *out, WpStatus *st
     for (uint32_t i = 0; i < out->n_ms; i++)
         out->ms[i] = wp_get_f32(&d);
     read_guards(&d, out);
+    if (!d.bad && wp_remaining(&d) != 0) { /* a CPU worker's racecheck report */
+        char race[512];
+        out->n_races = wp_get_u64(&d);
+        if (wp_get_str(&d, race, sizeof race) == 0 && out->n_races)
+            out->race = xstrdup(race);
+    }
     int bad = d.bad || wp_remaining(&d) != 0;
     wp_frame_release(&resp);
     if (bad) {
@@ -474,6 +480,7 @@ void run_outcome_release(RunOutcome *o)
 {
     free(o->ms);
     free(o->guards);
+    free(o->race);
     memset(o, 0, sizeof *o);
 }
 

@@ -107,6 +107,10 @@ typedef struct RunOutcome {
     uint32_t n_ms;
     GuardViolation *guards; /* from malloc() */
     uint32_t n_guards;
+    /* The CPU backend's --racecheck: shared-memory hazards during the RUN,
+     * and the first one (from malloc(); NULL when none was counted). */
+    uint64_t n_races;
+    char *race;
 } RunOutcome;
 
 int gpu_worker_run(GpuWorker *w, const WpRun *run, RunOutcome *out, WpStatus *status, Error *e);

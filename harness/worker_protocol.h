@@ -29,7 +29,11 @@
  *                                                            u32 n, n x (u32 buffer, i64
  *                                                            byte offset): guards written
  *                                                            (offset < 0: before the start,
- *                                                            >= size: past the end)
+ *                                                            >= size: past the end); then, from
+ *                                                            a CPU worker running a kernel
+ *                                                            compiled for --racecheck only,
+ *                                                            u64 hazards, str the first
+ *                                                            (cpu_racecheck.h)
  *   DOWNLOAD     u32 index                                   the buffer's bytes
  *   EXIT         -                                           - (then the worker exits)
  *
@@ -64,7 +68,7 @@
 #include "common/error.h"
 
 #define WP_MAGIC 0x4B575043u /* "CPWK" */
-#define WP_VERSION 5
+#define WP_VERSION 6
 #define WP_RESPONSE 0x100u
 /* A payload is at most one 16 GiB buffer plus its header. */
 #define WP_MAX_PAYLOAD ((16ULL << 30) + 64)

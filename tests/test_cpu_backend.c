@@ -17,6 +17,7 @@
 
 typedef struct Case {
     char dir[64], program[64], status[32], expect[256];
+    int racecheck; /* evaluated with --racecheck */
 } Case;
 
 /* Reads a case list: expected.txt (folder, verdict, fake mode, text; the
@@ -59,7 +60,7 @@ static int load_cases(const char *path, int with_program, Case **out, int *n)
  * at its configs; the caller releases both), or -1 with the failure
  * recorded (what names the case). */
 static int eval_on_cpu(TestCtx *t, const char *exe, const char *what, const char *program, const char *src,
-                       const char *plan, EvalReport *r, Problem **pp)
+                       const char *plan, int racecheck, EvalReport *r, Problem **pp)
 {
     Error e;
     int rc = -1;
@@ -89,6 +90,11 @@ static int eval_on_cpu(TestCtx *t, const char *exe, const char *what, const char
     o.worker_exe = exe;
     o.trials = 2;
     o.deadline_s = 1.0;
+    char race[64];
+    if (racecheck && eval_use_racecheck(&o, race, sizeof race, &e) != 0) {
+        test_fail(t, __FILE__, __LINE__, "%s: --racecheck: %s", what, e.msg);
+        goto done;
+    }
     int no_gpu = 0;
     rc = eval_candidate(p, ref, src, lp, configs, n_configs, &o, r, &no_gpu, &e);
     CHECK_MSG(rc == 0, "%s: eval failed: %s", what, e.msg);
@@ -133,7 +139,7 @@ static void eval_case(TestCtx *t, const char *exe, const Case *c)
         test_fail(t, __FILE__, __LINE__, "%s: %s", c->dir, e.msg);
         goto done;
     }
-    if (eval_on_cpu(t, exe, c->dir, c->program, src, plan, &r, &p) != 0)
+    if (eval_on_cpu(t, exe, c->dir, c->program, src, plan, c->racecheck, &r, &p) != 0)
         goto done;
     all = report_text(&r);
     CHECK_MSG(strcmp(eval_status_name(r.status), c->status) == 0, "%s: verdict %s, expected %s:%s", c->dir,
@@ -193,6 +199,40 @@ TEST(cpu_backend_kernels)
     return run_list(t, "tests/data/kernels/cpu_expected.txt", 1, 10);
 }
 
+/* --racecheck on the CPU backend (cpu_racecheck.h): a hazard whose output
+ * is right fails with the hazard named, one whose output is wrong says
+ * both, and kernels whose barriers are all there (static and dynamic shared
+ * memory, shuffles, atomics on shared memory) pass as they do without it.
+ * Without --racecheck the benign race passes. */
+TEST(cpu_backend_racecheck)
+{
+    static const Case CASES[] = {
+        {"cpu-race-benign", "sum-f32", "pass", "-", 0},
+        {"cpu-race-benign", "sum-f32", "wrong_result",
+         "shared-memory race (CPU backend racecheck: ", 1},
+        {"cpu-race-benign", "sum-f32", "wrong_result",
+         "write-after-read hazard: thread (0,0,0) of block (", 1},
+        {"cpu-race-benign", "sum-f32", "wrong_result", "byte 0 of dynamic shared memory, which thread (", 1},
+        {"cpu-missing-sync", "sum-f32", "wrong_result",
+         "outside tolerance (atol 0.001, rtol 0.0001); first at index 0", 1},
+        /* thread 0 runs first and reads what the others have yet to write */
+        {"cpu-missing-sync", "sum-f32", "wrong_result", "write-after-read hazard: thread (37,0,0) of block (", 1},
+        {"cpu-missing-sync", "sum-f32", "wrong_result", "of static shared memory, which thread (0,0,0)", 1},
+        {"cpu-reduce-block", "sum-f32", "pass", "-", 1},
+        {"cpu-reduce-dynamic-smem", "sum-f32", "pass", "-", 1},
+        {"cpu-reduce-shuffle", "sum-f32", "pass", "-", 1},
+        {"cpu-atomic-add", "sum-f32", "pass", "-", 1},
+        {"cpu-transpose-tiled", "transpose-f32", "pass", "-", 1},
+    };
+    char *exe = test_harness_exe();
+    if (!exe)
+        SKIP("the harness binary is not next to the test runner (build both with make)");
+    for (size_t i = 0; i < sizeof CASES / sizeof *CASES; i++)
+        eval_case(t, exe, &CASES[i]);
+    free(exe);
+    return 0;
+}
+
 /* A kernel for the ok-axpy fixture and what the CPU backend must say of it:
  * the verdict, and what each config's message must hold, every %lld
  * standing for the buffer's size (4 n bytes); NULL for a pass. */
@@ -207,7 +247,7 @@ static void check_bounds_cases(TestCtx *t, const char *exe, const char *plan, co
     for (size_t i = 0; i < n; i++) {
         EvalReport r;
         Problem *p = NULL;
-        if (eval_on_cpu(t, exe, cases[i].what, "ok-axpy", cases[i].src, plan, &r, &p) != 0)
+        if (eval_on_cpu(t, exe, cases[i].what, "ok-axpy", cases[i].src, plan, 0, &r, &p) != 0)
             continue;
         char *all = report_text(&r);
         CHECK_MSG(strcmp(eval_status_name(r.status), cases[i].status) == 0, "%s: verdict %s, expected %s:%s",
@@ -413,7 +453,7 @@ TEST(cpu_backend_compile_log)
     Error e;
     char *cache = xasprintf("%s/cpu", t->tmpdir);
     const char *src = "// line 1\n\nextern \"C\" __global__ void k(float *y)\n{\n    y[0] = nope;\n}\n";
-    CHECK(cpu_compile(src, cache, &r, &e) != 0);
+    CHECK(cpu_compile(src, cache, 0, &r, &e) != 0);
     CHECK_MSG(r.compile_error && r.log && strstr(r.log, "kernel.cu:5:") && strstr(r.log, "nope") &&
                   !strstr(r.log, "/tmp/"),
               "%s", r.log ? r.log : e.msg);
@@ -421,9 +461,9 @@ TEST(cpu_backend_compile_log)
     /* a good one compiles, then comes from the cache */
     const char *good = "#include <cuda_bf16.h>\nextern \"C\" __global__ void k(__nv_bfloat16 *y) { y[0] = "
                        "__float2bfloat16(__bfloat162float(y[0]) * 2.0f); }\n";
-    CHECK_MSG(cpu_compile(good, cache, &r, &e) == 0 && r.so && !r.cached, "%s", e.msg);
+    CHECK_MSG(cpu_compile(good, cache, 0, &r, &e) == 0 && r.so && !r.cached, "%s", e.msg);
     cpu_compile_result_release(&r);
-    CHECK_MSG(cpu_compile(good, cache, &r, &e) == 0 && r.so && r.cached, "%s", e.msg);
+    CHECK_MSG(cpu_compile(good, cache, 0, &r, &e) == 0 && r.so && r.cached, "%s", e.msg);
     cpu_compile_result_release(&r);
     free(cache);
     return 0;

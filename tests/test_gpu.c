@@ -265,10 +265,15 @@ TEST(gpu_fake_racecheck)
     o.worker_exe = exe;
     o.trials = 1;
     char path[1024];
-    /* refused where it cannot mean anything */
+    /* the CPU backend's own detector needs no sanitizer (cpu_racecheck.h) */
     o.backend = BACKEND_CPU;
-    CHECK(eval_use_racecheck(&o, path, sizeof path, &e) == -1 && strstr(e.msg, "GPU backend"));
+    setenv("CUDAPERF_SANITIZER", "/nonexistent/compute-sanitizer", 1);
+    CHECK(eval_use_racecheck(&o, path, sizeof path, &e) == 0 && strcmp(path, EVAL_CPU_RACECHECK) == 0 &&
+          o.racecheck == path && o.timing_runs == 0);
+    o.racecheck = NULL;
+    o.timing_runs = eval_default_options().timing_runs;
     o.backend = BACKEND_GPU;
+    /* refused where it cannot mean anything */
     o.profile = 1;
     CHECK(eval_use_racecheck(&o, path, sizeof path, &e) == -1 && strstr(e.msg, "--profile"));
     o.profile = 0;

@@ -238,7 +238,7 @@ phase_race() {
     # RACE_CAT: the catalog sampled (default the C one; DIR/catalog-torch.db holds both languages);
     # RACE_PLAIN=0 leaves the plain GPU run out; RACE_SHARED_ONLY=1 runs racecheck only on the kernels
     # that declare shared memory (the only memory its hazards are about) and the others plain, and
-    # judges the GPU by the two together
+    # judges the GPU by the two together; the CPU backend likewise (its own --racecheck, cpu_racecheck.h)
     local cat=${RACE_CAT:-$CAT}
     if [ -n "${RACE_SAMPLE:-}" ]; then
         "$PY" tests/bench/device_analysis.py sample-ids "$cat" "$RACE_SAMPLE" >"$OUT/race-ids.txt"
@@ -266,18 +266,34 @@ phase_race() {
             >"$OUT/race-plain.log" 2>&1 &
         g2=$!
     fi
-    timeout -s INT "$b" "$H" --catalog "$ccat" run --kernels "$ids" $opts --backend cpu --per-gpu "${RACE_CPU_WORKERS:-4}" \
-        --cache "$OUT/cache-cpu" >"$OUT/race-cpu.log" 2>&1
-    echo "CPU backend: exit $?, $(( $(date +%s) - t0 )) s"
+    if [ "${RACE_SHARED_ONLY:-0}" = 1 ]; then
+        # the CPU backend the same way: its own racecheck where shared memory is declared
+        local ccat2="$OUT/catalog-race-cpu-plain.db"
+        cp "$cat" "$ccat2"
+        timeout -s INT "$b" "$H" --catalog "$ccat" run --kernels "$rids" $opts --backend cpu --racecheck \
+            --per-gpu "${RACE_CPU_WORKERS:-4}" --cache "$OUT/cache-cpu" >"$OUT/race-cpu.log" 2>&1
+        echo "CPU backend --racecheck: exit $?, $(( $(date +%s) - t0 )) s"
+        timeout -s INT "$b" "$H" --catalog "$ccat2" run --kernels "$pids" $opts --backend cpu \
+            --per-gpu "${RACE_CPU_WORKERS:-4}" --cache "$OUT/cache-cpu" >"$OUT/race-cpu-plain.log" 2>&1
+        echo "CPU backend plain: exit $?, $(( $(date +%s) - t0 )) s"
+    else
+        timeout -s INT "$b" "$H" --catalog "$ccat" run --kernels "$ids" $opts --backend cpu --per-gpu "${RACE_CPU_WORKERS:-4}" \
+            --cache "$OUT/cache-cpu" >"$OUT/race-cpu.log" 2>&1
+        echo "CPU backend: exit $?, $(( $(date +%s) - t0 )) s"
+    fi
     wait $g1; echo "GPU --racecheck: exit $?, $(( $(date +%s) - t0 )) s"
     [ -z "$g2" ] || { wait $g2; echo "GPU plain: exit $?, $(( $(date +%s) - t0 )) s"; }
     tail -1 "$OUT/race-gpu.log"
-    for c in race race-plain race-cpu; do "$H" --catalog "$OUT/catalog-$c.db" results --json >"$OUT/$c.json"; done
-    local gpu="$OUT/race.json"
+    for c in race race-plain race-cpu race-cpu-plain; do
+        [ -f "$OUT/catalog-$c.db" ] && "$H" --catalog "$OUT/catalog-$c.db" results --json >"$OUT/$c.json"
+    done
+    local gpu="$OUT/race.json" cpu="$OUT/race-cpu.json"
     if [ "${RACE_SHARED_ONLY:-0}" = 1 ]; then
         "$PY" tests/bench/device_analysis.py join-results "$OUT/race-joined.json" "$OUT/race.json" "$OUT/race-plain.json"
-        gpu="$OUT/race-joined.json"
-        echo "-- GPU (racecheck where shared memory is declared, plain elsewhere) against the CPU backend"
+        "$PY" tests/bench/device_analysis.py join-results "$OUT/race-cpu-joined.json" "$OUT/race-cpu.json" \
+            "$OUT/race-cpu-plain.json"
+        gpu="$OUT/race-joined.json" cpu="$OUT/race-cpu-joined.json"
+        echo "-- racecheck where shared memory is declared, plain elsewhere: GPU against the CPU backend"
     else
         if [ -n "$g2" ]; then
             echo "-- plain GPU against the CPU backend"
@@ -285,7 +301,7 @@ phase_race() {
         fi
         echo "-- GPU under --racecheck against the CPU backend"
     fi
-    "$PY" tests/bench/device_analysis.py agreement "$gpu" "$OUT/race-cpu.json" | sed -n 1,40p
+    "$PY" tests/bench/device_analysis.py agreement "$gpu" "$cpu" | sed -n 1,40p
     echo "-- planted defects, GPU"
     "$PY" tests/bench/device_analysis.py defects "$cat" "$gpu" | sed -n 1,30p
     "$PY" - "$OUT/race.json" <<'PYEOF'
