@@ -406,15 +406,18 @@ def expect_ids(catalog, expect, lang=None):
     print(",".join(str(x) for x in picked))
 
 
-def reference_ids(catalog, lang, first_family=""):
+def reference_ids(catalog, lang, first_family="", also=""):
     """The reference kernels of LANG's programs, in program order, from the
-    family FIRST_FAMILY on (name order): the rest of a census that an earlier
-    device session left unfinished."""
+    family FIRST_FAMILY on (name order), and those of the families ALSO
+    names (comma-separated): the rest of a census that an earlier device
+    session left unfinished, and families whose configs changed since."""
     db = sqlite3.connect(catalog)
     rows = db.execute("SELECT k.id, p.name FROM kernels k JOIN programs p ON p.id = k.program_id"
                       " WHERE k.origin = 'reference' AND p.name LIKE ? ORDER BY p.name, k.id",
                       (lang + "/%",)).fetchall()
-    print(",".join(str(kid) for kid, name in rows if name.split("/")[1] >= first_family))
+    extra = set(f for f in also.split(",") if f)
+    print(",".join(str(kid) for kid, name in rows
+                   if name.split("/")[1] >= first_family or name.split("/")[1] in extra))
 
 
 def missed_ids(catalog, results):

@@ -34,7 +34,8 @@
 #               Correctness only, one trial (two for the defects: guards read as indices too);
 #               CENSUS_BUDGET bounds each run (rerun to resume);
 #               CENSUS_PARTS=refs runs the references alone; CENSUS_LARGE_BUDGET bounds the large part;
-#               CENSUS_FROM=FAMILY: the C references from that family on (name order; the rest of a census)
+#               CENSUS_FROM=FAMILY: the C references from that family on (name order; the rest of a census),
+#               and those of the families CENSUS_ALSO lists (a,b: configs changed since)
 #   altspeed    the contenders of ALT_PER_FAMILY programs of each family of ALT_FAMILIES (those whose
 #               generators emit alternatives from the template library's knob space), timed like
 #               speedup (one trial, ALT_BUDGET s): best variant vs reference, fastest kind
@@ -368,7 +369,8 @@ phase_census() {
     echo "census: $(tr ',' '\n' <"$OUT/census-defect-ids.txt" | grep -c .) planted wrong-result defects"
     local refsel=(--program 'c/%' --kernels reference)
     if [ -n "${CENSUS_FROM:-}" ]; then
-        "$PY" tests/bench/device_analysis.py reference-ids "$tcat" c "$CENSUS_FROM" >"$OUT/census-ref-ids.txt"
+        "$PY" tests/bench/device_analysis.py reference-ids "$tcat" c "$CENSUS_FROM" "${CENSUS_ALSO:-}" \
+            >"$OUT/census-ref-ids.txt"
         refsel=(--kernels "$(cat "$OUT/census-ref-ids.txt")")
         echo "census: $(tr ',' '\n' <"$OUT/census-ref-ids.txt" | grep -c .) C references from family $CENSUS_FROM on"
     fi
