@@ -110,6 +110,16 @@ void tp_param(TorchProg *t, const char *name, int64_t small, int64_t large, int6
     t->n_params++;
 }
 
+void tp_param_set(TorchProg *t, const char *name, int cfg, int64_t value)
+{
+    for (int i = 0; i < t->n_params; i++)
+        if (strcmp(t->params[i], name) == 0) {
+            t->values[cfg][i] = value;
+            return;
+        }
+    gen_error(t->p, "param %s not declared", name);
+}
+
 int64_t tp_eval(TorchProg *t, const char *expr, int cfg)
 {
     ExprEnv env = {(const char *const *)t->params, t->values[cfg], (size_t)t->n_params};

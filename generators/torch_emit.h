@@ -45,6 +45,10 @@ void tp_describe(TorchProg *t, const char *fmt, ...) __attribute__((format(print
 
 /* A size param (a module constant) with its value in each config. */
 void tp_param(TorchProg *t, const char *name, int64_t small, int64_t large, int64_t edge);
+/* Moves declared param `name`'s value in config cfg to `value`: for a stage
+ * that chooses an input size from what it does with it, before anything
+ * evaluated the param (an unknown name is a bug in the family). */
+void tp_param_set(TorchProg *t, const char *name, int cfg, int64_t value);
 /* The value of an expression of the params in config cfg (TP_SMALL...);
  * a bad expression is a bug in the family: recorded, and 0 returned. */
 int64_t tp_eval(TorchProg *t, const char *expr, int cfg);

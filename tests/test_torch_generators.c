@@ -2,7 +2,8 @@
  * within 1% in all), every meta.json loads, generation is byte-identical
  * from the same seed, and a sample of every level (first, middle and last
  * family) runs its small and edge configs on CPU torch through
- * generators/torch_check.py (skipped, loudly, without a torch interpreter). */
+ * generators/torch_check.py (skipped, loudly, without a torch interpreter);
+ * conv-headed programs' edge configs do not fill whole thread blocks. */
 #include <ctype.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "common/fileio.h"
+#include "common/launch.h"
 #include "common/problem.h"
 #include "common/strbuf.h"
 #include "generators/torch_families.h"
@@ -269,6 +271,74 @@ TEST(torch_generators_run_on_cpu)
     }
     free(log);
     sb_release(&dirs);
+    free(out);
+    return 0;
+}
+
+/* Every conv-headed torch program's head launch covers more threads than
+ * the integers it is given on the edge config, so a planted missing or
+ * loosened bounds check lets a thread past the end there.  A strided head
+ * used to halve an edge prime to an even size (torch_l2_conv2d_mish_tanh
+ * f32-002: 47x31 -> 24x16, 6 channels, 2304 elements = 9 blocks exactly,
+ * and 10 blocks on small), hiding both its bounds defects on every config. */
+TEST(torch_generators_conv_edge_not_whole_blocks)
+{
+    char *out = xasprintf("%s/gen", t->tmpdir);
+    int n = 0, checked = 0;
+    const Family *const *fams = torch_families(&n);
+    for (int i = 0; i < n; i++) {
+        const char *name = fams[i]->name;
+        if ((strncmp(name, "torch_l1_conv", 13) != 0 && strncmp(name, "torch_l2_conv", 13) != 0) ||
+            strstr(name, "transpose") || strncmp(name, "torch_l2_convT", 14) == 0)
+            continue;
+        GenStats s = {0};
+        char err[2048];
+        if (gen_run_family_lang(fams[i], "torch", out, 20261202, &s, err, sizeof err) != 0) {
+            test_fail(t, __FILE__, __LINE__, "%s", err);
+            break;
+        }
+        char *fam = xasprintf("%s/torch/%s", out, name);
+        DIR *d = opendir(fam);
+        struct dirent *pe;
+        while (d && (pe = readdir(d)) != NULL) {
+            if (pe->d_name[0] == '.')
+                continue;
+            char *meta = xasprintf("%s/%s/meta.json", fam, pe->d_name);
+            char *launch = xasprintf("%s/%s/launch.json", fam, pe->d_name);
+            Problem *p = NULL;
+            LaunchPlan *lp = NULL;
+            LaunchGeometry geo;
+            Error e;
+            const ProblemConfig *c = NULL;
+            if (problem_load(meta, &p, &e) != 0 || launch_load(launch, p, &lp, &e) != 0 ||
+                !(c = problem_find_config(p, "edge")) || lp->n_launches < 1 ||
+                launch_geometry(lp, 0, p, c, &geo, &e) != 0) {
+                CHECK_MSG(0, "%s/%s: %s", name, pe->d_name, c ? e.msg : "no edge config or launch");
+            } else {
+                int64_t threads = geo.grid[0] * geo.grid[1] * geo.grid[2] * geo.block[0] * geo.block[1] * geo.block[2];
+                for (int a = 0; a < lp->launches[0].n_args; a++) {
+                    int64_t v = -1;
+                    const LaunchArg *arg = &lp->launches[0].args[a];
+                    if (arg->kind == LARG_EXPR && problem_eval(p, c, arg->text, &v, &e) == 0)
+                        CHECK_MSG(v != threads,
+                                  "%s/%s: edge launches %s over exactly %lld threads (%s), a bounds check "
+                                  "never matters",
+                                  name, pe->d_name, lp->launches[0].kernel, (long long)threads, arg->text);
+                }
+                checked++;
+            }
+            launch_free(lp);
+            if (p)
+                problem_free(p);
+            free(meta);
+            free(launch);
+        }
+        if (d)
+            closedir(d);
+        free(fam);
+    }
+    printf("    %d conv-headed programs checked\n", checked);
+    CHECK_MSG(checked >= 150, "only %d conv-headed programs", checked);
     free(out);
     return 0;
 }
