@@ -599,11 +599,19 @@ static void hash_options(HashCtx *h)
             hash_update_str(h, *a);
 }
 
-/* --racecheck's options, in its cache keys (not in the others': their keys
- * stay as they were). */
-static void hash_racecheck_options(HashCtx *h)
+/* The compile's options after the compiler's name, into argv[*k ...], and
+ * into the cache keys beside hash_options (racecheck's only where they are
+ * used: the other keys stay as they were). */
+static void push_compile_args(char **argv, int *k, int racecheck)
 {
-    for (const char *const *a = RACECHECK_ARGS; *a; a++)
+    push_args(argv, k, CXX_ARGS);
+    if (racecheck)
+        push_args(argv, k, RACECHECK_ARGS);
+}
+
+static void hash_racecheck_options(HashCtx *h, int racecheck)
+{
+    for (const char *const *a = RACECHECK_ARGS; racecheck && *a; a++)
         hash_update_str(h, *a);
 }
 
@@ -643,8 +651,7 @@ static char *prelude_include_dir(const char *cache_dir, int racecheck)
     hash_update_str(h, cpu_prelude_hpp);
     hash_update_str(h, cpu_compiler_version());
     hash_options(h);
-    if (racecheck)
-        hash_racecheck_options(h);
+    hash_racecheck_options(h, racecheck);
     hash_final(h, key);
     key[16] = '\0';
     char *dir = xasprintf("%s/prelude-%s", cache_dir, key);
@@ -664,9 +671,7 @@ static char *prelude_include_dir(const char *cache_dir, int racecheck)
     char *argv[32];
     int k = 0;
     argv[k++] = (char *)compiler();
-    push_args(argv, &k, CXX_ARGS);
-    if (racecheck)
-        push_args(argv, &k, RACECHECK_ARGS);
+    push_compile_args(argv, &k, racecheck);
     argv[k++] = "-x";
     argv[k++] = "c++-header";
     argv[k++] = tmp_hpp;
@@ -730,9 +735,7 @@ static int compile_object(const char *work, const char *inc, int racecheck, StrB
     char *argv[32];
     int k = 0;
     argv[k++] = (char *)compiler();
-    push_args(argv, &k, CXX_ARGS);
-    if (racecheck)
-        push_args(argv, &k, RACECHECK_ARGS);
+    push_compile_args(argv, &k, racecheck);
     argv[k++] = (char *)inc;
     argv[k++] = "-c";
     argv[k++] = "-o";
@@ -791,8 +794,7 @@ int cpu_compile(const char *source, const char *cache_dir, int racecheck, CpuCom
     hash_update_str(h, cpu_prelude_hpp);
     hash_update_str(h, cpu_compiler_version());
     hash_options(h);
-    if (racecheck)
-        hash_racecheck_options(h);
+    hash_racecheck_options(h, racecheck);
     hash_final(h, r->key);
     TRY(file_mkdirs(cache_dir, e));
     path = xasprintf("%s/%s.so", cache_dir, r->key);

@@ -20,7 +20,7 @@ typedef struct Shadow {
 } Shadow;
 
 struct CpuRace {
-    uint32_t clock, interval; /* intervals are numbered from clock, which only grows */
+    uint32_t interval;        /* the running barrier interval's number; it only grows */
     const char *dyn;
     size_t dyn_len;
     Shadow *dyn_shadow;       /* from calloc(), dyn_cap entries */
@@ -36,8 +36,7 @@ struct CpuRace {
 CpuRace *cpu_race_new(void)
 {
     CpuRace *r = xcalloc(1, sizeof *r);
-    r->clock = 1;
-    r->interval = 1;
+    r->interval = 1; /* 0: a byte nobody accessed yet */
     return r;
 }
 
@@ -50,8 +49,9 @@ void cpu_race_free(CpuRace *r)
     free(r);
 }
 
-/* Grows *shadow to at least n entries.  New entries are zero: never
- * accessed.  Old ones keep their intervals, which are all in the past. */
+/* Makes *shadow at least n entries long; a new one is all zero (never
+ * accessed), which loses nothing: what the old one held is from intervals
+ * that are over. */
 static void ensure_shadow(Shadow **shadow, size_t *cap, size_t n)
 {
     if (*cap >= n)
@@ -75,7 +75,7 @@ void cpu_race_launch(CpuRace *r, const void *dyn, size_t dyn_len, void *(*tls_an
 
 void cpu_race_interval(CpuRace *r)
 {
-    r->interval = ++r->clock;
+    r->interval++;
 }
 
 typedef struct TlsSearch {

@@ -149,6 +149,7 @@ struct Slot {
     const CpuLaunch *L;
     int fiber_mode;
     uint32_t n_threads, bar_arrived;
+    uint64_t block;        /* its number in the grid, x fastest; bid: its coordinates */
     uint32_t bid[3];
     Fiber *cur;
     int failed;
@@ -268,11 +269,11 @@ static int op_barrier(CpuKThread *k, int kind, int pred)
     return f->bar_result;
 }
 
-/* Thread linear index i of the running block, as (x,y,z) into buf. */
+/* Thread i of the running block, as (x,y,z) into buf. */
 static const char *thread_name(const Slot *s, uint32_t i, char *buf, size_t len)
 {
-    const uint32_t *b = s->L->block;
-    snprintf(buf, len, "(%u,%u,%u)", i % b[0], i / b[0] % b[1], i / (b[0] * b[1]));
+    const uint32_t *t = s->fibers[i].k.thread_idx;
+    snprintf(buf, len, "(%u,%u,%u)", t[0], t[1], t[2]);
     return buf;
 }
 
@@ -283,10 +284,9 @@ static void op_smem_access(CpuKThread *k, const void *addr, uint32_t size, int w
     CpuHazard h;
     if (!s->L->racecheck || !cpu_race_access(s->race, addr, size, write, (uint32_t)(f - s->fibers), &h))
         return;
-    uint64_t block = s->bid[0] + (uint64_t)s->L->grid[0] * (s->bid[1] + (uint64_t)s->L->grid[1] * s->bid[2]);
-    if (s->n_races++ == 0 || block < s->race_block) {
+    if (s->n_races++ == 0 || s->block < s->race_block) {
         char me[48], other[48];
-        s->race_block = block;
+        s->race_block = s->block;
         snprintf(s->race_msg, sizeof s->race_msg,
                  "%s: thread %s of block (%u,%u,%u) %s byte %llu of %s shared memory, which thread %s (another "
                  "warp) %s with no __syncthreads() between (kernel %s)",
@@ -584,6 +584,7 @@ static uint32_t scramble_stride(uint32_t n)
 static int run_block(Slot *s, uint64_t b)
 {
     const CpuLaunch *L = s->L;
+    s->block = b;
     s->bid[0] = (uint32_t)(b % L->grid[0]);
     s->bid[1] = (uint32_t)(b / L->grid[0] % L->grid[1]);
     s->bid[2] = (uint32_t)(b / ((uint64_t)L->grid[0] * L->grid[1]));
