@@ -156,9 +156,10 @@ struct Slot {
     char err[768];
     /* --racecheck: the slot's shadow of shared memory (from cpu_race_new(),
      * NULL until a racecheck launch), its hazards since they were last
-     * read, and the first of them (of the lowest block) */
+     * read, and the first of them: of the earliest launch (numbered by
+     * CpuRuntime.launches), its lowest block */
     CpuRace *race;
-    uint64_t n_races, race_block;
+    uint64_t launch, n_races, race_launch, race_block;
     char race_msg[512];
 };
 
@@ -176,6 +177,7 @@ struct CpuRuntime {
     int active;            /* slots still running (under mu) */
     int failed, timed_out; /* under mu */
     char err[1024];
+    uint64_t launches;     /* launches started: orders the hazards of a RUN's plan */
 };
 
 static _Thread_local Slot *t_slot;
@@ -284,8 +286,11 @@ static void op_smem_access(CpuKThread *k, const void *addr, uint32_t size, int w
     CpuHazard h;
     if (!s->L->racecheck || !cpu_race_access(s->race, addr, size, write, (uint32_t)(f - s->fibers), &h))
         return;
-    if (s->n_races++ == 0 || s->block < s->race_block) {
+    /* deterministic whichever slot ran which block: a later launch never
+     * replaces an earlier one's (launches only grow) */
+    if (s->n_races++ == 0 || (s->launch == s->race_launch && s->block < s->race_block)) {
         char me[48], other[48];
+        s->race_launch = s->launch;
         s->race_block = s->block;
         snprintf(s->race_msg, sizeof s->race_msg,
                  "%s: thread %s of block (%u,%u,%u) %s byte %llu of %s shared memory, which thread %s (another "
@@ -771,8 +776,10 @@ int cpu_runtime_launch(CpuRuntime *rt, const CpuLaunch *L, double deadline, Erro
     if ((uint64_t)n > rt->n_blocks)
         n = (int)rt->n_blocks;
     char err[256];
+    rt->launches++;
     for (int i = 0; i < n; i++) {
         Slot *s = &rt->slots[i];
+        s->launch = rt->launches;
         if (L->use_fibers && ensure_stacks(s, n_threads, err, sizeof err) != 0)
             return ERR(e, "%s", err);
         if (!s->smem_map && map_shared_memory(s, err, sizeof err) != 0)
@@ -850,12 +857,14 @@ int cpu_runtime_launch(CpuRuntime *rt, const CpuLaunch *L, double deadline, Erro
 
 uint64_t cpu_runtime_races(CpuRuntime *rt, char *msg, size_t len)
 {
-    uint64_t n = 0, first_block = UINT64_MAX;
+    uint64_t n = 0;
+    const Slot *first = NULL;
     msg[0] = '\0';
     for (int i = 0; i < rt->n_slots; i++) {
         Slot *s = &rt->slots[i];
-        if (s->n_races && s->race_block < first_block) {
-            first_block = s->race_block;
+        if (s->n_races && (!first || s->race_launch < first->race_launch ||
+                           (s->race_launch == first->race_launch && s->race_block < first->race_block))) {
+            first = s;
             snprintf(msg, len, "%s", s->race_msg);
         }
         n += s->n_races;

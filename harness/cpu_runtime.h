@@ -98,8 +98,8 @@ int cpu_runtime_new(int n_slots, CpuRuntime **out, Error *e);
  * that never ends, so the runtime (and the process) cannot be reused. */
 int cpu_runtime_launch(CpuRuntime *rt, const CpuLaunch *L, double deadline, Error *e);
 /* The shared-memory hazards of racecheck launches since the last call (and
- * resets the count): their number, and the first (of the lowest block)
- * described in msg[0..len) ("" when none). */
+ * resets the count): their number, and the first (of the earliest launch,
+ * its lowest block) described in msg[0..len) ("" when none). */
 uint64_t cpu_runtime_races(CpuRuntime *rt, char *msg, size_t len);
 /* Safe only when no launch is in flight. */
 void cpu_runtime_free(CpuRuntime *rt);
