@@ -373,7 +373,6 @@ int sites_runs(const char *src, size_t at, const cJSON *launches)
 
 /* ---- bounds guards ---- */
 
-
 /* Whether src[from, to) stores into an array that is not __shared__
  * ("out[i * m + j] = v", "y[i] += a"): a bounds guard around such a store
  * protects the output, so taking it away changes the result; one around a

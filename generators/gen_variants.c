@@ -31,7 +31,6 @@ static char *splice(const char *s, size_t at, size_t len, const char *repl)
     return xasprintf("%.*s%s%s", (int)at, s, repl, s + at + len);
 }
 
-
 static void add_variant(VariantList *l, const char *name, char *source, cJSON *launches, const cJSON *ref_knobs,
                         const char *defect, const char *expect, const char *knob, const char *value)
 {
@@ -56,7 +55,6 @@ static void add_variant(VariantList *l, const char *name, char *source, cJSON *l
     l->v = xrealloc(l->v, sizeof *l->v * (size_t)(l->n + 1));
     l->v[l->n++] = (GenVariant){xstrdup(name), source, launches, knobs, NULL};
 }
-
 
 /* ---- block size ---- */
 
@@ -204,10 +202,7 @@ static void block_variants(VariantList *l, const char *src, const cJSON *launche
 #define COALESCED_INDEX "blockIdx.x * blockDim.x + threadIdx.x"
 #define TRANSPOSED_INDEX "threadIdx.x * gridDim.x + blockIdx.x"
 
-
 #define NAME_LEN 64
-
-
 
 /* The variable the coalesced index at `at` is assigned to ("... NAME =
  * [(cast)]blockIdx.x ..." on one line), copied into var (len bytes):
