@@ -92,13 +92,20 @@ void tp_describe(TorchProg *t, const char *fmt, ...)
     sb_release(&sb);
 }
 
-void tp_param(TorchProg *t, const char *name, int64_t small, int64_t large, int64_t edge)
+int tp_param_index(const TorchProg *t, const char *name)
 {
     for (int i = 0; i < t->n_params; i++)
-        if (strcmp(t->params[i], name) == 0) {
-            gen_error(t->p, "param %s declared twice", name);
-            return;
-        }
+        if (strcmp(t->params[i], name) == 0)
+            return i;
+    return -1;
+}
+
+void tp_param(TorchProg *t, const char *name, int64_t small, int64_t large, int64_t edge)
+{
+    if (tp_param_index(t, name) >= 0) {
+        gen_error(t->p, "param %s declared twice", name);
+        return;
+    }
     if (t->n_params >= TP_MAX) {
         gen_error(t->p, "too many params");
         return;
@@ -112,12 +119,11 @@ void tp_param(TorchProg *t, const char *name, int64_t small, int64_t large, int6
 
 void tp_param_set(TorchProg *t, const char *name, int cfg, int64_t value)
 {
-    for (int i = 0; i < t->n_params; i++)
-        if (strcmp(t->params[i], name) == 0) {
-            t->values[cfg][i] = value;
-            return;
-        }
-    gen_error(t->p, "param %s not declared", name);
+    int i = tp_param_index(t, name);
+    if (i < 0)
+        gen_error(t->p, "param %s not declared", name);
+    else
+        t->values[cfg][i] = value;
 }
 
 int64_t tp_eval(TorchProg *t, const char *expr, int cfg)

@@ -45,6 +45,8 @@ void tp_describe(TorchProg *t, const char *fmt, ...) __attribute__((format(print
 
 /* A size param (a module constant) with its value in each config. */
 void tp_param(TorchProg *t, const char *name, int64_t small, int64_t large, int64_t edge);
+/* Where `name` is among the params, -1 when it is none (an expression). */
+int tp_param_index(const TorchProg *t, const char *name);
 /* Moves declared param `name`'s value in config cfg to `value`: for a stage
  * that chooses an input size from what it does with it, before anything
  * evaluated the param (an unknown name is a bug in the family). */

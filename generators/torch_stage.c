@@ -689,9 +689,8 @@ static void edge_odd_output(Stage *s, int k, int stride, int pad, int dil)
         return;
     for (int d = 0; d < spatial_dims(s); d++) {
         const char *p = s->dim[2 + d];
-        if (strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_0123456789") != strlen(p) ||
-            (*p >= '0' && *p <= '9'))
-            continue;
+        if (tp_param_index(s->t, p) < 0)
+            continue; /* an expression or a number: not a bare size */
         int64_t v = tp_eval(s->t, p, TP_EDGE), best = 0;
         if (window_size(v, k, stride, pad, dil) % 2)
             continue;
