@@ -655,6 +655,39 @@ def family_contender_ids(catalog, families, per_family):
     print(",".join(map(str, picked)))
 
 
+def kind_ids(catalog, kinds, want, lang=""):
+    """The reference and the variants whose knobs name a defect of KINDS
+    (comma-separated, e.g. register-spills,uncoalesced) of WANT programs that
+    have such a variant, spread evenly over them in name order (every family
+    in turn); LANG (c or torch) narrows the programs."""
+    db = sqlite3.connect(catalog)
+    kinds = kinds.split(",")
+    marks = ",".join("?" * len(kinds))
+    progs = [r[0] for r in db.execute(
+        "SELECT DISTINCT p.id FROM kernels k JOIN programs p ON p.id = k.program_id WHERE k.origin = 'variant'"
+        " AND json_extract(k.knobs, '$.defect') IN (%s) AND p.name LIKE ? ORDER BY p.name" % marks,
+        kinds + [(lang + "/%") if lang else "%"])]
+    by_family = {}
+    for pid, name in db.execute("SELECT id, name FROM programs"):
+        by_family.setdefault(name.split("/")[1], []).append(pid)
+    chosen = set(progs)
+    # every family in turn, then evenly within each
+    fams = sorted(f for f, ps in by_family.items() if chosen & set(ps))
+    per = {f: [p for p in progs if p in set(by_family[f])] for f in fams}
+    picked, i = [], 0
+    while len(picked) < min(int(want), len(progs)):
+        for f in fams:
+            if i < len(per[f]) and len(picked) < int(want):
+                picked.append(per[f][i])
+        i += 1
+    ids = []
+    for pid in sorted(picked):
+        ids += [r[0] for r in db.execute(
+            "SELECT id FROM kernels WHERE program_id = ? AND (origin = 'reference' OR (origin = 'variant' AND"
+            " json_extract(knobs, '$.defect') IN (%s))) ORDER BY id" % marks, [pid] + kinds)]
+    print(",".join(map(str, ids)))
+
+
 def cost(*logs):
     """Where evaluation time went: the "cost: <process> <phase> <ms>" lines
     that CUDAPERF_TRACE_COST=1 makes the harness print (harness/cost_trace.h),
@@ -722,6 +755,8 @@ def main():
         contender_ids(*args)
     elif cmd == "family-contender-ids":
         family_contender_ids(*args)
+    elif cmd == "kind-ids":
+        kind_ids(*args)
     elif cmd == "cost":
         cost(*args)
     else:

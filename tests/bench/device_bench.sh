@@ -39,6 +39,9 @@
 #   altspeed    the contenders of ALT_PER_FAMILY programs of each family of ALT_FAMILIES (those whose
 #               generators emit alternatives from the template library's knob space), timed like
 #               speedup (one trial, ALT_BUDGET s): best variant vs reference, fastest kind
+#   slower      the "slower" variants (SLOWER_KINDS, default register-spills,uncoalesced) of SLOWER_PROGRAMS
+#               programs, every family in turn (SLOWER_CAT, default the C catalog), and their references,
+#               timed (one trial, SLOWER_BUDGET s; rerun to resume): how many are measurably slower
 #   torchcat    DIR/catalog-torch.db: the C catalog plus the torch programs (after setup)
 #   torchrefs   every torch program's reference CUDA implementation, its reference computed by torch on
 #               the GPU, small/edge/large, in DIR/catalog-torch.db (the C catalog plus the torch programs;
@@ -418,6 +421,22 @@ phase_altspeed() {
     tail -1 "$OUT/alt-gpu.log"
     "$H" --catalog "$cat" results --json >"$OUT/alt-gpu.json"
     "$PY" tests/bench/device_analysis.py speedup "$cat" "$OUT/alt-gpu.json" "$OUT/alt-rows.json"
+}
+
+SLOWER_KINDS=${SLOWER_KINDS:-register-spills,uncoalesced}
+phase_slower() {
+    # the "slower" variants of SLOWER_PROGRAMS programs (every family in turn) and their references, timed on the
+    # config with the most bytes: are they correct and measurably slower (ptxas spills read from the stored structure)
+    local cat="$OUT/catalog-slower.db" t0=$(date +%s)
+    [ -f "$cat" ] || cp "${SLOWER_CAT:-$CAT}" "$cat"
+    "$PY" tests/bench/device_analysis.py kind-ids "$cat" "$SLOWER_KINDS" "${SLOWER_PROGRAMS:-120}" >"$OUT/slower-ids.txt"
+    echo "slower: $(tr ',' '\n' <"$OUT/slower-ids.txt" | grep -c .) kernels"
+    resumable_run "${SLOWER_BUDGET:-300}" "$cat" "$OUT/slower-gpu.log" "${SLOWER_PER_GPU:-8}" 4 "$OUT/cache" \
+        --kernels "$(cat "$OUT/slower-ids.txt")" --trials 1
+    echo "GPU run: exit $?, $(( $(date +%s) - t0 )) s"
+    tail -1 "$OUT/slower-gpu.log"
+    "$H" --catalog "$cat" results --json >"$OUT/slower-gpu.json"
+    "$PY" tests/bench/device_analysis.py speedup "$cat" "$OUT/slower-gpu.json" "$OUT/slower-rows.json" | sed -n '/slower. variants/,$p'
 }
 
 phase_torchcat() {
