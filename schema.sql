@@ -94,7 +94,8 @@ CREATE TABLE results (
     compile_ms      REAL,                        -- 0 when the compile cache answered
     kernel_ms       REAL,                        -- wall time of the whole evaluation of this kernel (all
                                                  -- its configs: compile, correctness, timing), per-candidate cost
-    reference_kind  TEXT,                        -- 'cpu' (the C program), 'torch-cuda', 'torch-cpu'
+    reference_kind  TEXT,                        -- 'cpu' (the C program), 'torch-cuda', 'torch-cpu', 'cuda-reference'
+                                                 -- (golden outputs of the reference CUDA implementation)
     reference_cpu_ms REAL,                       -- the C reference's run time on one CPU core (fastest trial)
     max_abs_err     REAL,
     max_rel_err     REAL,

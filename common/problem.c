@@ -87,6 +87,15 @@ int problem_eval(const Problem *p, const ProblemConfig *c, const char *expr, int
     return c ? expr_eval(expr, &env, out, e) : expr_check(expr, &env, e);
 }
 
+int problem_reference_cost(const Problem *p, const ProblemConfig *c, int64_t *flops, int64_t *bytes, Error *e)
+{
+    if (problem_eval(p, c, p->cost_ref_flops ? p->cost_ref_flops : p->cost_flops, flops, e) != 0)
+        return error_prefix(e, "%s: cost.%s", p->name, p->cost_ref_flops ? "ref_flops" : "flops");
+    if (problem_eval(p, c, p->cost_ref_bytes ? p->cost_ref_bytes : p->cost_bytes, bytes, e) != 0)
+        return error_prefix(e, "%s: cost.%s", p->name, p->cost_ref_bytes ? "ref_bytes" : "bytes");
+    return 0;
+}
+
 int problem_buffer_count(const Problem *p, const ProblemArg *a, const ProblemConfig *c,
                          int64_t *count, Error *e)
 {
@@ -279,6 +288,10 @@ int problem_validate(const Problem *p, const char *label, Error *e)
         return error_prefix(e, "%s: cost.flops", label);
     if (problem_eval(p, NULL, p->cost_bytes, NULL, e) != 0)
         return error_prefix(e, "%s: cost.bytes", label);
+    if (p->cost_ref_flops && problem_eval(p, NULL, p->cost_ref_flops, NULL, e) != 0)
+        return error_prefix(e, "%s: cost.ref_flops", label);
+    if (p->cost_ref_bytes && problem_eval(p, NULL, p->cost_ref_bytes, NULL, e) != 0)
+        return error_prefix(e, "%s: cost.ref_bytes", label);
     if (!p->prov_license || !*p->prov_license)
         return ERR(e, "%s: provenance.license: missing", label);
     return 0;
@@ -614,10 +627,14 @@ static int parse_root(ParseCtx *px, const cJSON *root, Problem *p)
     const cJSON *cost = cJSON_GetObjectItemCaseSensitive(root, "cost");
     if (!cJSON_IsObject(cost))
         return ERR(px->e, "%s: cost: missing or not an object", px->file);
-    static const char *const cost_keys[] = {"flops", "bytes", NULL};
+    static const char *const cost_keys[] = {"flops", "bytes", "ref_flops", "ref_bytes", NULL};
+    const cJSON *ref_flops = cJSON_GetObjectItemCaseSensitive(cost, "ref_flops");
+    const cJSON *ref_bytes = cJSON_GetObjectItemCaseSensitive(cost, "ref_bytes");
     if (check_keys(px, cost, "cost", cost_keys) != 0 ||
         get_expr(px, cJSON_GetObjectItemCaseSensitive(cost, "flops"), "cost.flops", &p->cost_flops) != 0 ||
-        get_expr(px, cJSON_GetObjectItemCaseSensitive(cost, "bytes"), "cost.bytes", &p->cost_bytes) != 0)
+        get_expr(px, cJSON_GetObjectItemCaseSensitive(cost, "bytes"), "cost.bytes", &p->cost_bytes) != 0 ||
+        (ref_flops && get_expr(px, ref_flops, "cost.ref_flops", &p->cost_ref_flops) != 0) ||
+        (ref_bytes && get_expr(px, ref_bytes, "cost.ref_bytes", &p->cost_ref_bytes) != 0))
         return -1;
     const cJSON *prov = cJSON_GetObjectItemCaseSensitive(root, "provenance");
     if (!cJSON_IsObject(prov))
@@ -751,6 +768,10 @@ char *problem_to_json(const Problem *p)
     cJSON *cost = cJSON_AddObjectToObject(root, "cost");
     cJSON_AddItemToObject(cost, "flops", expr_json(p->cost_flops));
     cJSON_AddItemToObject(cost, "bytes", expr_json(p->cost_bytes));
+    if (p->cost_ref_flops)
+        cJSON_AddItemToObject(cost, "ref_flops", expr_json(p->cost_ref_flops));
+    if (p->cost_ref_bytes)
+        cJSON_AddItemToObject(cost, "ref_bytes", expr_json(p->cost_ref_bytes));
     cJSON *prov = cJSON_AddObjectToObject(root, "provenance");
     if (p->prov_generator)
         cJSON_AddStringToObject(prov, "generator", p->prov_generator);
@@ -806,6 +827,8 @@ void problem_free(Problem *p)
     free(p->configs);
     free(p->cost_flops);
     free(p->cost_bytes);
+    free(p->cost_ref_flops);
+    free(p->cost_ref_bytes);
     free(p->prov_generator);
     free(p->prov_license);
     free(p->prov_source);

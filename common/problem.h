@@ -75,8 +75,11 @@ typedef struct Problem {
     ProblemConfig *configs;
     int n_configs;
     double atol, rtol;
-    char *cost_flops;    /* expressions of the params */
-    char *cost_bytes;
+    char *cost_flops;    /* expressions of the params: the problem's operations and its useful */
+    char *cost_bytes;    /* bytes (each input read once, each output written once): the roofline's */
+    char *cost_ref_flops;/* the C reference's own work on one CPU core, where the problem's cost */
+    char *cost_ref_bytes;/* undercounts it (libm calls, passes over data, cache lines of random or
+                            strided accesses); NULL: the same as cost_flops / cost_bytes */
     char *prov_generator;/* may be NULL */
     int64_t prov_seed;
     char *prov_license;
@@ -110,6 +113,10 @@ int problem_buffer_count(const Problem *p, const ProblemArg *a, const ProblemCon
 /* Evaluates an expression of the params under config c. */
 int problem_eval(const Problem *p, const ProblemConfig *c, const char *expr, int64_t *out,
                  Error *e);
+/* The C reference's own work under config c: cost.ref_flops and cost.ref_bytes
+ * where meta.json gives them, else the problem's flops and bytes (what the
+ * CPU-reference budget of `harness run` is checked against). */
+int problem_reference_cost(const Problem *p, const ProblemConfig *c, int64_t *flops, int64_t *bytes, Error *e);
 /* The value of scalar `a` under config c (override or default). */
 double problem_scalar_value(const ProblemArg *a, const ProblemConfig *c);
 

@@ -52,6 +52,38 @@ static void configs(GenProgram *p, int kind)
     gen_config(p, "large", C[kind][3]);
 }
 
+/* The C loops reach a random vertex's state (or its adjacency row) per edge,
+ * a 64-byte line each where the problem's bytes count 4 or 8: per step, per
+ * iteration or source, per walker; triangle-style kernels fetch both ends'
+ * rows per edge. */
+static const char *reference_bytes(int kind)
+{
+    switch (kind) {
+    case G:
+    case GL:
+    case GQ:
+    case GS:
+    case GSD:
+    case GK:
+    case COOK:
+        return "64*nnz";
+    case GMS:
+        return "64*nnz*ns";
+    case GI:
+        return "64*nnz*iters";
+    case TRI:
+        return "128*nnz";
+    case VERT:
+        return "64*n";
+    case WALK:
+        return "64*walkers";
+    case WALKS:
+        return "64*walkers*steps";
+    default:
+        return NULL;
+    }
+}
+
 #define OP(...) {__VA_ARGS__, .tol64 = {0, 0}}
 #define CSR_FILL "row_ptr=part:nnz;col_idx=int:0:n"
 #define CSR_SHAPES "row_ptr=n+1;col_idx=nnz"
@@ -1804,7 +1836,7 @@ static const Op OPS[] = {
 /* Applies "name=int:lo:hi;name=uni:lo:hi;name=part:total;name=sorted". */
 static int generate(GenCtx *g)
 {
-    static const OpFamily family = {"graph traversal step", configs};
+    static const OpFamily family = {"graph traversal step", configs, reference_bytes};
     return ops_emit_all(g, &family, OPS, N_OPS);
 }
 

@@ -1830,7 +1830,7 @@ static const Op OPS[] = {
 /* Applies "name=int:lo:hi;name=uni:lo:hi;name=part:total;name=sorted". */
 static int generate(GenCtx *g)
 {
-    static const OpFamily family = {"anti-diagonal dynamic program", configs};
+    static const OpFamily family = {"anti-diagonal dynamic program", configs, NULL};
     return ops_emit_all(g, &family, OPS, N_OPS);
 }
 

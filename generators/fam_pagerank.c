@@ -38,6 +38,26 @@ static void configs(GenProgram *p, int kind)
     gen_config(p, "large", C[kind][3]);
 }
 
+/* The C loops visit every edge once per iteration (and per personalisation
+ * vector), reading or updating the value of a random vertex: a 64-byte line
+ * each, where the problem's bytes count 4 or 8. */
+static const char *reference_bytes(int kind)
+{
+    switch (kind) {
+    case PR:
+    case PRS:
+    case BIP:
+        return "64*nnz*iters";
+    case PRB:
+        return "64*nnz*iters*k";
+    case PR1:
+    case DEG:
+        return "64*nnz";
+    default:
+        return NULL; /* per-vertex work only */
+    }
+}
+
 #define OP(...) {__VA_ARGS__}
 #define INC "#include <stdlib.h>\n#include <string.h>\n\n"
 #define CSR_FILL "row_ptr=part:nnz;col_idx=int:0:n"
@@ -1226,7 +1246,7 @@ static const Op OPS[] = {
 /* Applies "name=int:lo:hi;name=uni:lo:hi;name=part:total;name=sorted". */
 static int generate(GenCtx *g)
 {
-    static const OpFamily family = {"link analysis", configs};
+    static const OpFamily family = {"link analysis", configs, reference_bytes};
     return ops_emit_all(g, &family, OPS, N_OPS);
 }
 

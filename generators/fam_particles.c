@@ -725,6 +725,12 @@ static int emit(GenCtx *g, const Op *op, const char *inst)
         }
     }
     gen_cost(p, op->flops, bytes.data);
+    /* A deposit scatters each particle's charge into grid nodes at random:
+     * the C loop touches 1, 2 or 4 lines of the grid per particle in 1, 2
+     * or 3 dimensions (neighbours along x share a line), a 64-byte line
+     * each, where the problem's bytes count the grid once. */
+    if (op->kind == DEP1 || op->kind == DEP2 || op->kind == DEP3)
+        gen_reference_cost(p, NULL, op->kind == DEP1 ? "64*n" : op->kind == DEP2 ? "128*n" : "256*n");
     if (!strcmp(kt, "f64") && op->tol64[0] > 0)
         gen_tolerance(p, op->tol64[0], op->tol64[1]);
     else if (strcmp(kt, "f64") && op->tol[0] > 0)

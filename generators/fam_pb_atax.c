@@ -134,6 +134,13 @@ static int generate(GenCtx *g)
                     snprintf(bytes, sizeof bytes, "%d*(%s*n + 2*n%s%s)", f64 ? 8 : 4, R, fused ? "" : " + ",
                              fused ? "" : R);
                     gen_cost(p, flops, bytes);
+                    /* column-major A read along its rows by the C loops: a
+                     * 64-byte line per element, per pass over A */
+                    if (lay == COL) {
+                        char ref_bytes[64];
+                        snprintf(ref_bytes, sizeof ref_bytes, "%d*%s*n", fused ? 128 : 64, R);
+                        gen_reference_cost(p, NULL, ref_bytes);
+                    }
                     /* y_j sums rows of A weighted by (A x)_i ~ sqrt(n)/3. */
                     double rows, cols;
                     mv_large_dims(&sh, 1, &rows, &cols);

@@ -368,6 +368,14 @@ void gen_cost(GenProgram *p, const char *flops_expr, const char *bytes_expr)
     p->p->cost_bytes = xstrdup(bytes_expr);
 }
 
+void gen_reference_cost(GenProgram *p, const char *flops_expr, const char *bytes_expr)
+{
+    free(p->p->cost_ref_flops);
+    free(p->p->cost_ref_bytes);
+    p->p->cost_ref_flops = flops_expr ? xstrdup(flops_expr) : NULL;
+    p->p->cost_ref_bytes = bytes_expr ? xstrdup(bytes_expr) : NULL;
+}
+
 void gen_source(GenProgram *p, const char *fmt, ...)
 {
     va_list ap;

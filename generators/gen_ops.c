@@ -208,6 +208,20 @@ static void emit_cuda(GenProgram *p, const Op *op, const Sub *t, const Sub *dtyp
     gen_knob(p, "mapping", op->mapping);
 }
 
+/* Appends expr to out with $S / $W replaced by the sizes of dtypes kt / vt
+ * (vt NULL: $W is 0); nothing when expr is NULL. */
+static void put_sizes(StrBuf *out, const char *expr, const char *kt, const char *vt)
+{
+    for (const char *c = expr; c && *c; c++) {
+        if (c[0] == '$' && (c[1] == 'S' || c[1] == 'W')) {
+            sb_append(out, c[1] == 'S' ? ops_size_of(kt) : (vt ? ops_size_of(vt) : "0"));
+            c++;
+        } else {
+            sb_putc(out, *c);
+        }
+    }
+}
+
 /* Emits one instance ("f32" or "key/payload") of op. */
 static int emit(GenCtx *g, const OpFamily *fam, const Op *op, const char *inst)
 {
@@ -226,16 +240,15 @@ static int emit(GenCtx *g, const OpFamily *fam, const Op *op, const char *inst)
     ops_declare(p, sig.data, op->shapes, op->inout, op->scalars);
     fam->configs(p, op->kind);
     ops_fills(p, op->fills);
-    StrBuf bytes = STRBUF_INIT;
-    for (const char *c = op->bytes; *c; c++) {
-        if (c[0] == '$' && (c[1] == 'S' || c[1] == 'W')) {
-            sb_append(&bytes, c[1] == 'S' ? ops_size_of(kt) : (slash ? ops_size_of(vt) : "0"));
-            c++;
-        } else {
-            sb_putc(&bytes, *c);
-        }
-    }
+    StrBuf bytes = STRBUF_INIT, ref_flops = STRBUF_INIT, ref_bytes = STRBUF_INIT;
+    put_sizes(&bytes, op->bytes, kt, slash ? vt : NULL);
     gen_cost(p, op->flops, bytes.data);
+    const char *ref_b = op->ref_bytes ? op->ref_bytes : fam->ref_bytes ? fam->ref_bytes(op->kind) : NULL;
+    if (op->ref_flops || ref_b) {
+        put_sizes(&ref_flops, op->ref_flops, kt, slash ? vt : NULL);
+        put_sizes(&ref_bytes, ref_b, kt, slash ? vt : NULL);
+        gen_reference_cost(p, op->ref_flops ? ref_flops.data : NULL, ref_b ? ref_bytes.data : NULL);
+    }
     if (!strcmp(kt, "f64") && op->tol64[0] > 0)
         gen_tolerance(p, op->tol64[0], op->tol64[1]);
     else if (strcmp(kt, "f64") && op->tol[0] > 0)
@@ -252,6 +265,8 @@ static int emit(GenCtx *g, const OpFamily *fam, const Op *op, const char *inst)
     emit_cuda(p, op, &tc, &dts);
     sb_release(&sig);
     sb_release(&bytes);
+    sb_release(&ref_flops);
+    sb_release(&ref_bytes);
     return gen_end(p);
 }
 

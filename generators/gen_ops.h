@@ -48,12 +48,21 @@ typedef struct Op {
     OpLaunch launch[OPS_MAX_LAUNCHES];
     const char *scratch;
     const char *mapping;
+    /* The C reference's own work where flops/bytes undercount it (gen.h:
+     * gen_reference_cost; NULL: the same), $S / $W as above; last, so the
+     * tables name them (.ref_bytes = ...) only where they apply. */
+    const char *ref_flops, *ref_bytes;
 } Op;
 
 /* What the family adds to its op table. */
 typedef struct OpFamily {
     const char *what;                           /* "link analysis": the description's first words */
     void (*configs)(GenProgram *p, int kind);   /* small, edge..., large for an op's `kind` */
+    /* The C reference's bytes for an op's `kind` where the op names none
+     * (Op.ref_bytes), or NULL: the same as the problem's.  For families
+     * whose C loops gather or scatter at random (a graph's edges), each
+     * such access counted as the whole 64-byte line it costs. */
+    const char *(*ref_bytes)(int kind);
 } OpFamily;
 
 int ops_emit_all(GenCtx *g, const OpFamily *fam, const Op *ops, int n);

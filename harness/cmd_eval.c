@@ -12,6 +12,7 @@
 #include "harness/catalog.h"
 #include "harness/cli.h"
 #include "harness/eval.h"
+#include "harness/golden.h"
 #include "harness/nvrtc.h"
 #include "harness/results.h"
 #include "harness/structure.h"
@@ -27,8 +28,18 @@ static const char USAGE[] =
     "  the program's reference CUDA implementation, timed interleaved in the same worker.\n"
     "  After the verdict: the static structural report (coalescing, occupancy, barriers, score;\n"
     "  `harness structure`, docs/STRUCTURE.md), also under \"structure\" in --json.\n"
-    "  --configs a,b,...  configs to run (default: all but 'large', whose CPU reference is too slow;\n"
-    "                     a torch program's reference runs on the GPU: every config there)\n"
+    "  --configs a,b,...  configs to run, each against the C reference whatever it costs (default: all\n"
+    "                     but 'large', whose C reference is too slow; a torch program's reference runs\n"
+    "                     on the GPU: every config there. A C program's config beyond the C reference's\n"
+    "                     budget, 'large' included, is checked by default against golden outputs of the\n"
+    "                     program's reference CUDA implementation, run in the same worker on the same\n"
+    "                     inputs, once the catalog shows that implementation passed every config within\n"
+    "                     the budget on this backend (evaluating the reference itself: once it passes\n"
+    "                     them here; it is then compared with a second execution of itself); else it is\n"
+    "                     reported skipped, with the reason)\n"
+    "  --reference-budget FLOPS,BYTES  what the C reference may cost per config, by the program's cost\n"
+    "                     model (default 4e9,2147483648); with --backend cpu, a 'large' beyond 5e7 flops or\n"
+    "                     256 MiB stays out whatever its reference\n"
     "  --trials N         fresh-seed trials per config (default 3; the second reads integer buffers'\n"
     "                     guards as small indices)\n"
     "  --seed N           seed of the first trial (default 20261202)\n"
@@ -193,6 +204,102 @@ static int find_baseline(CliContext *cx, const char *program, const Problem *p, 
     return 0;
 }
 
+/* Whether golden.h lets the reference CUDA implementation give the
+ * golden outputs of config `target`: from the catalog's verdicts of the
+ * program's reference kernel on this backend (a program folder has none
+ * stored), or, when the candidate is that reference, from its own passes
+ * in this evaluation on the configs marked in now[] (*after_pass).  1
+ * allowed, 0 refused with why[], -1 with e. */
+static int eval_golden_allowed(CliContext *cx, const char *program, const Problem *p, const ProblemConfig *target,
+                               const EvalOptions *o, const RefBudget *b, const unsigned char *now, int *after_pass,
+                               char *why, size_t len, Error *e)
+{
+    int rc = 0;
+    Catalog *c = NULL;
+    int64_t ref = 0;
+    *after_pass = o->candidate_is_reference;
+    if (file_is_dir(program)) {
+        if (o->candidate_is_reference)
+            return 1;
+        snprintf(why, len, "a program folder has no stored results of it (evaluate the catalog's program by name)");
+        return 0;
+    }
+    if (!o->candidate_is_reference && !o->baseline_source) {
+        snprintf(why, len, "the catalog holds none that can be read for this program");
+        return 0;
+    }
+    TRY(catalog_open(cx->catalog_path, 0, &c, e));
+    TRY(golden_reference_kernel(c, p->name, &ref, e));
+    rc = golden_allowed(c, ref, backend_name(o->backend), p, b, o->candidate_is_reference ? now : NULL, target, why,
+                        len, e);
+done:
+    catalog_close(c);
+    return rc;
+}
+
+/* Whether config c, chosen by default (chosen: it is among the default
+ * configs), takes golden outputs: a C program's config beyond the C
+ * reference's budget b.  'large', left out by default (its C reference is
+ * too slow), joins them then, unless the CPU backend's fibers cannot
+ * afford it whatever the reference. */
+static int wants_golden(const Problem *p, const ProblemConfig *c, int chosen, const EvalOptions *o, const RefBudget *b)
+{
+    RefBudget fibers = golden_cpu_backend_budget();
+    if (strcmp(p->lang, "c") != 0 || !golden_beyond(p, c, b, NULL, NULL))
+        return 0;
+    return chosen || (strcmp(c->name, "large") == 0 &&
+                      !(o->backend == BACKEND_CPU && golden_kernel_beyond(p, c, &fibers, NULL, NULL)));
+}
+
+/* The default configs (cs[0..*n_cs), from pick_configs; room for every
+ * config of p) with golden outputs where the C reference is beyond budget
+ * b: each such config stays or joins, marked in golden[] (parallel to cs),
+ * when eval_golden_allowed says so, with o's golden fields set; else it is
+ * left out and left_out[k] (k over p->configs; from malloc()) says why.
+ * -1 with e on a catalog error. */
+static int add_golden_configs(CliContext *cx, const char *program, const Problem *p, const char *kernel,
+                              const LaunchPlan *lp, EvalOptions *o, const RefBudget *b, const ProblemConfig **cs,
+                              int *n_cs, unsigned char *golden, char **left_out, Error *e)
+{
+    int rc = 0, n = 0, after_pass = 0;
+    unsigned char *in = xcalloc((size_t)p->n_configs + 1, 1), *want = xcalloc((size_t)p->n_configs + 1, 1);
+    unsigned char *now = xcalloc((size_t)p->n_configs + 1, 1); /* checked against the C reference here */
+    for (int j = 0; j < *n_cs; j++)
+        in[cs[j] - p->configs] = 1;
+    for (int k = 0; k < p->n_configs; k++) {
+        want[k] = wants_golden(p, &p->configs[k], in[k], o, b);
+        now[k] = in[k] && !want[k];
+    }
+    for (int k = 0; k < p->n_configs; k++) {
+        char why[768], reason[1280];
+        int ok = want[k] ? eval_golden_allowed(cx, program, p, &p->configs[k], o, b, now, &after_pass, why,
+                                               sizeof why, e)
+                         : 0;
+        if (ok < 0) {
+            rc = -1; /* e says why */
+            goto done;
+        }
+        if (want[k] && !ok)
+            left_out[k] = xstrdup(golden_skip_reason(p, &p->configs[k], b, why, reason, sizeof reason));
+        if (now[k] || ok) {
+            golden[n] = (unsigned char)ok;
+            cs[n++] = &p->configs[k];
+        }
+        if (ok) {
+            o->golden = golden;
+            o->golden_source = o->candidate_is_reference ? kernel : o->baseline_source;
+            o->golden_plan = o->candidate_is_reference ? lp : o->baseline_plan;
+            o->golden_after_pass = after_pass;
+        }
+    }
+    *n_cs = n;
+done:
+    free(in);
+    free(want);
+    free(now);
+    return rc;
+}
+
 static const char *fmt_err(double v, char *buf, size_t len)
 {
     if (isinf(v))
@@ -243,6 +350,9 @@ static void print_human(const char *program, const char *kernel_path, const Eval
                eval_status_name(ec->status), tr, a, b, tm, iq, ns, cu, sp);
         if (ec->message[0])
             printf("    %s\n", ec->message);
+        if (ec->reference_kind && strcmp(ec->reference_kind, GOLDEN_REFERENCE_KIND) == 0)
+            printf("    checked against golden outputs: the program's reference CUDA implementation's, on the same "
+                   "inputs (the C reference is beyond its budget)\n");
         if (ec->timed_runs && !isnan(ec->window_ms))
             printf("    times include the event window's own %.2f us (measured on an empty kernel), as ncu's do\n",
                    ec->window_ms * 1000.0);
@@ -325,7 +435,7 @@ static void print_profiles(const Problem *p, const char *kernel, const LaunchPla
 }
 
 static void print_json(const char *program, const char *kernel_path, const EvalReport *r, const EvalOptions *o,
-                       const StructureReport *sr, const char *structure_note)
+                       const StructureReport *sr, const char *structure_note, const Problem *p, char **left_out)
 {
     cJSON *j = cJSON_CreateObject();
     cJSON_AddStringToObject(j, "program", program);
@@ -348,6 +458,8 @@ static void print_json(const char *program, const char *kernel_path, const EvalR
         cJSON_AddStringToObject(c, "name", ec->config->name);
         cJSON_AddStringToObject(c, "status", eval_status_name(ec->status));
         cJSON_AddStringToObject(c, "message", ec->message);
+        if (ec->reference_kind)
+            cJSON_AddStringToObject(c, "reference_kind", ec->reference_kind);
         cJSON_AddNumberToObject(c, "trials", ec->trials);
         if (ec->buffer[0]) {
             cJSON_AddStringToObject(c, "buffer", ec->buffer);
@@ -389,6 +501,15 @@ static void print_json(const char *program, const char *kernel_path, const EvalR
             cJSON_AddItemToObject(c, "profile", profile_to_cjson(&ec->profile));
         cJSON_AddItemToArray(cs, c);
     }
+    cJSON *sk = cJSON_AddArrayToObject(j, "skipped"); /* configs left out for want of golden outputs, and why */
+    for (int k = 0; k < p->n_configs; k++) {
+        if (!left_out[k])
+            continue;
+        cJSON *one = cJSON_CreateObject();
+        cJSON_AddStringToObject(one, "name", p->configs[k].name);
+        cJSON_AddStringToObject(one, "reason", left_out[k]);
+        cJSON_AddItemToArray(sk, one);
+    }
     cJSON_AddItemToObject(j, "structure", sr ? structure_to_cjson(sr) : cJSON_CreateNull());
     if (!sr)
         cJSON_AddStringToObject(j, "structure_note", structure_note);
@@ -427,6 +548,7 @@ int cmd_eval(CliContext *cx, int argc, char **argv)
 {
     EvalOptions o = eval_default_options();
     const char *pos[3] = {NULL, NULL, NULL}, *configs = NULL, *cache = NULL;
+    RefBudget budget = golden_default_budget();
     int n_pos = 0, json = 0, racecheck = 0;
     char sanitizer[1024];
     for (int i = 1; i < argc; i++) {
@@ -437,6 +559,10 @@ int cmd_eval(CliContext *cx, int argc, char **argv)
             return 0;
         } else if (strcmp(a, "--configs") == 0 && more) {
             configs = argv[++i];
+        } else if (strcmp(a, "--reference-budget") == 0 && more) {
+            Error be;
+            if (golden_parse_budget(argv[++i], &budget, &be) != 0)
+                return cli_usage_error("eval", "--reference-budget: %s", be.msg);
         } else if (strcmp(a, "--trials") == 0 && more) {
             o.trials = atoi(argv[++i]);
             if (o.trials < 1)
@@ -522,6 +648,8 @@ int cmd_eval(CliContext *cx, int argc, char **argv)
     char *ref_source = NULL, *kernel = NULL, *base_source = NULL;
     LaunchPlan *base_plan = NULL;
     const ProblemConfig **cs = NULL;
+    unsigned char *golden = NULL;
+    char **left_out = NULL; /* per config of p: why it is left out for want of golden outputs */
     int n_cs = 0, rc = 0, no_gpu = 0;
     EvalReport r;
     memset(&r, 0, sizeof r);
@@ -542,6 +670,21 @@ int cmd_eval(CliContext *cx, int argc, char **argv)
         o.baseline_source = base_source;
         o.baseline_plan = base_plan;
     }
+    golden = xcalloc((size_t)p->n_configs + 1, 1);
+    left_out = xcalloc((size_t)p->n_configs + 1, sizeof *left_out);
+    if (!configs && add_golden_configs(cx, pos[0], p, kernel, lp, &o, &budget, cs, &n_cs, golden, left_out, &e) != 0) {
+        rc = cli_fail(&e);
+        goto done;
+    }
+    if (n_cs == 0) {
+        fprintf(stderr, "harness eval: no config to run:");
+        for (int k = 0; k < p->n_configs; k++)
+            if (left_out[k])
+                fprintf(stderr, " %s", left_out[k]);
+        fprintf(stderr, "\n");
+        rc = 1;
+        goto done;
+    }
     if (evaluate(cx, pos[0], p, ref_source, kernel, lp, cs, n_cs, &o, &r, &no_gpu, &e) != 0) {
         rc = cli_fail(&e);
         if (no_gpu)
@@ -551,7 +694,7 @@ int cmd_eval(CliContext *cx, int argc, char **argv)
     }
     int have_sr = structure_of(p, kernel, lp, &r, &o, &sr, structure_note, sizeof structure_note);
     if (json) {
-        print_json(p->name, pos[1], &r, &o, have_sr ? &sr : NULL, structure_note);
+        print_json(p->name, pos[1], &r, &o, have_sr ? &sr : NULL, structure_note, p, left_out);
     } else {
         print_human(p->name, pos[1], &r, &o);
         printf("\n");
@@ -560,12 +703,19 @@ int cmd_eval(CliContext *cx, int argc, char **argv)
         else
             printf("structure: no report (%s)\n", structure_note);
         print_profiles(p, kernel, lp, &r, &o);
+        for (int k = 0; k < p->n_configs; k++)
+            if (left_out[k])
+                printf("\nconfig %s: skipped: %s\n", p->configs[k].name, left_out[k]);
     }
     rc = r.status == EVAL_PASS ? 0 : 1;
 done:
     structure_report_release(&sr);
     eval_report_release(&r);
     free(cs);
+    free(golden);
+    for (int k = 0; left_out && k < p->n_configs; k++)
+        free(left_out[k]);
+    free(left_out);
     launch_free(lp);
     problem_free(p);
     free(ref_source);

@@ -22,8 +22,19 @@ static const char USAGE[] =
     "  --program PATTERN   program names matching an SQL LIKE pattern (c/gemm/%)\n"
     "  --kernels K         reference (default), variants, all, contenders (the reference and the variants\n"
     "                      not planted to fail: what a speedup study times), or kernel ids 12,40,41\n"
-    "  --configs a,b       config names (default: every config the CPU reference can afford;\n"
-    "                      the others are stored as skipped, with the reason)\n"
+    "  --configs a,b       config names, each checked against the C reference whatever it costs\n"
+    "                      (default: every config within the C reference's budget, below; beyond it, a\n"
+    "                      C program's config is checked against golden outputs of the program's\n"
+    "                      reference CUDA implementation, run in the candidate's worker on the same\n"
+    "                      inputs, once that implementation has passed every config within the budget on\n"
+    "                      this backend (its latest results in the catalog, this run's included: a\n"
+    "                      program's reference runs before its other kernels); the reference itself is\n"
+    "                      then compared with a second execution of itself (faults, guard writes, inputs\n"
+    "                      changed, nondeterminism). Such results say reference_kind cuda-reference;\n"
+    "                      the configs left out are stored as skipped, with the reason)\n"
+    "  --reference-budget FLOPS,BYTES  what the C reference may cost per config, by the program's cost\n"
+    "                      model (default 4e9,2147483648: a few seconds of one core); with --backend cpu,\n"
+    "                      configs beyond 5e7 flops or 256 MiB are left out whatever their reference\n"
     "  --skip-configs a,b  config names never run (e.g. large)\n"
     "  --limit N           at most N kernels (in program order)\n"
     "  --sample N          N kernels spread evenly over the selection (every family in turn)\n"
@@ -31,8 +42,8 @@ static const char USAGE[] =
     "  --shard I/N         only shard I of N (whole programs, dealt round-robin): run each shard on its\n"
     "                      own copy of the catalog, then `harness merge` the copies into one run\n"
     "options:\n"
-    "  --resume RUN        continue run RUN (its own selection, backend, trials, timeout, timing and profile\n"
-    "                      options) without redoing finished kernels\n"
+    "  --resume RUN        continue run RUN (its own selection, backend, trials, timeout, timing, profile\n"
+    "                      and reference budget options) without redoing finished kernels\n"
     "  --backend gpu|cpu   where candidates run (default gpu; cpu: correctness only)\n"
     "  --gpus N|all        one worker per GPU, devices 0..N-1 (default 1)\n"
     "  --jobs N            processes compiling ahead of the GPUs (default: CPU cores - GPUs)\n"
@@ -115,7 +126,7 @@ int cmd_run(CliContext *cx, int argc, char **argv)
     o.compile_jobs = -1;
     o.progress = stderr;
     const char *gpus = NULL, *cache = NULL;
-    int per_gpu_given = 0, backend_given = 0, racecheck = 0, stored_racecheck = 0;
+    int per_gpu_given = 0, backend_given = 0, racecheck = 0, stored_racecheck = 0, budget_given = 0;
     char sanitizer[1024];
     int64_t resume = 0, *ids = NULL;
     int rc = 0;
@@ -155,6 +166,11 @@ int cmd_run(CliContext *cx, int argc, char **argv)
             o.sel.configs = argv[++i];
         } else if (OPT("--skip-configs")) {
             o.sel.skip_configs = argv[++i];
+        } else if (OPT("--reference-budget")) {
+            Error be;
+            if (golden_parse_budget(argv[++i], &o.budget, &be) != 0)
+                return cli_usage_error("run", "--reference-budget: %s", be.msg);
+            budget_given = 1;
         } else if (OPT("--shard")) {
             if (run_parse_shard(argv[++i], &o.sel.shard_index, &o.sel.shard_count) != 0)
                 return cli_usage_error("run", "--shard takes I/N with 0 <= I < N (e.g. 0/4), not '%s'", argv[i]);
@@ -225,11 +241,19 @@ int cmd_run(CliContext *cx, int argc, char **argv)
     Error e;
     /* a resumed run keeps the options it was started with */
     const char *stored_backend = NULL;
-    if (resume && run_stored_options(cx->catalog_path, resume, &o.eval, &stored_racecheck, &stored_backend, &e) != 0) {
+    RefBudget stored_budget;
+    if (resume && run_stored_options(cx->catalog_path, resume, &o.eval, &stored_racecheck, &stored_backend,
+                                     &stored_budget, &e) != 0) {
         free(ids);
         fprintf(stderr, "harness run: %s\n", e.msg);
         return 1;
     }
+    if (resume && budget_given) {
+        free(ids);
+        return cli_usage_error("run", "--reference-budget: a resumed run keeps the budget it was started with");
+    }
+    if (resume)
+        o.budget = stored_budget;
     if (stored_backend && !backend_given)
         o.backend = stored_backend; /* a CPU-backend run resumes on the CPU backend unasked */
     if (o.eval.arch && nvrtc_check_arch(o.eval.arch, &e) != 0) {

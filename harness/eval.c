@@ -12,6 +12,7 @@
 #include "harness/cost_trace.h"
 #include "harness/cpu_compile.h"
 #include "harness/cref.h"
+#include "harness/golden.h"
 #include "harness/racecheck.h"
 #include "harness/ref_cache.h"
 #include "harness/inputs.h"
@@ -30,6 +31,7 @@ const char *eval_status_name(EvalStatus s)
     case EVAL_COMPILE_ERROR: return "compile_error";
     case EVAL_REFERENCE_ERROR: return "reference_error";
     case EVAL_NOT_RUN: return "not_run";
+    case EVAL_SKIPPED: return "skipped";
     }
     return "?";
 }
@@ -175,6 +177,16 @@ typedef struct Eval {
     size_t base_cubin_len;
     const char *ref_source;    /* a torch program's source (the runner gets it per request) */
     Deadline deadline;         /* per execution, for the config being evaluated (use_deadline) */
+    int timed_k;               /* the config timed unless time_all_configs (eval_timed_config) */
+    const char *kernel_source; /* the candidate's */
+    /* golden outputs (EvalOptions.golden): the reference CUDA
+     * implementation's image, made on the first config that needs it */
+    int golden_now;            /* the config being evaluated takes them */
+    int gold_ready;            /* gold_cubin or gold_error is set */
+    const void *gold_cubin;    /* gold_owned, or the candidate's own cubin when the sources are equal */
+    size_t gold_cubin_len;
+    void *gold_owned;
+    char gold_error[1024];     /* why there is no image */
 } Eval;
 
 static int is_torch(const Problem *p)
@@ -752,6 +764,246 @@ static void cpu_race_verdict(EvalConfig *ec, const RunOutcome *out)
     }
 }
 
+/* For one execution of `plan` on a trial's buffers: uploads the inputs
+ * (host[]), poisons the outputs and the plan's scratch (buffers from
+ * scratch_base on).  -1 with *st and e when the worker failed. */
+static int upload_trial(Eval *ev, const LaunchPlan *plan, int scratch_base, void **host, const uint64_t *bytes,
+                        WpStatus *st, Error *e)
+{
+    const Problem *p = ev->p;
+    uint8_t pat[8];
+    for (int i = 0; i < p->n_args; i++) {
+        const ProblemArg *a = &p->args[i];
+        int b = ev->buf_of_arg[i];
+        if (b < 0)
+            continue;
+        if (arg_role_is_input(a->role)) {
+            if (gpu_worker_upload(&ev->s->w, (uint32_t)b, host[b], bytes[b], st, e) != 0)
+                return -1;
+        } else {
+            inputs_poison(a->dtype, pat, 1);
+            if (gpu_worker_fill(&ev->s->w, (uint32_t)b, pat, (uint32_t)dtype_size(a->dtype), st, e) != 0)
+                return -1;
+        }
+    }
+    for (int s = 0; s < plan->n_scratch; s++) {
+        inputs_poison(plan->scratch[s].dtype, pat, 1);
+        if (gpu_worker_fill(&ev->s->w, (uint32_t)(scratch_base + s), pat, (uint32_t)dtype_size(plan->scratch[s].dtype),
+                            st, e) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The message of guard violation g of an execution of `plan` (its scratch
+ * from buffer scratch_base on), into msg[0..len). */
+static void guard_message(const Eval *ev, const LaunchPlan *plan, int scratch_base, const GuardViolation *g,
+                          const uint64_t *bytes, char *msg, size_t len)
+{
+    const Problem *p = ev->p;
+    const char *name = (int)g->buffer >= scratch_base && (int)g->buffer < scratch_base + plan->n_scratch
+                           ? plan->scratch[g->buffer - (uint32_t)scratch_base].name
+                           : "?";
+    for (int i = 0; i < p->n_args; i++)
+        if (ev->buf_of_arg[i] == (int)g->buffer)
+            name = p->args[i].name;
+    if (g->offset < 0)
+        snprintf(msg, len, "wrote out of bounds: %lld bytes before the start of '%s'", (long long)-g->offset, name);
+    else
+        snprintf(msg, len, "wrote out of bounds: '%s' has %llu bytes, the kernel wrote byte %lld (%lld past the end)",
+                 name, (unsigned long long)bytes[g->buffer], (long long)g->offset,
+                 (long long)(g->offset - (int64_t)bytes[g->buffer]));
+}
+
+/* The golden outputs of config ec could not be made (msg says why; it may
+ * be ec->message).  Not the candidate's fault, so a reference_error,
+ * unless the candidate is that very reference: then it is its own verdict
+ * `own`, found on its first execution instead of its second. */
+static void golden_failed(const Eval *ev, EvalConfig *ec, EvalStatus own, const char *msg)
+{
+    char said[sizeof ec->message];
+    snprintf(said, sizeof said, "%s", msg);
+    if (ev->o->candidate_is_reference) {
+        ec->status = own;
+        snprintf(ec->message, sizeof ec->message, "its execution that gives the golden outputs: %s", said);
+    } else {
+        ec->status = EVAL_REFERENCE_ERROR;
+        snprintf(ec->message, sizeof ec->message,
+                 "no golden outputs: the reference CUDA implementation failed on this config: %s", said);
+    }
+}
+
+/* The image of the reference CUDA implementation that gives golden
+ * outputs, compiled once per candidate for the backend (the candidate's
+ * own when it is the same source); a failure stays in ev->gold_error, and
+ * every golden config reports it. */
+static void golden_prepare(Eval *ev)
+{
+    const EvalOptions *o = ev->o;
+    ev->gold_ready = 1;
+    if (!o->golden_source || !o->golden_plan) {
+        snprintf(ev->gold_error, sizeof ev->gold_error, "the program's reference CUDA implementation was not given");
+        return;
+    }
+    if (ev->cubin && strcmp(o->golden_source, ev->kernel_source) == 0) {
+        ev->gold_cubin = ev->cubin;
+        ev->gold_cubin_len = ev->cubin_len;
+        return;
+    }
+    NvrtcResult gr;
+    Error ge;
+    memset(&gr, 0, sizeof gr);
+    if (compile_for_backend(o, o->golden_source, ev->r->arch, &gr, &ge) != 0) {
+        snprintf(ev->gold_error, sizeof ev->gold_error, "it does not compile: %s",
+                 gr.compile_error && gr.log && *gr.log ? gr.log : ge.msg);
+    } else {
+        ev->gold_owned = gr.cubin; /* taken over: freed with the evaluation */
+        ev->gold_cubin = gr.cubin;
+        ev->gold_cubin_len = gr.cubin_len;
+        gr.cubin = NULL;
+    }
+    nvrtc_result_release(&gr);
+}
+
+/* Sizes (gbytes) and guard readings of an execution of the golden plan on
+ * config c: the problem's buffers as the candidate has them (bytes), then
+ * the plan's own scratch.  -1 with e when the plan does not fit c. */
+static int golden_layout(const Eval *ev, const ProblemConfig *c, int trial, const uint64_t *bytes, uint64_t *gbytes,
+                         GuardReading *reading, Error *e)
+{
+    const Problem *p = ev->p;
+    const LaunchPlan *gl = ev->o->golden_plan;
+    for (int i = 0; i < p->n_args; i++) {
+        int b = ev->buf_of_arg[i];
+        if (b >= 0) {
+            gbytes[b] = bytes[b];
+            reading[b] = guard_reading_of(p->args[i].dtype, trial);
+        }
+    }
+    for (int k = 0; k < gl->n_scratch; k++) {
+        int64_t count;
+        if (launch_scratch_count(gl, k, p, c, &count, e) != 0)
+            return -1;
+        gbytes[ev->n_problem_bufs + k] = (uint64_t)count * dtype_size(gl->scratch[k].dtype);
+        reading[ev->n_problem_bufs + k] = guard_reading_of(gl->scratch[k].dtype, trial);
+    }
+    return 0;
+}
+
+/* Downloads the golden execution's outputs into rb (the trial's reference
+ * outputs from now on) and checks that it left its inputs as uploaded
+ * (host[]).  0; 1 with msg when it modified an input; -1 with *st and e
+ * when the worker failed. */
+static int golden_collect(Eval *ev, RefBuffers *rb, void **host, const uint64_t *bytes, char *msg, size_t len,
+                          WpStatus *st, Error *e)
+{
+    const Problem *p = ev->p;
+    int rc = 0;
+    void *back = NULL;
+    for (int i = 0; i < p->n_args && rc == 0; i++) {
+        const ProblemArg *a = &p->args[i];
+        int b = ev->buf_of_arg[i];
+        if (b < 0)
+            continue;
+        if (arg_role_is_output(a->role)) {
+            rc = gpu_worker_download(&ev->s->w, (uint32_t)b, rb->data[i], bytes[b], st, e);
+            continue;
+        }
+        back = xrealloc(back, bytes[b] + 1);
+        rc = gpu_worker_download(&ev->s->w, (uint32_t)b, back, bytes[b], st, e);
+        int64_t at = rc == 0 ? compare_first_change(a->dtype, back, host[b], (int64_t)(bytes[b] / dtype_size(a->dtype)))
+                             : -1;
+        if (at >= 0) {
+            snprintf(msg, len, "the kernel modified its input '%s' (element %lld: %.9g, was %.9g)", a->name,
+                     (long long)at, inputs_get(a->dtype, back, at), inputs_get(a->dtype, host[b], at));
+            rc = 1;
+        }
+    }
+    free(back);
+    return rc;
+}
+
+/* The golden outputs of config c on this trial (EvalOptions.golden): the
+ * reference CUDA implementation executes once in the session's worker on
+ * the trial's inputs (host[], exactly what the candidate gets next), on
+ * buffers of its own, outputs and scratch poisoned, guards and inputs
+ * checked as a candidate's are; its outputs land in rb.  Its time is the
+ * reference's, for later deadlines.  0: rb holds them; 1: they could not
+ * be made (ec says why, golden_failed); -1 with e when the evaluation
+ * itself cannot go on (no GPU).  Module slot 0 holds the reference
+ * afterwards: s->loaded is cleared, so ensure_worker loads the candidate
+ * again (a LOAD costs about 0.1 ms, the protocol is unchanged). */
+static int golden_run(Eval *ev, const ProblemConfig *c, int trial, RefBuffers *rb, void **host, const uint64_t *bytes,
+                      EvalConfig *ec, int *no_gpu, Error *e)
+{
+    EvalSession *s = ev->s;
+    const LaunchPlan *gl = ev->o->golden_plan;
+    int rc = 1, n = ev->n_problem_bufs + (gl ? gl->n_scratch : 0);
+    WpStatus st = WP_OK;
+    WpRun run = {0};
+    RunOutcome out = {0};
+    Error te;
+    char msg[1024];
+    uint64_t *gbytes = xcalloc((size_t)n + 1, sizeof *gbytes);
+    GuardReading *reading = xcalloc((size_t)n + 1, sizeof *reading);
+    if (!ev->gold_ready)
+        golden_prepare(ev);
+    if (ev->gold_error[0]) {
+        golden_failed(ev, ec, EVAL_COMPILE_ERROR, ev->gold_error);
+        goto done;
+    }
+    use_deadline(ev, c, ec);
+    if (golden_layout(ev, c, trial, bytes, gbytes, reading, &te) != 0 ||
+        build_plan_run(ev, gl, ev->n_problem_bufs, c, 1, &run, &te) != 0) {
+        snprintf(msg, sizeof msg, "launch plan: %s", te.msg);
+        golden_failed(ev, ec, EVAL_RUNTIME_ERROR, msg);
+        goto done;
+    }
+    if (session_ensure(s, no_gpu, e) != 0) {
+        rc = -1;
+        goto done;
+    }
+    s->loaded = 0; /* slot 0 holds the reference from here on */
+    if (gpu_worker_load(&s->w, ev->gold_cubin, ev->gold_cubin_len, &st, &te) != 0 ||
+        gpu_worker_alloc(&s->w, gbytes, reading, (uint32_t)n, &st, &te) != 0 ||
+        upload_trial(ev, gl, ev->n_problem_bufs, host, gbytes, &st, &te) != 0 ||
+        gpu_worker_run(&s->w, &run, &out, &st, &te) != 0)
+        goto worker;
+    if (out.n_ms)
+        note_reference_ms(ev, c, out.ms[0], REF_TIME_RUN); /* the reference's own time on c: deadlines */
+    if (out.n_guards) {
+        guard_message(ev, gl, ev->n_problem_bufs, &out.guards[0], gbytes, msg, sizeof msg);
+        golden_failed(ev, ec, EVAL_RUNTIME_ERROR, msg);
+        goto done;
+    }
+    int got = golden_collect(ev, rb, host, gbytes, msg, sizeof msg, &st, &te);
+    if (got < 0)
+        goto worker;
+    if (got > 0) {
+        golden_failed(ev, ec, EVAL_WRONG_RESULT, msg);
+        goto done;
+    }
+    rc = 0;
+done:
+    wp_run_release(&run);
+    run_outcome_release(&out);
+    free(gbytes);
+    free(reading);
+    return rc;
+worker:
+    worker_failed(ev, ec, st, &te); /* the worker is gone: the candidate's trial starts a fresh one */
+    golden_failed(ev, ec, ec->status, ec->message);
+    goto done;
+}
+
+/* A trial the session's cache kept for the other kind of reference (the C
+ * one, or golden outputs) is no answer for this config. */
+static int kept_for_other_reference(const Eval *ev, const RefTrial *kept)
+{
+    int golden_kept = kept->kind && strcmp(kept->kind, GOLDEN_REFERENCE_KIND) == 0;
+    return golden_kept != ev->golden_now;
+}
+
 /* One trial: reference on the CPU, candidate on the GPU, compare.  Sets
  * ec->status (leaves it EVAL_PASS when everything matched).  -1 only for
  * failures of the evaluation itself. */
@@ -783,6 +1035,8 @@ static int run_trial(Eval *ev, const ProblemConfig *c, int trial, uint64_t seed,
      * drawn, run or copied. */
     RefTrial kept;
     int hit = ref_cache_fetch(ev->s->refs, p, c, seed, &kept);
+    if (hit && kept_for_other_reference(ev, &kept))
+        hit = 0; /* computed afresh, and not kept (the cache holds that trial already) */
     if ((hit ? cref_buffers_alloc(&rb, p, c, e) : cref_buffers_init(&rb, p, c, seed, e)) != 0)
         goto done_rc;
     if (is_torch(p) && !hit) {
@@ -829,12 +1083,22 @@ static int run_trial(Eval *ev, const ProblemConfig *c, int trial, uint64_t seed,
     } else {
         say_not_kept(ev, c, ref_cache_begin(ev->s->refs, p, c, seed, &rb), &rb);
         SandboxLimits lim = sandbox_default_limits();
-        if (!is_torch(p) && cref_run(ev->so_path, p, &rb, &lim, &te) != 0) {
+        if (ev->golden_now) {
+            int g = golden_run(ev, c, trial, &rb, host, bytes, ec, no_gpu, e);
+            if (g < 0)
+                goto done_rc;
+            if (g > 0)
+                goto done; /* ec says why */
+            ec->reference_kind = GOLDEN_REFERENCE_KIND;
+            rb.run_seconds = -1; /* no C program ran */
+        } else if (!is_torch(p) && cref_run(ev->so_path, p, &rb, &lim, &te) != 0) {
             ec->status = EVAL_REFERENCE_ERROR;
             snprintf(ec->message, sizeof ec->message, "the C reference failed: %s", te.msg);
             goto done;
         }
-        ref_cache_finish(ev->s->refs, p, c, seed, &rb, is_torch(p) ? ec->reference_kind : NULL);
+        ref_cache_finish(ev->s->refs, p, c, seed, &rb, ev->golden_now ? GOLDEN_REFERENCE_KIND
+                                                       : is_torch(p)   ? ec->reference_kind
+                                                                       : NULL);
     }
     traced = cost_trace("parent", "reference", traced);
     if (rb.run_seconds >= 0 && !(rb.run_seconds * 1e3 >= ec->reference_cpu_ms))
@@ -885,46 +1149,14 @@ static int run_trial(Eval *ev, const ProblemConfig *c, int trial, uint64_t seed,
     guard_readings(ev, trial, reading);
     GPU(gpu_worker_alloc(&ev->s->w, bytes, reading, (uint32_t)n, &st, &te));
     traced = cost_trace("parent", "alloc", traced);
-    for (int i = 0; i < p->n_args; i++) {
-        const ProblemArg *a = &p->args[i];
-        int b = ev->buf_of_arg[i];
-        if (b < 0)
-            continue;
-        if (arg_role_is_input(a->role)) {
-            GPU(gpu_worker_upload(&ev->s->w, (uint32_t)b, host[b], bytes[b], &st, &te));
-        } else {
-            uint8_t pat[8];
-            inputs_poison(a->dtype, pat, 1);
-            GPU(gpu_worker_fill(&ev->s->w, (uint32_t)b, pat, (uint32_t)dtype_size(a->dtype), &st, &te));
-        }
-    }
-    for (int s = 0; s < lp->n_scratch; s++) {
-        uint8_t pat[8];
-        inputs_poison(lp->scratch[s].dtype, pat, 1);
-        GPU(gpu_worker_fill(&ev->s->w, (uint32_t)(ev->n_problem_bufs + s), pat,
-                            (uint32_t)dtype_size(lp->scratch[s].dtype), &st, &te));
-    }
+    GPU(upload_trial(ev, lp, ev->n_problem_bufs, host, bytes, &st, &te));
     traced = cost_trace("parent", "upload", traced);
     GPU(gpu_worker_run(&ev->s->w, &run, &out, &st, &te));
     traced = cost_trace("parent", "run", traced);
     note_reference_run(ev, c, &out);
     if (out.n_guards) {
-        GuardViolation *g = &out.guards[0];
-        const char *name = (int)g->buffer >= ev->n_problem_bufs && (int)g->buffer < ev->n_problem_bufs + lp->n_scratch
-                               ? lp->scratch[g->buffer - (uint32_t)ev->n_problem_bufs].name
-                               : "?";
-        for (int i = 0; i < p->n_args; i++)
-            if (ev->buf_of_arg[i] == (int)g->buffer)
-                name = p->args[i].name;
         ec->status = EVAL_RUNTIME_ERROR;
-        if (g->offset < 0)
-            snprintf(ec->message, sizeof ec->message, "wrote out of bounds: %lld bytes before the start of '%s'",
-                     (long long)-g->offset, name);
-        else
-            snprintf(ec->message, sizeof ec->message,
-                     "wrote out of bounds: '%s' has %llu bytes, the kernel wrote byte %lld (%lld past the end)", name,
-                     (unsigned long long)bytes[g->buffer], (long long)g->offset,
-                     (long long)(g->offset - (int64_t)bytes[g->buffer]));
+        guard_message(ev, lp, ev->n_problem_bufs, &out.guards[0], bytes, ec->message, sizeof ec->message);
         goto done;
     }
     for (int i = 0; i < p->n_args; i++) {
@@ -1038,6 +1270,72 @@ done_rc:
     goto done;
 }
 
+/* Config configs[k] of the candidate: its trials (timing and profile on
+ * the last), unless a load failure before the first config decided it
+ * already.  -1 with e only when the evaluation itself cannot go on. */
+static int eval_config(Eval *ev, int k, int *no_gpu, Error *e)
+{
+    const EvalOptions *o = ev->o;
+    EvalConfig *ec = &ev->r->configs[k];
+    if (ec->status != EVAL_NOT_RUN) /* a load failure recorded before the configs */
+        return 0;
+    const ProblemConfig *const c = ec->config;
+    int timed_k = ev->timed_k;
+    ev->golden_now = o->golden && o->golden[k];
+    ec->status = EVAL_PASS;
+    int trials = o->trials < 1 ? 1 : o->trials;
+    for (int t = 0; t < trials && ec->status == EVAL_PASS; t++) {
+        int time_it = t == trials - 1 && o->timing_runs > 0 && o->backend != BACKEND_CPU &&
+                      (o->time_all_configs || k == timed_k);
+        int profile_it = t == trials - 1 && o->profile && o->backend != BACKEND_CPU;
+        if (run_trial(ev, c, t, o->seed + (uint64_t)t, time_it, profile_it, ec, no_gpu, e) != 0)
+            return -1;
+        ec->trials++;
+    }
+    if (ec->status == EVAL_PASS && o->timing_runs > 0 && o->backend != BACKEND_CPU && !o->time_all_configs &&
+        k != timed_k && !ec->timing_note[0])
+        snprintf(ec->timing_note, sizeof ec->timing_note, "not timed: config %s is the timed one "
+                 "(--time-all-configs times every config)", ev->r->configs[timed_k].config->name);
+    return 0;
+}
+
+/* 1 when the golden configs may not take golden outputs in this
+ * evaluation after all, with why[0..len); 0 when they may. */
+static int golden_refused(const Eval *ev, char *why, size_t len)
+{
+    const EvalOptions *o = ev->o;
+    const EvalReport *r = ev->r;
+    if (ev->s->racecheck) {
+        snprintf(why, len, "under --racecheck every candidate runs alone in its sanitized worker, where the "
+                           "execution of the reference CUDA implementation that gives them would count against it");
+        return 1;
+    }
+    for (int j = 0; o->golden_after_pass && j < r->n_configs; j++)
+        if (!o->golden[j] && r->configs[j].status != EVAL_PASS) {
+            snprintf(why, len, "the reference CUDA implementation did not pass config '%s' here (%s)",
+                     r->configs[j].config->name, eval_status_name(r->configs[j].status));
+            return 1;
+        }
+    return 0;
+}
+
+/* Config configs[k], checked against golden outputs (EvalOptions.golden),
+ * or skipped with the reason when they are refused here. */
+static int golden_config(Eval *ev, int k, int *no_gpu, Error *e)
+{
+    EvalConfig *ec = &ev->r->configs[k];
+    char why[768];
+    if (ec->status == EVAL_NOT_RUN && golden_refused(ev, why, sizeof why)) {
+        ec->status = EVAL_SKIPPED;
+        ec->reference_kind = NULL;
+        snprintf(ec->message, sizeof ec->message,
+                 "config '%s' is beyond the C reference's budget and has no golden outputs: %s", ec->config->name,
+                 why);
+        return 0;
+    }
+    return eval_config(ev, k, no_gpu, e);
+}
+
 /* --racecheck, after the candidate's last config: its worker is stopped
  * (the sanitizer writes its summary as it exits) and a reported hazard
  * fails every config that passed.  A worker killed on the way (a crash,
@@ -1091,6 +1389,7 @@ int eval_session_candidate(EvalSession *s, const Problem *p, const char *ref_sou
     ev.o = o;
     ev.r = r;
     ev.s = s;
+    ev.kernel_source = kernel_source;
     s->loaded = 0; /* the previous candidate's module is replaced below */
     NvrtcResult nr;
     memset(&nr, 0, sizeof nr);
@@ -1105,6 +1404,11 @@ int eval_session_candidate(EvalSession *s, const Problem *p, const char *ref_sou
         ec->reference_cpu_ms = NAN;
         ec->baseline_ms = ec->baseline_cupti_ms = ec->speedup = NAN;
         ec->deadline_s = NAN;
+        /* the reference it is checked against, even if it fails before one runs */
+        if (o->golden && o->golden[k])
+            ec->reference_kind = GOLDEN_REFERENCE_KIND;
+        else if (!is_torch(p))
+            ec->reference_kind = "cpu"; /* a torch program's says where its runner ran */
         profile_result_init(&ec->profile);
         if (o->profile && o->backend == BACKEND_CPU)
             snprintf(ec->profile.note, sizeof ec->profile.note, "the CPU backend has no hardware counters");
@@ -1199,33 +1503,23 @@ int eval_session_candidate(EvalSession *s, const Problem *p, const char *ref_sou
 
     cost_trace("parent", "reference-setup", traced);
     r->status = EVAL_PASS;
-    int timed_k = eval_timed_config(p, configs, n_configs);
-    for (int k = 0; k < n_configs; k++) {
-        EvalConfig *ec = &r->configs[k];
-        if (ec->status != EVAL_NOT_RUN) /* a load failure recorded above */
-            goto verdict;
-        ec->status = EVAL_PASS;
-        int trials = o->trials < 1 ? 1 : o->trials;
-        for (int t = 0; t < trials && ec->status == EVAL_PASS; t++) {
-            int time_it = t == trials - 1 && o->timing_runs > 0 && o->backend != BACKEND_CPU &&
-                          (o->time_all_configs || k == timed_k);
-            int profile_it = t == trials - 1 && o->profile && o->backend != BACKEND_CPU;
-            if (run_trial(&ev, configs[k], t, o->seed + (uint64_t)t, time_it, profile_it, ec, no_gpu, e) != 0)
+    ev.timed_k = eval_timed_config(p, configs, n_configs);
+    /* the configs with golden outputs last: the reference's own passes on
+     * the others may be what allows them (golden_after_pass) */
+    for (int golden = 0; golden < 2; golden++)
+        for (int k = 0; k < n_configs; k++) {
+            if ((o->golden && o->golden[k]) != golden)
+                continue;
+            if ((golden ? golden_config(&ev, k, no_gpu, e) : eval_config(&ev, k, no_gpu, e)) != 0)
                 goto done_rc;
-            ec->trials++;
+            EvalConfig *ec = &r->configs[k];
+            if (ec->status != EVAL_PASS && ec->status != EVAL_SKIPPED && r->status == EVAL_PASS)
+                r->status = ec->status;
+            if (o->progress) {
+                fprintf(o->progress, "harness eval: config %s: %s\n", ec->config->name, eval_status_name(ec->status));
+                fflush(o->progress);
+            }
         }
-        if (ec->status == EVAL_PASS && o->timing_runs > 0 && o->backend != BACKEND_CPU && !o->time_all_configs &&
-            k != timed_k && !ec->timing_note[0])
-            snprintf(ec->timing_note, sizeof ec->timing_note, "not timed: config %s is the timed one "
-                     "(--time-all-configs times every config)", configs[timed_k]->name);
-    verdict:
-        if (ec->status != EVAL_PASS && r->status == EVAL_PASS)
-            r->status = ec->status;
-        if (o->progress) {
-            fprintf(o->progress, "harness eval: config %s: %s\n", ec->config->name, eval_status_name(ec->status));
-            fflush(o->progress);
-        }
-    }
     if (s->racecheck)
         racecheck_verdict(&ev);
 done:
@@ -1234,6 +1528,7 @@ done:
     free(ev.so_path);
     free(ev.buf_of_arg);
     free(ev.base_cubin);
+    free(ev.gold_owned);
     return rc;
 done_rc:
     rc = -1;

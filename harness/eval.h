@@ -8,9 +8,10 @@
  * (compare.h), `in` buffers must be unchanged and guards intact.  A crash or
  * hang ends only the worker: it is killed, the configuration gets
  * runtime_error or timeout, and a fresh worker serves the next one.
- * Configurations that pass get a preliminary time: the median of CUDA-event
- * times of the whole launch plan after warm-up (no L2 flush, no clock
- * checks yet: not a figure to publish). */
+ * A config whose C reference is beyond its budget may instead be checked
+ * against golden outputs of the program's reference CUDA implementation,
+ * executed in the same worker on the same inputs (EvalOptions.golden,
+ * golden.h).  Configurations that pass are timed (EvalOptions.timing). */
 #ifndef CUDAPERF_EVAL_H
 #define CUDAPERF_EVAL_H
 
@@ -36,12 +37,14 @@ typedef enum EvalStatus {
     EVAL_RUNTIME_ERROR,
     EVAL_TIMEOUT,
     EVAL_COMPILE_ERROR,
-    EVAL_REFERENCE_ERROR, /* the C reference failed on this config: not the candidate's fault */
-    EVAL_NOT_RUN
+    EVAL_REFERENCE_ERROR, /* the reference (C, torch, or the CUDA one giving golden outputs) failed on this
+                             config: not the candidate's fault */
+    EVAL_NOT_RUN,
+    EVAL_SKIPPED          /* not evaluated, on purpose (the message says why): golden outputs not allowed */
 } EvalStatus;
 
 /* "pass", "wrong_result", "runtime_error", "timeout", "compile_error",
- * "reference_error", "not_run". */
+ * "reference_error", "not_run", "skipped". */
 const char *eval_status_name(EvalStatus s);
 
 /* The deadline per execution of the launch plan when none is given: on the
@@ -78,6 +81,26 @@ typedef struct EvalOptions {
      * times in this session are the reference's, for later deadlines (the
      * callers know; a source compare cannot tell a launch.json variant). */
     int candidate_is_reference;
+    /* Golden outputs (golden.h): golden[k] set marks configs[k] as checked
+     * against the outputs of the program's reference CUDA implementation
+     * (golden_source + golden_plan, compiled for the backend) instead of
+     * the C reference: it runs in the candidate's worker on the trial's
+     * inputs right before the candidate, on buffers of its own (poisoned,
+     * guards and inputs checked as a candidate's), and the session's trial
+     * cache keeps its outputs as it keeps the C reference's.  Its failure
+     * there is a reference_error of the candidate, or, when the candidate
+     * is that reference, the candidate's own verdict: then the candidate is
+     * compared against a second, independent execution of itself.  Those
+     * configs are evaluated after the others; with golden_after_pass only
+     * if every other config of the call passed (the reference's own
+     * evaluation, whose passes are what allow the golden outputs), else
+     * they are skipped.  Under the GPU's --racecheck they are skipped: the
+     * reference's run would count against the candidate in the sanitizer's
+     * report.  NULL golden: none. */
+    const unsigned char *golden;
+    const char *golden_source;
+    const LaunchPlan *golden_plan;
+    int golden_after_pass;
     WorkerBackend backend;   /* BACKEND_CPU: cpu_compile.h + `harness worker --backend cpu`,
                                 a correctness verdict only (no timing) */
     const char *cpu_cache;   /* CPU backend objects; NULL: datasets/cache/cpu */
@@ -127,7 +150,8 @@ typedef struct EvalConfig {
     double window_ms;            /* event-window cost, inside the samples; NaN: not measured */
     double reference_cpu_ms;     /* the C reference's run time on one core, fastest trial; NaN: none */
     const char *reference_kind;  /* where the reference outputs came from: "cpu" (the C program),
-                                    "torch-cuda" or "torch-cpu"; NULL: no reference ran */
+                                    "torch-cuda", "torch-cpu", or GOLDEN_REFERENCE_KIND (the reference
+                                    CUDA implementation's golden outputs); NULL: no reference ran */
     double baseline_ms, baseline_cupti_ms, speedup;
     const char *baseline_kind;   /* "reference-cuda", "torch-eager", or NULL when there is no baseline */
     int flagged;                 /* speedup over EVAL_SPEEDUP_FLAG: for review */

@@ -226,3 +226,33 @@ int results_reference_times(Catalog *c, const char *program, const char *gpu, Re
     sqlite3_finalize(st);
     return r == SQLITE_DONE ? 0 : catalog_sql_error(c, e, "results");
 }
+
+int results_latest_verdict(Catalog *c, int64_t kernel, const char *config, const char *backend, const char *kind,
+                           char *status, size_t len, int64_t *run_id, Error *e)
+{
+    sqlite3_stmt *st = NULL;
+    /* results written before reference_kind existed were all the C reference's */
+    if (sqlite3_prepare_v2(catalog_db(c),
+                           "SELECT r.status, r.run_id FROM results r"
+                           " JOIN configs cf ON cf.id = r.config_id"
+                           " JOIN runs u ON u.id = r.run_id"
+                           " WHERE r.kernel_id = ?1 AND cf.name = ?2 AND u.backend = ?3"
+                           " AND r.status NOT IN ('skipped', 'not_run')"
+                           " AND (?4 IS NULL OR coalesce(r.reference_kind, 'cpu') = ?4)"
+                           " ORDER BY r.created_at DESC, r.id DESC LIMIT 1",
+                           -1, &st, NULL) != SQLITE_OK)
+        return catalog_sql_error(c, e, "results");
+    sqlite3_bind_int64(st, 1, kernel);
+    sqlite3_bind_text(st, 2, config, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, backend, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 4, kind, -1, SQLITE_STATIC);
+    int r = sqlite3_step(st), found = r == SQLITE_ROW;
+    if (found) {
+        snprintf(status, len, "%s", (const char *)sqlite3_column_text(st, 0));
+        *run_id = sqlite3_column_int64(st, 1);
+    }
+    sqlite3_finalize(st);
+    if (r != SQLITE_ROW && r != SQLITE_DONE)
+        return catalog_sql_error(c, e, "results");
+    return found;
+}

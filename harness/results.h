@@ -76,4 +76,14 @@ int results_done_kernels(Catalog *c, int64_t run_id, int64_t **ids, int *n, Erro
  * (deadline.h). */
 int results_reference_times(Catalog *c, const char *program, const char *gpu, RefTimes *t, Error *e);
 
+/* The latest verdict of kernel `kernel` on its program's config named
+ * `config`, among the results of runs on backend `backend` ("gpu", "cpu")
+ * checked against a reference of kind `kind` ("cpu": the C reference;
+ * NULL: any): its status into status[0..len) and its run into *run_id.
+ * skipped and not_run results are no verdicts.  Latest: stored last.
+ * Returns 1 when there is one, 0 when there is none, -1 with e.  For
+ * golden.h, which asks whether a reference CUDA implementation has passed. */
+int results_latest_verdict(Catalog *c, int64_t kernel, const char *config, const char *backend, const char *kind,
+                           char *status, size_t len, int64_t *run_id, Error *e);
+
 #endif

@@ -336,31 +336,27 @@ done_rc:
     goto done;
 }
 
-/* Why config c is not run by default, or NULL when the CPU can afford it:
- * the C reference always runs there, and with the CPU backend the candidate
- * too.  A torch reference runs on the GPU beside a GPU candidate, so every
- * config of a torch program is affordable there. */
-static const char *too_expensive(const Problem *p, const ProblemConfig *c, int cpu_backend, char *buf, size_t len)
+/* The budget a run's options give (zero: the default). */
+static RefBudget run_budget(const RunOptions *o)
 {
-    if (!cpu_backend && strcmp(p->lang, "torch") == 0)
-        return NULL;
-    int64_t flops = 0, bytes = 0;
-    if (problem_eval(p, c, p->cost_flops, &flops, NULL) != 0 || problem_eval(p, c, p->cost_bytes, &bytes, NULL) != 0)
-        return NULL;
-    double max_flops = cpu_backend ? RUN_CPU_BACKEND_FLOPS : RUN_CPU_REFERENCE_FLOPS;
-    double max_bytes = cpu_backend ? RUN_CPU_BACKEND_BYTES : RUN_CPU_REFERENCE_BYTES;
-    if ((double)flops <= max_flops && (double)bytes <= max_bytes)
+    return o->budget.flops > 0 && o->budget.bytes > 0 ? o->budget : golden_default_budget();
+}
+
+/* Why config c is not run by default on the CPU backend, or NULL when the
+ * candidate, a fiber per CUDA thread there, can afford it. */
+static const char *too_dear_for_fibers(const Problem *p, const ProblemConfig *c, char *buf, size_t len)
+{
+    RefBudget fibers = golden_cpu_backend_budget();
+    double flops = 0, bytes = 0;
+    if (!golden_kernel_beyond(p, c, &fibers, &flops, &bytes))
         return NULL;
     snprintf(buf, len,
-             "config '%s' costs %.3g GFLOP / %.3g GB: beyond what %s runs by default "
+             "config '%s' costs %.3g GFLOP / %.3g GB: beyond what the CPU backend runs by default "
              "(name it with --configs to run it anyway)",
-             c->name, (double)flops / 1e9, (double)bytes / 1e9,
-             cpu_backend ? "the CPU backend" : "the CPU reference");
+             c->name, flops / 1e9, bytes / 1e9);
     return buf;
 }
 
-/* Chooses the configs of p to evaluate; the rest get a `skipped` reason
- * (NULL for configs not asked for at all). */
 static int in_name_list(const char *list, const char *name)
 {
     int named = 0;
@@ -371,13 +367,24 @@ static int in_name_list(const char *list, const char *name)
     return named;
 }
 
-static int choose_configs(const Problem *p, const RunSelection *sel, int cpu_backend, const ProblemConfig **chosen,
-                          int *n_chosen, char **skip_reason)
+/* Chooses the configs of p to evaluate against its own reference (the C
+ * program, or torch's): the named ones, or those within the budget (every
+ * config of a torch program on the GPU, whose reference runs there).  A C
+ * program's configs beyond the budget are marked in beyond[] (indexed like
+ * p->configs), for resolve_golden; the rest get a `skipped` reason (NULL
+ * for configs not asked for at all). */
+static void choose_configs(const Problem *p, const RunOptions *o, const ProblemConfig **chosen, int *n_chosen,
+                           char **skip_reason, unsigned char *beyond)
 {
+    const RunSelection *sel = &o->sel;
+    RefBudget budget = run_budget(o);
+    int cpu_backend = strcmp(o->backend, "cpu") == 0, torch = strcmp(p->lang, "torch") == 0;
     *n_chosen = 0;
     for (int k = 0; k < p->n_configs; k++) {
         const ProblemConfig *c = &p->configs[k];
+        char buf[512];
         skip_reason[k] = NULL;
+        beyond[k] = 0;
         if (sel->skip_configs && in_name_list(sel->skip_configs, c->name))
             continue;
         if (sel->configs) {
@@ -385,13 +392,53 @@ static int choose_configs(const Problem *p, const RunSelection *sel, int cpu_bac
                 chosen[(*n_chosen)++] = c;
             continue;
         }
-        char buf[512];
-        const char *why = too_expensive(p, c, cpu_backend, buf, sizeof buf);
+        const char *why = cpu_backend ? too_dear_for_fibers(p, c, buf, sizeof buf) : NULL;
         if (why)
             skip_reason[k] = xstrdup(why);
+        else if (!torch && golden_beyond(p, c, &budget, NULL, NULL))
+            beyond[k] = 1;
         else
             chosen[(*n_chosen)++] = c;
     }
+}
+
+/* The configs of the program beyond the C reference's budget (beyond[k])
+ * join chosen[] marked in golden[] (parallel to chosen) where golden.h
+ * allows golden outputs for kernel k, else get their `skipped` reason.
+ * For the program's reference itself the configs it is evaluated on now
+ * count as its passes if it passes them in this very evaluation
+ * (*after_pass: eval's golden_after_pass); for another kernel the
+ * reference's stored verdicts decide, this run's included (it ran first).
+ * -1 with e on a catalog error. */
+static int resolve_golden(Catalog *c, const RunOptions *o, const LoadedProgram *lp, const KernelRow *k,
+                          const ProblemConfig **chosen, int *n_chosen, unsigned char *golden, char **skip,
+                          const unsigned char *beyond, int *after_pass, Error *e)
+{
+    const Problem *p = lp->p;
+    RefBudget budget = run_budget(o);
+    int is_ref = lp->base_id != 0 && lp->base_id == k->id;
+    unsigned char *now = xcalloc((size_t)p->n_configs + 1, 1);
+    for (int j = 0; is_ref && j < *n_chosen; j++)
+        now[chosen[j] - p->configs] = 1;
+    *after_pass = is_ref;
+    for (int ci = 0; ci < p->n_configs; ci++) {
+        if (!beyond[ci])
+            continue;
+        char why[768], reason[1280];
+        int ok = golden_allowed(c, lp->base_id, o->backend, p, &budget, is_ref ? now : NULL, &p->configs[ci], why,
+                                sizeof why, e);
+        if (ok < 0) {
+            free(now);
+            return -1;
+        }
+        if (ok) {
+            golden[*n_chosen] = 1;
+            chosen[(*n_chosen)++] = &p->configs[ci];
+        } else {
+            skip[ci] = xstrdup(golden_skip_reason(p, &p->configs[ci], &budget, why, reason, sizeof reason));
+        }
+    }
+    free(now);
     return 0;
 }
 
@@ -619,11 +666,17 @@ static void worker_kernel(const WorkerCtx *w, Catalog *c, EvalSession *session, 
         report(w->progress_fd, "E %s", e.msg);
         _exit(1);
     }
-    const ProblemConfig **chosen = xcalloc((size_t)lp->p->n_configs + 1, sizeof *chosen);
-    char **skip = xcalloc((size_t)lp->p->n_configs + 1, sizeof *skip);
-    int n_chosen = 0, rc_eval = 0;
+    int n_cf = lp->p->n_configs;
+    const ProblemConfig **chosen = xcalloc((size_t)n_cf + 1, sizeof *chosen);
+    char **skip = xcalloc((size_t)n_cf + 1, sizeof *skip);
+    unsigned char *beyond = xcalloc((size_t)n_cf + 1, 1), *golden = xcalloc((size_t)n_cf + 1, 1);
+    int n_chosen = 0, rc_eval = 0, after_pass = 0;
     double t_kernel = now_s();
-    choose_configs(lp->p, &o->sel, strcmp(o->backend, "cpu") == 0, chosen, &n_chosen, skip);
+    choose_configs(lp->p, o, chosen, &n_chosen, skip, beyond);
+    if (resolve_golden(c, o, lp, &k, chosen, &n_chosen, golden, skip, beyond, &after_pass, &e) != 0) {
+        report(w->progress_fd, "E %s", e.msg);
+        _exit(1);
+    }
     Error pe;
     const char *plan_error = NULL;
     if (launch_parse(k.launch, "launch.json", lp->p, &plan, &pe) != 0) {
@@ -634,6 +687,11 @@ static void worker_kernel(const WorkerCtx *w, Catalog *c, EvalSession *session, 
         eo->baseline_source = lp->base_id && lp->base_id != k.id ? lp->base_source : NULL;
         eo->baseline_plan = lp->base_id && lp->base_id != k.id ? lp->base_plan : NULL;
         eo->candidate_is_reference = strcmp(k.origin, "reference") == 0;
+        /* the same implementation gives the golden outputs beyond the budget */
+        eo->golden = golden;
+        eo->golden_source = lp->base_source;
+        eo->golden_plan = lp->base_plan;
+        eo->golden_after_pass = after_pass;
         rc_eval = eval_session_candidate(session, lp->p, lp->source, k.source, plan, chosen, n_chosen, eo, &r,
                                          &no_gpu, &e);
     }
@@ -660,6 +718,8 @@ static void worker_kernel(const WorkerCtx *w, Catalog *c, EvalSession *session, 
     free(structure);
     free(skip);
     free(chosen);
+    free(beyond);
+    free(golden);
     eval_report_release(&r);
     launch_free(plan);
     kernel_row_release(&k);
@@ -998,6 +1058,12 @@ int run_start(const char *catalog_path, const RunOptions *o, RunSummary *s, int 
     cJSON_AddNumberToObject(oj, "gpus", o->workers);
     cJSON_AddNumberToObject(oj, "workers_per_gpu", o->per_gpu < 1 ? 1 : o->per_gpu);
     cJSON_AddStringToObject(oj, "arch", o->eval.arch ? o->eval.arch : "device");
+    /* which configs the C reference checks and which take golden outputs:
+     * a resumed run draws the line where its first part did */
+    RefBudget budget = run_budget(o);
+    char budget_text[64];
+    snprintf(budget_text, sizeof budget_text, "%.17g,%.17g", budget.flops, budget.bytes);
+    cJSON_AddStringToObject(oj, "reference_budget", budget_text);
     char *t = cJSON_PrintUnformatted(oj);
     opts = xstrdup(t);
     cJSON_free(t);
@@ -1018,7 +1084,7 @@ done:
 }
 
 int run_stored_options(const char *catalog_path, int64_t run_id, EvalOptions *o, int *racecheck, const char **backend,
-                       Error *e)
+                       RefBudget *budget, Error *e)
 {
     int rc = 0;
     Catalog *c = NULL;
@@ -1045,6 +1111,10 @@ int run_stored_options(const char *catalog_path, int64_t run_id, EvalOptions *o,
     o->profile = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(oj, "profile"));
     *racecheck = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(oj, "racecheck"));
     o->time_all_configs = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(oj, "time_all_configs"));
+    *budget = golden_default_budget(); /* runs before the option ran with it */
+    v = cJSON_GetObjectItemCaseSensitive(oj, "reference_budget");
+    if (v && (!cJSON_IsString(v) || golden_parse_budget(v->valuestring, budget, e) != 0))
+        FAIL(e, "run %lld: its stored reference_budget is not FLOPS,BYTES", (long long)run_id);
     o->seed = row.seed;
     *backend = row.backend && strcmp(row.backend, "cpu") == 0 ? "cpu" : "gpu"; /* literals: row is released */
 done:

@@ -13,11 +13,17 @@
  * ahead of them into the NVRTC cache.  Progress goes to `progress`, one
  * line per few seconds.
  *
- * Which configs: the named ones, or by default every config whose C
- * reference the CPU can afford (its cost model's flops and bytes under
- * RUN_CPU_REFERENCE_FLOPS / _BYTES; RUN_CPU_BACKEND_* with the CPU backend);
- * the others are recorded as skipped
- * with the reason, never silently left out. */
+ * Which configs: the named ones, against the C reference whatever it
+ * costs; or by default every config whose C reference fits the budget
+ * (RunOptions.budget, golden.h), and beyond it, for C programs, the
+ * configs whose golden outputs the program's reference CUDA implementation
+ * may give (golden_allowed: it passed every config within the budget, in
+ * the catalog on this backend, or in this very run, where a program's
+ * reference is evaluated before its other kernels; the reference itself
+ * is then checked against a second execution of itself).  With the CPU
+ * backend, configs beyond GOLDEN_CPU_BACKEND_* are left out whatever
+ * their reference (the candidate runs as fibers).  The others are recorded
+ * as skipped with the reason, never silently left out. */
 #ifndef CUDAPERF_RUN_H
 #define CUDAPERF_RUN_H
 
@@ -26,15 +32,7 @@
 
 #include "common/error.h"
 #include "harness/eval.h"
-
-/* What the CPU reference may cost per config (a few seconds of one core). */
-#define RUN_CPU_REFERENCE_FLOPS 4e9
-#define RUN_CPU_REFERENCE_BYTES (2.0 * 1024 * 1024 * 1024)
-/* With --backend cpu the candidate itself runs on the CPU, each CUDA thread a
- * fiber: roughly 100x the C reference's time, so the default stops at a
- * smaller size (the small and edge configs of every family). */
-#define RUN_CPU_BACKEND_FLOPS 5e7
-#define RUN_CPU_BACKEND_BYTES (256.0 * 1024 * 1024)
+#include "harness/golden.h"
 
 /* KSEL_CONTENDERS: the reference and the variants not planted to fail (knobs
  * "expect" pass or slower): the kernels a speedup study times. */
@@ -47,7 +45,8 @@ typedef struct RunSelection {
     KernelSelect kernels;
     const int64_t *ids;   /* KSEL_IDS */
     int n_ids;
-    const char *configs;  /* comma-separated names; NULL: the CPU-affordable ones */
+    const char *configs;  /* comma-separated names, run against the C reference; NULL: those within the
+                             budget, and beyond it those with golden outputs (above) */
     const char *skip_configs; /* comma-separated names never run (e.g. "large"); NULL: none */
     int limit;            /* at most this many kernels (0: all) */
     int sample;           /* this many kernels spread evenly over the selection (0: all) */
@@ -64,6 +63,7 @@ typedef struct RunOptions {
     int workers;          /* GPUs to use (>= 1) */
     int per_gpu;          /* worker processes per GPU (>= 1; > 1 only without timing: they share the GPU) */
     int compile_jobs;     /* compile-ahead processes (0: none) */
+    RefBudget budget;     /* what the C reference may cost per config (golden.h; zero: the default) */
     FILE *progress;       /* NULL: quiet */
 } RunOptions;
 
@@ -91,10 +91,11 @@ int run_start(const char *catalog_path, const RunOptions *o, RunSummary *s, int 
  * timing runs, --profile, --time-all-configs, seed), written into *o so a
  * resumed run judges its remaining kernels exactly as its first part did,
  * whatever the resuming command line says; *racecheck says whether it ran
- * under --racecheck (the caller finds the sanitizer again).  Returns 0 or
- * -1 with e (no such run, unreadable options). */
+ * under --racecheck (the caller finds the sanitizer again), *budget its
+ * C reference's budget (the default for runs older than the option).
+ * Returns 0 or -1 with e (no such run, unreadable options). */
 int run_stored_options(const char *catalog_path, int64_t run_id, EvalOptions *o, int *racecheck, const char **backend,
-                       Error *e);
+                       RefBudget *budget, Error *e);
 int run_resume(const char *catalog_path, int64_t run_id, const RunOptions *o, RunSummary *s, int *no_gpu,
                Error *e);
 

@@ -14,6 +14,7 @@
 #include "common/strbuf.h"
 #include "generators/gen.h"
 #include "harness/catalog.h"
+#include "harness/golden.h"
 #include "harness/ingest.h"
 #include "harness/worker_protocol.h"
 #include "tests/test.h"
@@ -350,5 +351,54 @@ TEST(generators_bounds_edge_configs)
         free(path);
     }
     free(out);
+    return 0;
+}
+
+/* The C reference's own cost (meta.json cost.ref_bytes) where its loops
+ * reach memory at random: such a program's large config is beyond the C
+ * reference's budget (its configs are checked against golden outputs),
+ * though the problem's own bytes, the kernel's, fit it; small configs stay
+ * within it.  These are the programs whose C references ran past 20 s on
+ * one core on the device (BENCHMARKS: device runs 31 to 34). */
+TEST(generators_reference_cost_counts_random_access)
+{
+    static const char *const cases[][2] = {
+        {"pagerank", "c/pagerank/pull-f32"},
+        {"bfs_step", "c/bfs_step/triangles-i32"},
+        {"pb_atax", "c/pb_atax/fused-col-f32-square"},
+        {"particles", "c/particles/deposit-cic-3d-f32"},
+        {"search", "c/search/lower-bound-f32"},
+    };
+    RefBudget budget = golden_default_budget();
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const Family *f = NULL;
+        GenStats s;
+        char *out = generate_family(t, cases[i][0], &f, &s);
+        if (!out)
+            return -1;
+        char *meta = xasprintf("%s/%s/meta.json", out, cases[i][1]);
+        Problem *p = NULL;
+        Error e;
+        CHECK_MSG(problem_load(meta, &p, &e) == 0, "%s", e.msg);
+        if (p) {
+            const ProblemConfig *large = problem_find_config(p, "large"), *small = problem_find_config(p, "small");
+            CHECK_MSG(p->cost_ref_bytes != NULL, "%s: no cost.ref_bytes", cases[i][1]);
+            CHECK_MSG(large && golden_beyond(p, large, &budget, NULL, NULL), "%s: large within the budget",
+                      cases[i][1]);
+            CHECK_MSG(large && !golden_kernel_beyond(p, large, &budget, NULL, NULL),
+                      "%s: the problem's own cost is beyond the budget too (the case proves nothing)", cases[i][1]);
+            CHECK_MSG(small && !golden_beyond(p, small, &budget, NULL, NULL), "%s: small beyond the budget",
+                      cases[i][1]);
+            int64_t rf = 0, rb = 0, pb = 0;
+            CHECK(problem_reference_cost(p, large, &rf, &rb, &e) == 0);
+            CHECK(problem_eval(p, large, p->cost_bytes, &pb, &e) == 0);
+            CHECK_MSG(rb > pb, "%s: reference bytes %lld <= the problem's %lld", cases[i][1], (long long)rb,
+                      (long long)pb);
+            problem_free(p);
+        }
+        free(meta);
+        file_remove_tree(out, NULL);
+        free(out);
+    }
     return 0;
 }

@@ -26,8 +26,16 @@ TEST(problem_good_roundtrip)
     CHECK(problem_scalar_value(&p->args[2], problem_find_config(p, "small")) == 0.25);
     int64_t n = 0;
     CHECK(problem_buffer_count(p, &p->args[0], problem_find_config(p, "large"), &n, &e) == 0 && n == 4096 * 4096);
+    /* the C reference's own cost defaults to the problem's, and a given one
+     * survives the round trip */
+    int64_t rf = 0, rb = 0;
+    CHECK(problem_reference_cost(p, problem_find_config(p, "small"), &rf, &rb, &e) == 0 && rf == 5 * 64 * 64 &&
+          rb == 8 * 64 * 64);
+    p->cost_ref_bytes = xstrdup("64*n*m");
     char *json = problem_to_json(p);
     CHECK(problem_parse(json, "roundtrip", &q, &e) == 0);
+    CHECK(q && problem_reference_cost(q, problem_find_config(q, "small"), &rf, &rb, &e) == 0 &&
+          rf == 5 * 64 * 64 && rb == 64 * 64 * 64);
     if (q) {
         char *json2 = problem_to_json(q);
         CHECK_MSG(strcmp(json, json2) == 0, "canonical form is not a fixed point");

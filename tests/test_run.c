@@ -554,6 +554,236 @@ TEST(run_resume_keeps_the_cpu_backend)
     return 0;
 }
 
+/* The status, reference_kind and error of kernel `kernel` (SQL giving its
+ * id) on config `config` in run `run`, "status|kind|error", from malloc(). */
+static char *golden_row(const char *db, int run, const char *kernel, const char *config)
+{
+    char *sql = xasprintf("SELECT r.status || '|' || coalesce(r.reference_kind, '') || '|' || coalesce(r.error, '')"
+                          " FROM results r JOIN configs c ON c.id = r.config_id WHERE r.run_id = %d AND"
+                          " r.kernel_id = (%s) AND c.name = '%s'",
+                          run, kernel, config);
+    char *text = sql_text(db, sql);
+    free(sql);
+    return text;
+}
+
+#define GOLDEN_REF "SELECT id FROM kernels WHERE origin = 'reference'"
+#define GOLDEN_SKIP_LAST "SELECT id FROM kernels WHERE defect = 'skip-last'"
+/* A budget under ok-axpy's small config (2000 flops, 12000 bytes) and
+ * over its edge configs (n = 1 and 97): small takes golden outputs. */
+#define GOLDEN_RUN "run --backend cpu --per-gpu 1 --trials 2 --reference-budget 1000,10000"
+
+/* Golden outputs beyond the C reference's budget (golden.h) on the CPU
+ * backend: refused (skipped, with the reason) before the reference CUDA
+ * implementation has passed the configs within the budget; in a run with
+ * the reference first, the reference is checked against a second execution
+ * of itself and a wrong variant fails against its outputs; a later run
+ * takes the reference's stored passes; a stored failure of the reference
+ * refuses them again; --configs runs the C reference whatever the cost. */
+TEST(run_golden_outputs_cpu_backend)
+{
+    char *harness = fake_gpu_harness(t);
+    if (!harness)
+        SKIP("no harness next to the test runner (build both with make), or the fake driver did not build");
+    const char *d = t->tmpdir;
+    char *out = NULL, *row = NULL, *db = xasprintf("%s/cat.db", d);
+    CHECK(make_folder(t) == 0);
+    CHECK(ingest_under_fake_driver(t, harness) == 0);
+    fake_driver_off();
+
+    /* 1: the variants alone, the reference never run: small is skipped */
+    int st = test_sh(&out, "%s --catalog %s " GOLDEN_RUN " --kernels variants --cache %s/cache", harness, db, d);
+    CHECK_MSG(st == 0 && out && strstr(out, "3 evaluated"), "run 1: %s", out ? out : "");
+    free(out);
+    row = golden_row(db, 1, GOLDEN_SKIP_LAST, "small");
+    CHECK_MSG(row && strncmp(row, "skipped|", 8) == 0 && strstr(row, "beyond the C reference's budget") &&
+                  strstr(row, "has not yet passed every config within the budget on the cpu backend") &&
+                  strstr(row, "run the reference first"),
+              "run 1, skip-last small: %s", row ? row : "(none)");
+    free(row);
+    row = golden_row(db, 1, GOLDEN_SKIP_LAST, "edge");
+    CHECK_MSG(row && strncmp(row, "wrong_result|cpu|", 17) == 0, "run 1, skip-last edge: %s", row ? row : "(none)");
+    free(row);
+    char *opt = sql_text(db, "SELECT json_extract(options, '$.reference_budget') FROM runs WHERE id = 1");
+    CHECK_MSG(opt && strcmp(opt, "1000,10000") == 0, "run 1 stored reference_budget %s", opt ? opt : "(none)");
+    free(opt);
+
+    /* 2: every kernel, the reference first: it passes small against a
+     * second execution of itself, and skip-last fails there */
+    st = test_sh(&out, "%s --catalog %s " GOLDEN_RUN " --kernels all --cache %s/cache", harness, db, d);
+    CHECK_MSG(st == 0 && out && strstr(out, "4 evaluated: 1 pass, 3 fail"), "run 2: %s", out ? out : "");
+    free(out);
+    row = golden_row(db, 2, GOLDEN_REF, "small");
+    CHECK_MSG(row && strcmp(row, "pass|cuda-reference|") == 0, "run 2, reference small: %s", row ? row : "(none)");
+    free(row);
+    row = golden_row(db, 2, GOLDEN_REF, "edge-prime");
+    CHECK_MSG(row && strcmp(row, "pass|cpu|") == 0, "run 2, reference edge-prime: %s", row ? row : "(none)");
+    free(row);
+    row = golden_row(db, 2, GOLDEN_SKIP_LAST, "small");
+    CHECK_MSG(row && strncmp(row, "wrong_result|cuda-reference|'y': 1 of 1000 elements outside tolerance", 69) == 0,
+              "run 2, skip-last small: %s", row ? row : "(none)");
+    free(row);
+    row = golden_row(db, 2, GOLDEN_REF, "large");
+    CHECK_MSG(row && strstr(row, "beyond what the CPU backend runs by default"), "run 2, large: %s",
+              row ? row : "(none)");
+    free(row);
+
+    /* 3: the variants again: the reference's stored passes allow them */
+    st = test_sh(&out, "%s --catalog %s " GOLDEN_RUN " --kernels variants --cache %s/cache", harness, db, d);
+    CHECK_MSG(st == 0, "run 3: %s", out ? out : "");
+    free(out);
+    row = golden_row(db, 3, GOLDEN_SKIP_LAST, "small");
+    CHECK_MSG(row && strncmp(row, "wrong_result|cuda-reference|", 28) == 0, "run 3, skip-last small: %s",
+              row ? row : "(none)");
+    free(row);
+
+    /* 4: the reference's latest verdict on a config within the budget is a
+     * failure: refused again, saying which */
+    CHECK(sql_exec(db, "UPDATE results SET status = 'wrong_result' WHERE run_id = 2 AND kernel_id = (" GOLDEN_REF
+                       ") AND config_id = (SELECT id FROM configs WHERE name = 'edge-prime')") == 0);
+    st = test_sh(&out, "%s --catalog %s " GOLDEN_RUN " --kernels variants --cache %s/cache", harness, db, d);
+    CHECK_MSG(st == 0, "run 4: %s", out ? out : "");
+    free(out);
+    row = golden_row(db, 4, GOLDEN_SKIP_LAST, "small");
+    CHECK_MSG(row && strncmp(row, "skipped|", 8) == 0 &&
+                  strstr(row, "its latest result on config 'edge-prime', run 2 on the cpu backend, is wrong_result"),
+              "run 4, skip-last small: %s", row ? row : "(none)");
+    free(row);
+
+    /* 5: named, small is checked against the C reference whatever it costs */
+    st = test_sh(&out, "%s --catalog %s " GOLDEN_RUN " --kernels variants --configs small --cache %s/cache", harness,
+                 db, d);
+    CHECK_MSG(st == 0, "run 5: %s", out ? out : "");
+    free(out);
+    row = golden_row(db, 5, GOLDEN_SKIP_LAST, "small");
+    CHECK_MSG(row && strncmp(row, "wrong_result|cpu|", 17) == 0, "run 5, skip-last small: %s", row ? row : "(none)");
+    free(row);
+
+    /* a resumed run keeps its budget and refuses another */
+    CHECK(test_sh(NULL, "%s --catalog %s run --resume 1 --reference-budget 1,1 --cache %s/cache", harness, db, d) == 2);
+    CHECK(test_sh(NULL, "%s --catalog %s run --backend cpu --reference-budget 0,5", harness, db) == 2);
+    free(db);
+    free(harness);
+    return 0;
+}
+
+/* The same through the GPU worker (the fake driver of tests/fake_cuda):
+ * the reference's image takes module slot 0 for the golden execution and
+ * the candidate's comes back for its own, and the golden config is the
+ * timed one (the most bytes), with the reference as its baseline. */
+TEST(run_golden_outputs_fake_gpu)
+{
+    char *harness = fake_gpu_harness(t);
+    if (!harness)
+        SKIP("no harness next to the test runner (build both with make), or the fake driver did not build");
+    const char *d = t->tmpdir;
+    char *out = NULL, *row = NULL, *db = xasprintf("%s/cat.db", d);
+    CHECK(make_folder(t) == 0);
+    CHECK(ingest_under_fake_driver(t, harness) == 0);
+    int st = test_sh(&out, "%s --catalog %s run --kernels all --skip-configs large --trials 2 --timing-runs 3 --jobs 0 "
+                           "--reference-budget 1000,10000 --cache %s/cache",
+                     harness, db, d);
+    CHECK_MSG(st == 0 && out && strstr(out, "4 evaluated"), "run: %s", out ? out : "");
+    free(out);
+    row = golden_row(db, 1, GOLDEN_REF, "small");
+    CHECK_MSG(row && strcmp(row, "pass|cuda-reference|") == 0, "reference small: %s", row ? row : "(none)");
+    free(row);
+    row = sql_text(db, "SELECT r.status || ' ' || r.reference_kind || ' ' || (r.time_median_ms > 0) || ' ' || "
+                       "r.baseline_kind FROM results r JOIN configs c ON c.id = r.config_id WHERE c.name = 'small' "
+                       "AND r.kernel_id = (" GOLDEN_SKIP_LAST ")");
+    /* the fake runs a correct axpy whatever the source: the variant passes */
+    CHECK_MSG(row && strcmp(row, "pass cuda-reference 1 reference-cuda") == 0, "skip-last small: %s",
+              row ? row : "(none)");
+    free(row);
+    fake_driver_off();
+    free(db);
+    free(harness);
+    return 0;
+}
+
+/* `harness eval` checks the configs beyond the C reference's budget against
+ * golden outputs where the catalog allows it (the reference's stored
+ * passes on the same backend): a wrong variant fails there; a reference
+ * that fails a config within the budget gets none for itself (skipped,
+ * with the reason); the reference's own failure on the golden config is a
+ * reference_error of the candidate. */
+TEST(eval_golden_outputs)
+{
+    char *harness = fake_gpu_harness(t);
+    if (!harness)
+        SKIP("no harness next to the test runner (build both with make), or the fake driver did not build");
+    const char *d = t->tmpdir;
+    char *out = NULL, *db = xasprintf("%s/cat.db", d);
+    CHECK(make_folder(t) == 0);
+    /* a second program whose reference writes one element past y */
+    CHECK(test_sh(NULL, "set -e; p=%s/progs/oob-axpy; mkdir -p $p; "
+                        "sed 's#c/fixtures/ok-axpy#c/fixtures/oob-axpy#' tests/data/programs/ok-axpy/meta.json > $p/meta.json; "
+                        "cp tests/data/programs/ok-axpy/program.c $p/; "
+                        "cp tests/data/kernels/axpy-oob-near/kernel.cu tests/data/kernels/axpy-oob-near/launch.json $p/",
+                  d) == 0);
+    CHECK(ingest_under_fake_driver(t, harness) == 0);
+    fake_driver_off();
+    const char *eval = "eval --backend cpu --trials 2 --reference-budget 1000,10000 --json";
+    const char *pick = "python3 -c \"import json,sys; j=json.load(sys.stdin); "
+                       "print(' '.join(c['name']+':'+c['status']+':'+c.get('reference_kind','') for c in j['configs']))\"";
+
+    /* before the reference ran: small is left out, and why */
+    char *skip_last = xasprintf("%s/progs/ok-axpy/variants/skip-last/kernel.cu %s/progs/ok-axpy/variants/skip-last/"
+                                "launch.json --cache %s/cache",
+                                d, d, d);
+    int st = test_sh(&out, "%s --catalog %s %s c/fixtures/ok-axpy %s | "
+                           "python3 -c \"import json,sys; print(json.load(sys.stdin)['skipped'][0]['reason'])\"",
+                     harness, db, eval, skip_last);
+    CHECK_MSG(out && strstr(out, "config 'small'") && strstr(out, "run the reference first"), "before: %d %s", st,
+              out ? out : "");
+    free(out);
+    /* the reference runs on the configs within the budget; then skip-last fails small against it */
+    st = test_sh(&out, "%s --catalog %s run --backend cpu --per-gpu 1 --trials 1 --configs edge,edge-prime "
+                       "--program c/fixtures/ok-axpy --cache %s/cache",
+                 harness, db, d);
+    CHECK_MSG(st == 0 && out && strstr(out, "1 pass, 0 fail"), "reference run: %s", out ? out : "");
+    free(out);
+    st = test_sh(&out, "%s --catalog %s %s c/fixtures/ok-axpy %s | %s", harness, db, eval, skip_last, pick);
+    CHECK_MSG(out && strcmp(out, "small:wrong_result:cuda-reference edge:wrong_result:cpu "
+                                 "edge-prime:wrong_result:cpu\n") == 0,
+              "skip-last: %s", out ? out : "");
+    free(out);
+    /* the reference itself, from its folder: against a second execution of itself */
+    st = test_sh(&out, "%s --catalog %s %s %s/progs/ok-axpy --cache %s/cache | %s", harness, db, eval, d, d, pick);
+    CHECK_MSG(st == 0 && out && strcmp(out, "small:pass:cuda-reference edge:pass:cpu edge-prime:pass:cpu\n") == 0,
+              "reference: %d %s", st, out ? out : "");
+    free(out);
+    /* a reference that fails within the budget gives itself no golden outputs */
+    CHECK(test_sh(NULL, "set -e; mkdir -p %s/bad; cp %s/progs/ok-axpy/meta.json %s/progs/ok-axpy/program.c %s/bad/; "
+                        "cp tests/data/kernels/axpy-skip-last/kernel.cu tests/data/kernels/axpy-skip-last/launch.json %s/bad/",
+                  d, d, d, d, d) == 0);
+    st = test_sh(&out, "%s --catalog %s %s %s/bad --cache %s/cache | python3 -c \"import json,sys; "
+                       "print([c['message'] for c in json.load(sys.stdin)['configs'] if c['status'] == 'skipped'][0])\"",
+                 harness, db, eval, d, d);
+    CHECK_MSG(out && strstr(out, "did not pass config 'edge' here (wrong_result)"), "bad reference: %s",
+              out ? out : "");
+    free(out);
+    /* the stored passes of oob-axpy's reference (as if the guards had
+     * missed its write) allow golden outputs, but its execution writes out
+     * of bounds: a reference_error of the correct candidate */
+    CHECK(sql_exec(db, "INSERT INTO results (run_id, kernel_id, config_id, status, reference_kind, created_at) "
+                       "SELECT 1, k.id, c.id, 'pass', 'cpu', '2026-01-01T00:00:00Z' FROM kernels k "
+                       "JOIN programs p ON p.id = k.program_id JOIN configs c ON c.program_id = p.id "
+                       "WHERE p.name = 'c/fixtures/oob-axpy' AND k.origin = 'reference' AND c.name LIKE 'edge%'") == 0);
+    st = test_sh(&out, "%s --catalog %s %s c/fixtures/oob-axpy %s/progs/ok-axpy/kernel.cu %s/progs/ok-axpy/launch.json "
+                       "--cache %s/cache | python3 -c \"import json,sys; "
+                       "c=json.load(sys.stdin)['configs'][0]; print(c['name'], c['status'], c['message'])\"",
+                 harness, db, eval, d, d, d);
+    CHECK_MSG(out && strstr(out, "small reference_error no golden outputs: the reference CUDA implementation failed") &&
+                  strstr(out, "wrote out of bounds"),
+              "oob reference: %s", out ? out : "");
+    free(out);
+    free(skip_last);
+    free(db);
+    free(harness);
+    return 0;
+}
+
 /* `harness profile` measures a program's kernels one after another on one
  * config's inputs, drawn once (the session keeps them): each kernel that
  * compiles is measured, each one that does not says so. */

@@ -72,6 +72,15 @@ def failures(path):
         kernels.setdefault(r["kernel"], []).append(r)
     ok = sum(1 for rs in kernels.values() if all(r["status"] in ("pass", "skipped") for r in rs))
     print("references passing every config they ran: %d of %d (%d results)" % (ok, len(kernels), len(res)))
+    # which reference each verdict was checked against (golden.h: a config beyond the
+    # C reference's budget is checked against the reference CUDA implementation's
+    # second execution), large and the rest apart
+    by = {}
+    for r in res:
+        k = ("large" if r["config"] == "large" else "other", r["status"], r.get("reference_kind") or "-")
+        by[k] = by.get(k, 0) + 1
+    for k in sorted(by):
+        print("  %-5s %-15s checked against %-14s %d" % (k[0], k[1], k[2], by[k]))
     bad = [r for r in res if r["status"] not in ("pass", "skipped")]
     fams = {}
     for r in bad:
