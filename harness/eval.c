@@ -442,8 +442,9 @@ static void keep_cmp(EvalConfig *ec, const char *buffer, const CompareResult *cm
     }
 }
 
-/* Uploads the inputs (host[]) and poisons outputs and every scratch. */
-static int upload_and_poison(Eval *ev, void **host, const uint64_t *bytes, WpStatus *st, Error *e)
+/* Uploads the inputs (host[]) and poisons the outputs, the problem's
+ * buffers only.  -1 with *st and e when the worker failed. */
+static int upload_problem_buffers(Eval *ev, void **host, const uint64_t *bytes, WpStatus *st, Error *e)
 {
     const Problem *p = ev->p;
     for (int i = 0; i < p->n_args; i++) {
@@ -461,6 +462,14 @@ static int upload_and_poison(Eval *ev, void **host, const uint64_t *bytes, WpSta
                 return -1;
         }
     }
+    return 0;
+}
+
+/* Uploads the inputs (host[]) and poisons outputs and every scratch. */
+static int upload_and_poison(Eval *ev, void **host, const uint64_t *bytes, WpStatus *st, Error *e)
+{
+    if (upload_problem_buffers(ev, host, bytes, st, e) != 0)
+        return -1;
     for (int s = ev->n_problem_bufs; s < ev->n_bufs; s++) {
         static const uint8_t nan32[4] = {0xff, 0xff, 0xff, 0x7f};
         if (bytes[s] % 4 == 0 && gpu_worker_fill(&ev->s->w, (uint32_t)s, nan32, 4, st, e) != 0)
@@ -770,22 +779,9 @@ static void cpu_race_verdict(EvalConfig *ec, const RunOutcome *out)
 static int upload_trial(Eval *ev, const LaunchPlan *plan, int scratch_base, void **host, const uint64_t *bytes,
                         WpStatus *st, Error *e)
 {
-    const Problem *p = ev->p;
     uint8_t pat[8];
-    for (int i = 0; i < p->n_args; i++) {
-        const ProblemArg *a = &p->args[i];
-        int b = ev->buf_of_arg[i];
-        if (b < 0)
-            continue;
-        if (arg_role_is_input(a->role)) {
-            if (gpu_worker_upload(&ev->s->w, (uint32_t)b, host[b], bytes[b], st, e) != 0)
-                return -1;
-        } else {
-            inputs_poison(a->dtype, pat, 1);
-            if (gpu_worker_fill(&ev->s->w, (uint32_t)b, pat, (uint32_t)dtype_size(a->dtype), st, e) != 0)
-                return -1;
-        }
-    }
+    if (upload_problem_buffers(ev, host, bytes, st, e) != 0)
+        return -1;
     for (int s = 0; s < plan->n_scratch; s++) {
         inputs_poison(plan->scratch[s].dtype, pat, 1);
         if (gpu_worker_fill(&ev->s->w, (uint32_t)(scratch_base + s), pat, (uint32_t)dtype_size(plan->scratch[s].dtype),
