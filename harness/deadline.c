@@ -96,7 +96,7 @@ double ref_times_get(const RefTimes *t, const char *program, const char *config,
 
 Deadline deadline_rule(double fixed_s, double reference_ms, RefTimeSource src)
 {
-    Deadline d = {DEADLINE_FALLBACK_S, DEADLINE_FALLBACK, NAN, REF_TIME_NONE, 0};
+    Deadline d = {DEADLINE_FALLBACK_S, DEADLINE_FALLBACK, NAN, REF_TIME_NONE, 0, NAN, 0};
     if (fixed_s > 0) {
         d.seconds = fixed_s;
         d.kind = DEADLINE_FIXED;
@@ -111,6 +111,21 @@ Deadline deadline_rule(double fixed_s, double reference_ms, RefTimeSource src)
     if (d.seconds > DEADLINE_MAX_S) {
         d.seconds = DEADLINE_MAX_S;
         d.capped = 1;
+    }
+    return d;
+}
+
+Deadline deadline_widen_fallback(Deadline d, double cpu_reference_ms, int beyond_budget)
+{
+    if (d.kind != DEADLINE_FALLBACK)
+        return d;
+    if (beyond_budget) {
+        d.seconds = DEADLINE_MAX_S;
+        d.beyond_budget = 1;
+    } else if (isfinite(cpu_reference_ms) && cpu_reference_ms >= 0) {
+        double s = DEADLINE_FACTOR * cpu_reference_ms / 1000.0 + DEADLINE_SLACK_S;
+        d.seconds = s < DEADLINE_FALLBACK_S ? DEADLINE_FALLBACK_S : s > DEADLINE_MAX_S ? DEADLINE_MAX_S : s;
+        d.cpu_reference_ms = cpu_reference_ms;
     }
     return d;
 }
@@ -130,7 +145,19 @@ const char *deadline_describe(const Deadline *d, char *buf, size_t len)
         snprintf(buf, len, "%.3f s, fixed", d->seconds);
         break;
     case DEADLINE_FALLBACK:
-        snprintf(buf, len, "%.3f s, the default (no time of the reference on this config is known)", d->seconds);
+        if (d->beyond_budget)
+            snprintf(buf, len,
+                     "%.3f s, the most (no time of the reference CUDA implementation on this config is known, "
+                     "and the config is beyond the C reference's budget)",
+                     d->seconds);
+        else if (isfinite(d->cpu_reference_ms))
+            snprintf(buf, len,
+                     "%.3f s from the C reference's %.3g ms on one core (%gx + %g s, within %g to %g s; no time of "
+                     "the reference CUDA implementation on this config is known)",
+                     d->seconds, d->cpu_reference_ms, DEADLINE_FACTOR, DEADLINE_SLACK_S, DEADLINE_FALLBACK_S,
+                     DEADLINE_MAX_S);
+        else
+            snprintf(buf, len, "%.3f s, the default (no time of the reference on this config is known)", d->seconds);
         break;
     case DEADLINE_REFERENCE: {
         char cap[48] = "";

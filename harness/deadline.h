@@ -71,12 +71,28 @@ typedef struct Deadline {
     double reference_ms;   /* DEADLINE_REFERENCE: the figure it came from; NaN otherwise */
     RefTimeSource source;  /* and where that came from */
     int capped;            /* the rule gave more than DEADLINE_MAX_S */
+    /* DEADLINE_FALLBACK widened by deadline_widen_fallback: */
+    double cpu_reference_ms; /* the C reference's one-core time it came from; NaN: none */
+    int beyond_budget;       /* the config is beyond the C reference's budget (golden.h) */
 } Deadline;
 
 /* The rule: fixed_s when > 0; else, with a reference time (reference_ms
  * finite and >= 0, src not REF_TIME_NONE), DEADLINE_FACTOR x it +
  * DEADLINE_SLACK_S capped at DEADLINE_MAX_S; else DEADLINE_FALLBACK_S. */
 Deadline deadline_rule(double fixed_s, double reference_ms, RefTimeSource src);
+
+/* A fallback deadline (d.kind DEADLINE_FALLBACK; any other is returned as
+ * it is) widened by what else is known of the config, since 5 s is too
+ * little for the first execution of a slow reference on a large config
+ * (device run 35: 37 references' large configs, pagerank's one-block
+ * iterations, trisolve's sweeps, timed out so):
+ * - beyond_budget (a config beyond the C reference's budget, golden.h):
+ *   DEADLINE_MAX_S, the config is large by its cost model;
+ * - else the C reference's one-core time cpu_reference_ms when finite and
+ *   >= 0: DEADLINE_FACTOR x it + DEADLINE_SLACK_S, at least
+ *   DEADLINE_FALLBACK_S, at most DEADLINE_MAX_S (a CUDA kernel 10x slower
+ *   than plain C on one core has hung, or might as well have). */
+Deadline deadline_widen_fallback(Deadline d, double cpu_reference_ms, int beyond_budget);
 
 /* The deadline in whole milliseconds for the worker protocol (at least 1). */
 uint32_t deadline_ms(const Deadline *d);

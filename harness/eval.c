@@ -347,7 +347,7 @@ static void use_deadline(Eval *ev, const ProblemConfig *c, EvalConfig *ec)
     double fixed = o->deadline_s > 0                                ? o->deadline_s
                    : o->backend == BACKEND_CPU || ev->s->racecheck ? EVAL_CPU_BACKEND_DEADLINE_S
                                                                    : 0;
-    ev->deadline = deadline_rule(fixed, ref_ms, src);
+    ev->deadline = deadline_widen_fallback(deadline_rule(fixed, ref_ms, src), ec->reference_cpu_ms, ev->golden_now);
     ec->deadline_s = ev->deadline.seconds;
     deadline_describe(&ev->deadline, ec->deadline_note, sizeof ec->deadline_note);
 }

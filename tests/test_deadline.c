@@ -39,6 +39,22 @@ TEST(deadline_rule)
     CHECK(deadline_rule(0, -1.0, REF_TIME_RUN).kind == DEADLINE_FALLBACK);
     CHECK(deadline_rule(0, INFINITY, REF_TIME_RUN).kind == DEADLINE_FALLBACK);
     CHECK(deadline_rule(0, 3.0, REF_TIME_NONE).kind == DEADLINE_FALLBACK);
+    /* a fallback widened: beyond the C reference's budget the most, else
+     * from the C reference's one-core time, within 5 to 60 s */
+    d = deadline_widen_fallback(deadline_rule(0, NAN, REF_TIME_NONE), NAN, 1);
+    CHECK(near(d.seconds, DEADLINE_MAX_S) && d.kind == DEADLINE_FALLBACK);
+    deadline_describe(&d, buf, sizeof buf);
+    CHECK_MSG(strstr(buf, "60.000 s, the most") && strstr(buf, "beyond the C reference's budget"), "%s", buf);
+    d = deadline_widen_fallback(deadline_rule(0, NAN, REF_TIME_NONE), 1500.0, 0);
+    CHECK_MSG(near(d.seconds, 16.0), "%g", d.seconds);
+    deadline_describe(&d, buf, sizeof buf);
+    CHECK_MSG(strstr(buf, "16.000 s from the C reference's 1.5e+03 ms on one core") != NULL, "%s", buf);
+    CHECK(near(deadline_widen_fallback(deadline_rule(0, NAN, REF_TIME_NONE), 20.0, 0).seconds, DEADLINE_FALLBACK_S));
+    CHECK(near(deadline_widen_fallback(deadline_rule(0, NAN, REF_TIME_NONE), 19000.0, 0).seconds, DEADLINE_MAX_S));
+    CHECK(near(deadline_widen_fallback(deadline_rule(0, NAN, REF_TIME_NONE), NAN, 0).seconds, DEADLINE_FALLBACK_S));
+    /* a known reference time or a fixed deadline is never widened */
+    CHECK(near(deadline_widen_fallback(deadline_rule(0, 23.0, REF_TIME_TIMED), 1500.0, 1).seconds, 1.23));
+    CHECK(near(deadline_widen_fallback(deadline_rule(2.0, NAN, REF_TIME_NONE), 1500.0, 1).seconds, 2.0));
     /* explicit wins, over a known time and over the cap */
     d = deadline_rule(2.0, 23.0, REF_TIME_TIMED);
     CHECK(near(d.seconds, 2.0) && d.kind == DEADLINE_FIXED);
