@@ -92,6 +92,9 @@ typedef struct Op {
     OpLaunch launch[4];
     const char *scratch;
     const char *mapping;
+    /* The C reference's bytes where the problem's undercount them (gen.h:
+     * gen_reference_cost; NULL: the same), $S / $W as above. */
+    const char *ref_bytes;
 } Op;
 
 /* Merge passes of widths 2^0 .. 2^30 sort any int-sized array: the passes
@@ -696,7 +699,10 @@ static const Op OPS[] = {
      .launch = {{"iota", "(n+255)/256", "256", NULL, "tmp,n"},
                 {"merge_pass", "(n+255)/256", "256", NULL, "keys,tmp,order,n,@w|keys,tmp,order,n,@w|keys,order,tmp,n,@w"}},
      .scratch = "tmp:i32:n",
-     .mapping = "merge-sort-corank-passes"},
+     .mapping = "merge-sort-corank-passes",
+     /* a merge pass compares keys[src[i]] at random once the runs are long:
+      * two 64-byte lines per element per pass, 27 passes (the flops' count) */
+     .ref_bytes = "128*27*n"},
     {"argsort-rows-asc", "f32", ROWS, "argsort_rows",
      "#include <stddef.h>\n\n/* Stable argsort of each row of a rows x len matrix: idx[r][p] is the\n"
      " * column of the p-th smallest element of row r (ties in column order). */\n",
@@ -1095,7 +1101,10 @@ static const Op OPS[] = {
                 {"merge_pass", "(n+255)/256", "256", NULL, "keys,tmp,order,n,@w|keys,tmp,order,n,@w|keys,order,tmp,n,@w"},
                 {"invert", "(n+255)/256", "256", NULL, "order,rank,n"}},
      .scratch = "order:i32:n;tmp:i32:n",
-     .mapping = "merge-sort-corank-passes+one-element-per-thread-invert"},
+     .mapping = "merge-sort-corank-passes+one-element-per-thread-invert",
+     /* a merge pass compares keys[src[i]] at random once the runs are long:
+      * two 64-byte lines per element per pass, 27 passes (the flops' count) */
+     .ref_bytes = "128*27*n"},
     {"topk-smallest", "f32", TOPK, "topk_rows",
      "#include <stddef.h>\n\n/* The k smallest elements of each row of a rows x len matrix, in ascending\n"
      " * order (k <= len), kept in a sorted list while scanning the row. */\n",
@@ -1583,6 +1592,8 @@ static int emit(GenCtx *g, const Op *op, const char *inst)
         }
     }
     gen_cost(p, op->flops, bytes.data);
+    if (op->ref_bytes)
+        gen_reference_cost(p, NULL, op->ref_bytes);
     StrBuf *s = gen_src(p);
     /* Integer types beyond int need stdint.h. */
     if (strstr(sig.data, "_t ") && !strstr(op->pre, "<stdint.h>"))

@@ -43,6 +43,8 @@ typedef struct Op {
     const char *body;
     const char *flops;
     const char *bytes;  /* "%d" is the element size */
+    const char *ref_bytes; /* the C reference's, where bytes undercount them (gen.h:
+                              gen_reference_cost); NULL: the same */
 } Op;
 
 #define CSR "const int *row_ptr, const int *col_idx, const $T *vals, "
@@ -205,7 +207,9 @@ static const Op OPS[] = {
      "        for (int p = row_ptr[i]; p < row_ptr[i + 1]; p++) {\n            int c = col_idx[p];\n"
      "            $T dot = 0;\n            for (int j = 0; j < k; j++)\n"
      "                dot += U[i * k + j] * V[j * cols + c];\n            out[p] = dot;\n        }\n    }\n",
-     "2*nnz*k", "4*(rows+1)+4*nnz+%d*rows*k+%d*cols*k+%d*nnz"},
+     "2*nnz*k", "4*(rows+1)+4*nnz+%d*rows*k+%d*cols*k+%d*nnz",
+     /* V read down a column, cols apart: a 64-byte line per term */
+     "64*nnz*k"},
     {"sddmm-softmax", SDDMM, "Sparse attention scores: s_p = dot(Q[i], K[c]) / sqrt(k) on the stored\n"
                              " * entries p = (i, c) of a CSR pattern, then a softmax over each row's\n"
                              " * entries.  Q is rows x k and K cols x k, row-major.",
@@ -814,6 +818,8 @@ static int emit(GenCtx *g, const Op *op, int d)
     char bytes[200];
     snprintf(bytes, sizeof bytes, op->bytes, sz, sz, sz, sz);
     gen_cost(p, op->flops, bytes);
+    if (op->ref_bytes)
+        gen_reference_cost(p, NULL, op->ref_bytes);
     if (d)
         gen_tolerance(p, 1e-9, 1e-7);
     else

@@ -189,7 +189,8 @@ char *spec_cuda_text(const char *s, const char *dt)
     return wrapped;
 }
 
-static int emit(GenCtx *g, const Spec *sp, const char *dt, SpecAlternatives alts, const void *ctx)
+static int emit(GenCtx *g, const Spec *sp, const char *dt, SpecAlternatives alts, const void *ctx,
+                int ref_flops_factor)
 {
     char *name = subst(sp->name, dt);
     char variant[96];
@@ -248,6 +249,11 @@ static int emit(GenCtx *g, const Spec *sp, const char *dt, SpecAlternatives alts
     free(cfgs);
     char *fl = subst(sp->flops, dt), *by = subst(sp->bytes, dt);
     gen_cost(p, fl, by);
+    if (ref_flops_factor > 0) {
+        char *ref = xasprintf("%d*(%s)", ref_flops_factor, fl);
+        gen_reference_cost(p, ref, NULL);
+        free(ref);
+    }
     free(fl);
     free(by);
     if (strcmp(dt, "f64") == 0) {
@@ -266,22 +272,32 @@ static int emit(GenCtx *g, const Spec *sp, const char *dt, SpecAlternatives alts
     return gen_end(p) != 0 || rc != 0 ? -1 : 0;
 }
 
-int spec_emit_alt(GenCtx *g, const Spec *sp, SpecAlternatives alts, const void *ctx)
+/* Emits sp once per dtype of its list. */
+static int emit_dtypes(GenCtx *g, const Spec *sp, SpecAlternatives alts, const void *ctx, int ref_flops_factor)
 {
     char dts[64], *dt[8];
     snprintf(dts, sizeof dts, "%s", sp->dtypes);
     int nd = split(dts, ' ', dt, 8);
     for (int k = 0; k < nd; k++)
-        if (emit(g, sp, dt[k], alts, ctx) != 0)
+        if (emit(g, sp, dt[k], alts, ctx, ref_flops_factor) != 0)
             return -1;
     return 0;
 }
 
-/* Emits every spec once per dtype of its list. */
-int spec_emit_all(GenCtx *g, const Spec *specs, int n)
+int spec_emit_alt(GenCtx *g, const Spec *sp, SpecAlternatives alts, const void *ctx)
+{
+    return emit_dtypes(g, sp, alts, ctx, 0);
+}
+
+int spec_emit_all_libm(GenCtx *g, const Spec *specs, int n, int ref_flops_factor)
 {
     for (int i = 0; i < n; i++)
-        if (spec_emit_alt(g, &specs[i], NULL, NULL) != 0)
+        if (emit_dtypes(g, &specs[i], NULL, NULL, ref_flops_factor) != 0)
             return -1;
     return 0;
+}
+
+int spec_emit_all(GenCtx *g, const Spec *specs, int n)
+{
+    return spec_emit_all_libm(g, specs, n, 0);
 }

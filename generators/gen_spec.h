@@ -48,6 +48,11 @@ typedef struct Spec {
 
 /* Emits every one of the n specs once per dtype of its list. */
 int spec_emit_all(GenCtx *g, const Spec *specs, int n);
+/* spec_emit_all() for specs whose C loops call libm per term (a cos or
+ * sin costs tens of flops on one core where the problem's flops count
+ * one): each program's C reference is costed at ref_flops_factor times
+ * its flops (gen.h: gen_reference_cost). */
+int spec_emit_all_libm(GenCtx *g, const Spec *specs, int n, int ref_flops_factor);
 
 /* A family's alternatives of one program of spec sp in dtype dt, built
  * with gen_alt_begin ... gen_alt_end after the pair; ctx is the caller's. */
