@@ -16,7 +16,8 @@ static const char USAGE[] =
     "  Lists the results of run RUN (default: the latest run): kernel, program, config,\n"
     "  status, largest errors, time (median, IQR) and speedup, and the error message of\n"
     "  failures.  --status keeps one status (pass, wrong_result, compile_error, ...),\n"
-    "  --program an SQL LIKE pattern on program names; --summary prints only the counts.\n";
+    "  --program an SQL LIKE pattern on program names; --summary prints only the counts (by status,\n"
+    "  and by the reference the verdicts were checked against: cpu, cuda-reference, torch-cuda, torch-cpu).\n";
 
 static const char *COLUMNS =
     "SELECT r.kernel_id, p.name, c.name, r.status, r.error, r.device, r.trials, r.compile_ms, r.reference_kind,"
@@ -153,9 +154,11 @@ int cmd_results(CliContext *cx, int argc, char **argv)
                                        "reference_cpu_ms"};
     cJSON *out = json ? run_json(&run) : NULL;
     cJSON *arr = json && !summary ? cJSON_AddArrayToObject(out, "results") : NULL;
-    /* counts by status, for the summary */
-    char names[32][32];
-    int counts[32], n_status = 0, total = 0;
+    /* counts by status, for the summary; and by the reference the verdicts
+     * were checked against (a config beyond the C reference's budget takes
+     * golden outputs of the reference CUDA implementation: golden.h) */
+    char names[32][32], kinds[8][32];
+    int counts[32], n_status = 0, total = 0, kind_counts[8], n_kinds = 0;
     if (!json) {
         printf("run %lld: %s on %s backend, started %s%s%s\n", (long long)run.id, run.status, run.backend,
                run.started_at, run.finished_at ? ", finished " : "", run.finished_at ? run.finished_at : "");
@@ -180,6 +183,16 @@ int cmd_results(CliContext *cx, int argc, char **argv)
         if (k < 32)
             counts[k]++;
         total++;
+        const char *kind = (const char *)sqlite3_column_text(st, 8);
+        int ki;
+        for (ki = 0; kind && ki < n_kinds && strcmp(kinds[ki], kind) != 0; ki++)
+            ;
+        if (kind && ki == n_kinds && n_kinds < 8) {
+            snprintf(kinds[n_kinds], sizeof kinds[0], "%s", kind);
+            kind_counts[n_kinds++] = 0;
+        }
+        if (kind && ki < 8)
+            kind_counts[ki]++;
         if (summary)
             continue;
         if (json) {
@@ -210,6 +223,9 @@ int cmd_results(CliContext *cx, int argc, char **argv)
         cJSON *sm = cJSON_AddObjectToObject(out, "summary");
         for (int k = 0; k < n_status; k++)
             cJSON_AddNumberToObject(sm, names[k], counts[k]);
+        cJSON *ca = cJSON_AddObjectToObject(out, "checked_against");
+        for (int k = 0; k < n_kinds; k++)
+            cJSON_AddNumberToObject(ca, kinds[k], kind_counts[k]);
         if (n_kernels)
             cJSON_AddNumberToObject(out, "median_kernel_ms", cost);
         char *text = cJSON_Print(out);
@@ -221,6 +237,12 @@ int cmd_results(CliContext *cx, int argc, char **argv)
         for (int k = 0; k < n_status; k++)
             printf(" %s %d%s", names[k], counts[k], k + 1 < n_status ? "," : "");
         printf("\n");
+        if (n_kinds) {
+            printf("checked against:");
+            for (int k = 0; k < n_kinds; k++)
+                printf(" %s %d%s", kinds[k], kind_counts[k], k + 1 < n_kinds ? "," : "");
+            printf(" (cpu: the C program; cuda-reference: golden outputs of the reference CUDA implementation)\n");
+        }
         if (n_kernels)
             printf("per-candidate cost (compile, correctness on every config, timing): median %.1f ms over %d "
                    "kernels\n",

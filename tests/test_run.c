@@ -695,6 +695,20 @@ TEST(run_golden_outputs_fake_gpu)
     CHECK_MSG(row && strcmp(row, "pass cuda-reference 1 reference-cuda") == 0, "skip-last small: %s",
               row ? row : "(none)");
     free(row);
+    /* `harness results` counts the verdicts by the reference they were checked against */
+    st = test_sh(&out, "%s --catalog %s results 1 --summary 2>&1", harness, db);
+    CHECK_MSG(st == 0 && out && strstr(out, "checked against:") && strstr(out, "cuda-reference "), "results: %s",
+              out ? out : "");
+    free(out);
+    st = test_sh(&out, "%s --catalog %s results 1 --json --summary 2>&1", harness, db);
+    cJSON *j = st == 0 && out ? cJSON_Parse(out) : NULL;
+    const cJSON *golden =
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(j, "checked_against"), "cuda-reference");
+    const cJSON *cpu = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(j, "checked_against"), "cpu");
+    CHECK_MSG(cJSON_IsNumber(golden) && golden->valueint >= 2 && cJSON_IsNumber(cpu) && cpu->valueint >= 1,
+              "checked_against: %s", out ? out : "");
+    cJSON_Delete(j);
+    free(out);
     fake_driver_off();
     free(db);
     free(harness);
