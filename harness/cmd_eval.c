@@ -204,37 +204,22 @@ static int find_baseline(CliContext *cx, const char *program, const Problem *p, 
     return 0;
 }
 
-/* Whether golden.h lets the reference CUDA implementation give the
- * golden outputs of config `target`: from the catalog's verdicts of the
- * program's reference kernel on this backend (a program folder has none
- * stored), or, when the candidate is that reference, from its own passes
- * in this evaluation on the configs marked in now[] (*after_pass).  1
- * allowed, 0 refused with why[], -1 with e. */
-static int eval_golden_allowed(CliContext *cx, const char *program, const Problem *p, const ProblemConfig *target,
-                               const EvalOptions *o, const RefBudget *b, const unsigned char *now, int *after_pass,
-                               char *why, size_t len, Error *e)
+/* Why no config of this evaluation can take golden outputs whatever the
+ * catalog says, into why[0..len) (1), or 0 when the catalog decides: a
+ * program folder has no stored results (only its own pair may give them,
+ * from its passes in this evaluation), and a candidate whose program has no
+ * readable reference implementation has nothing to give them. */
+static int golden_out_of_reach(const char *program, const EvalOptions *o, char *why, size_t len)
 {
-    int rc = 0;
-    Catalog *c = NULL;
-    int64_t ref = 0;
-    *after_pass = o->candidate_is_reference;
-    if (file_is_dir(program)) {
-        if (o->candidate_is_reference)
-            return 1;
+    if (file_is_dir(program) && !o->candidate_is_reference) {
         snprintf(why, len, "a program folder has no stored results of it (evaluate the catalog's program by name)");
-        return 0;
+        return 1;
     }
     if (!o->candidate_is_reference && !o->baseline_source) {
         snprintf(why, len, "the catalog holds none that can be read for this program");
-        return 0;
+        return 1;
     }
-    TRY(catalog_open(cx->catalog_path, 0, &c, e));
-    TRY(golden_reference_kernel(c, p->name, &ref, e));
-    rc = golden_allowed(c, ref, backend_name(o->backend), p, b, o->candidate_is_reference ? now : NULL, target, why,
-                        len, e);
-done:
-    catalog_close(c);
-    return rc;
+    return 0;
 }
 
 /* Whether config c, chosen by default (chosen: it is among the default
@@ -254,14 +239,17 @@ static int wants_golden(const Problem *p, const ProblemConfig *c, int chosen, co
 /* The default configs (cs[0..*n_cs), from pick_configs; room for every
  * config of p) with golden outputs where the C reference is beyond budget
  * b: each such config stays or joins, marked in golden[] (parallel to cs),
- * when eval_golden_allowed says so, with o's golden fields set; else it is
+ * when golden.h allows it (golden_allowed), with o's golden fields set; else it is
  * left out and left_out[k] (k over p->configs; from malloc()) says why.
  * -1 with e on a catalog error. */
 static int add_golden_configs(CliContext *cx, const char *program, const Problem *p, const char *kernel,
                               const LaunchPlan *lp, EvalOptions *o, const RefBudget *b, const ProblemConfig **cs,
                               int *n_cs, unsigned char *golden, char **left_out, Error *e)
 {
-    int rc = 0, n = 0, after_pass = 0;
+    int rc = 0, n = 0, wanted = 0;
+    Catalog *c = NULL;
+    int64_t ref = 0;
+    char why[768], reason[1280];
     unsigned char *in = xcalloc((size_t)p->n_configs + 1, 1), *want = xcalloc((size_t)p->n_configs + 1, 1);
     unsigned char *now = xcalloc((size_t)p->n_configs + 1, 1); /* checked against the C reference here */
     for (int j = 0; j < *n_cs; j++)
@@ -269,12 +257,24 @@ static int add_golden_configs(CliContext *cx, const char *program, const Problem
     for (int k = 0; k < p->n_configs; k++) {
         want[k] = wants_golden(p, &p->configs[k], in[k], o, b);
         now[k] = in[k] && !want[k];
+        wanted |= want[k];
+    }
+    /* the catalog, once, where it decides: golden.h reads the verdicts of
+     * the program's reference kernel on this backend; a program folder's
+     * own pair decides by its passes in this evaluation alone */
+    int out_of_reach = wanted && golden_out_of_reach(program, o, why, sizeof why);
+    int from_catalog = wanted && !out_of_reach && !file_is_dir(program);
+    if (from_catalog) {
+        TRY(catalog_open(cx->catalog_path, 0, &c, e));
+        TRY(golden_reference_kernel(c, p->name, &ref, e));
     }
     for (int k = 0; k < p->n_configs; k++) {
-        char why[768], reason[1280];
-        int ok = want[k] ? eval_golden_allowed(cx, program, p, &p->configs[k], o, b, now, &after_pass, why,
+        int ok = 0;
+        if (want[k] && !out_of_reach)
+            ok = from_catalog ? golden_allowed(c, ref, backend_name(o->backend), p, b,
+                                               o->candidate_is_reference ? now : NULL, &p->configs[k], why,
                                                sizeof why, e)
-                         : 0;
+                              : 1;
         if (ok < 0) {
             rc = -1; /* e says why */
             goto done;
@@ -289,11 +289,12 @@ static int add_golden_configs(CliContext *cx, const char *program, const Problem
             o->golden = golden;
             o->golden_source = o->candidate_is_reference ? kernel : o->baseline_source;
             o->golden_plan = o->candidate_is_reference ? lp : o->baseline_plan;
-            o->golden_after_pass = after_pass;
+            o->golden_after_pass = o->candidate_is_reference;
         }
     }
     *n_cs = n;
 done:
+    catalog_close(c);
     free(in);
     free(want);
     free(now);
