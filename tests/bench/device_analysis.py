@@ -415,18 +415,50 @@ def expect_ids(catalog, expect, lang=None):
     print(",".join(str(x) for x in picked))
 
 
-def reference_ids(catalog, lang, first_family="", also=""):
+# The harness's default budget of a C reference per config (harness/golden.h).
+GOLDEN_BUDGET_FLOPS, GOLDEN_BUDGET_BYTES = 4e9, 2.0 * 1024 ** 3
+
+
+def beyond_budget(meta):
+    """Whether some config of the program costs its C reference more than
+    the default budget (cost.ref_flops / ref_bytes where meta.json gives
+    them, else cost.flops / bytes), so that config is checked against golden
+    outputs.  A model Python cannot evaluate counts as beyond: the selection
+    errs on running a program again."""
+    cost = meta.get("cost", {})
+    fl, by = cost.get("ref_flops", cost.get("flops")), cost.get("ref_bytes", cost.get("bytes"))
+    for cfg in meta.get("configs", []):
+        env = {k: v for k, v in cfg.items() if k != "name"}
+        env.update({"min": min, "max": max})
+        try:
+            if float(eval(fl, {}, env)) > GOLDEN_BUDGET_FLOPS or float(eval(by, {}, env)) > GOLDEN_BUDGET_BYTES:
+                return True
+        except Exception:
+            return True
+    return False
+
+
+def reference_ids(catalog, lang, first_family="", also="", beyond_before="", beyond_skip=""):
     """The reference kernels of LANG's programs, in program order, from the
     family FIRST_FAMILY on (name order), and those of the families ALSO
     names (comma-separated): the rest of a census that an earlier device
-    session left unfinished, and families whose configs changed since."""
+    session left unfinished, and families whose configs changed since.
+    With BEYOND_BEFORE, also the programs of the families before it (name
+    order; none of BEYOND_SKIP) that have a config beyond the C reference's
+    budget: a census of an older harness skipped those configs."""
     db = sqlite3.connect(catalog)
-    rows = db.execute("SELECT k.id, p.name FROM kernels k JOIN programs p ON p.id = k.program_id"
+    rows = db.execute("SELECT k.id, p.name, p.meta FROM kernels k JOIN programs p ON p.id = k.program_id"
                       " WHERE k.origin = 'reference' AND p.name LIKE ? ORDER BY p.name, k.id",
                       (lang + "/%",)).fetchall()
     extra = set(f for f in also.split(",") if f)
-    print(",".join(str(kid) for kid, name in rows
-                   if name.split("/")[1] >= first_family or name.split("/")[1] in extra))
+    skip = set(f for f in beyond_skip.split(",") if f)
+
+    def wanted(name, meta):
+        fam = name.split("/")[1]
+        if fam >= first_family or fam in extra:
+            return True
+        return fam < beyond_before and fam not in skip and beyond_budget(json.loads(meta))
+    print(",".join(str(kid) for kid, name, meta in rows if wanted(name, meta)))
 
 
 def missed_ids(catalog, results):

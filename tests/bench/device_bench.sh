@@ -35,7 +35,9 @@
 #               CENSUS_BUDGET bounds each run (rerun to resume);
 #               CENSUS_PARTS=refs runs the references alone; CENSUS_LARGE_BUDGET bounds the large part;
 #               CENSUS_FROM=FAMILY: the C references from that family on (name order; the rest of a census),
-#               and those of the families CENSUS_ALSO lists (a,b: configs changed since)
+#               and those of the families CENSUS_ALSO lists (a,b: configs changed since), and with
+#               CENSUS_BEYOND_BEFORE=FAMILY those of the families before it (but CENSUS_BEYOND_SKIP) that have
+#               a config beyond the C reference's budget (checked against golden outputs since c249a8e)
 #   altspeed    the contenders of ALT_PER_FAMILY programs of each family of ALT_FAMILIES (those whose
 #               generators emit alternatives from the template library's knob space), timed like
 #               speedup (one trial, ALT_BUDGET s): best variant vs reference, fastest kind
@@ -373,6 +375,7 @@ phase_census() {
     local refsel=(--program 'c/%' --kernels reference)
     if [ -n "${CENSUS_FROM:-}" ]; then
         "$PY" tests/bench/device_analysis.py reference-ids "$tcat" c "$CENSUS_FROM" "${CENSUS_ALSO:-}" \
+            "${CENSUS_BEYOND_BEFORE:-}" "${CENSUS_BEYOND_SKIP:-}" \
             >"$OUT/census-ref-ids.txt"
         refsel=(--kernels "$(cat "$OUT/census-ref-ids.txt")")
         echo "census: $(tr ',' '\n' <"$OUT/census-ref-ids.txt" | grep -c .) C references from family $CENSUS_FROM on"
