@@ -17,6 +17,11 @@
 
 enum { PR, PRB, PRS, DEG, DEGN, BIP, PR1 };
 
+/* The large configs keep the single-block references (a barrier between
+ * iterations) within the harness's 60 s deadline on an H100: the batch of
+ * k = 8 vectors visits k times the edges, so its graph is a quarter of the
+ * others' (on the 67M-edge graph its reference took over 60 s, device run
+ * 37). */
 static void configs(GenProgram *p, int kind)
 {
     static const char *const C[][4] = {
@@ -24,7 +29,7 @@ static void configs(GenProgram *p, int kind)
                 "n=4194304,nnz=67108864,iters=10"},
         [PR1] = {"n=1000,nnz=8000", "n=1,nnz=1", "n=37,nnz=211", "n=16777216,nnz=268435456"},
         [PRB] = {"n=1000,nnz=8000,iters=5,k=4", "n=1,nnz=1,iters=1,k=1", "n=37,nnz=211,iters=3,k=3",
-                 "n=4194304,nnz=67108864,iters=5,k=8"},
+                 "n=1048576,nnz=16777216,iters=5,k=8"},
         [PRS] = {"n=1000,nnz=8000,iters=10,ns=5", "n=1,nnz=1,iters=1,ns=1", "n=37,nnz=211,iters=3,ns=2",
                  "n=4194304,nnz=67108864,iters=10,ns=100"},
         [DEG] = {"n=2000,nnz=16000", "n=1,nnz=1", "n=37,nnz=211", "n=16777216,nnz=268435456"},
