@@ -118,3 +118,71 @@ TEST(run_cpu_backend_torch_families)
     free(bin);
     return 0;
 }
+
+/* Planted bounds defects that only the guards' contents can show (856a850):
+ * activations' accumulating hardsigmoid backward, whose thread past the end
+ * once read an x of 32.5 from a guard (gradient 0, "dx += 0" left dx's guard
+ * as it was), and scatter_add's i32 min, whose stray thread's small guard
+ * index once landed on a slot already below what it scattered.  The real
+ * programs are generated and their kernels run on the CPU backend with two
+ * trials (the second reads guards as small indices): each of the three
+ * defects must fail on some config and both references must pass. */
+static int caught_on_some_config(const cJSON *results, const char *program, const char *defect, int *ran)
+{
+    int caught = 0;
+    *ran = 0;
+    const cJSON *r;
+    cJSON_ArrayForEach(r, results)
+    {
+        const cJSON *p = cJSON_GetObjectItemCaseSensitive(r, "program");
+        const cJSON *d = cJSON_GetObjectItemCaseSensitive(r, "defect");
+        const cJSON *s = cJSON_GetObjectItemCaseSensitive(r, "status");
+        if (!cJSON_IsString(p) || strcmp(p->valuestring, program) != 0 || !cJSON_IsString(s))
+            continue;
+        if (defect ? !(cJSON_IsString(d) && strcmp(d->valuestring, defect) == 0) : cJSON_IsString(d))
+            continue;
+        const cJSON *o = cJSON_GetObjectItemCaseSensitive(r, "origin");
+        if (!defect && !(cJSON_IsString(o) && strcmp(o->valuestring, "reference") == 0))
+            continue;
+        (*ran)++;
+        caught |= strcmp(s->valuestring, "pass") != 0;
+    }
+    return caught;
+}
+
+TEST(run_cpu_backend_catches_guard_blind_defects)
+{
+    char *bin = test_bin_dir();
+    char *out = NULL;
+    if (!bin)
+        SKIP("cannot find the binaries' folder");
+    int st = test_sh(&out,
+                     "set -e; cd %s; %s/cudaperf-gen --out all --family activations --family scatter_add >/dev/null; "
+                     "mkdir -p sample/c/activations sample/c/scatter_add; "
+                     "cp -r all/c/activations/hardsigmoid-bwd-f64-accum sample/c/activations/; "
+                     "cp -r all/c/scatter_add/min-i32-inout sample/c/scatter_add/; "
+                     "%s/harness --catalog cat.db ingest --quiet sample; "
+                     "%s/harness --catalog cat.db run --backend cpu --kernels all --skip-configs large --trials 2 "
+                     "--quiet >/dev/null; %s/harness --catalog cat.db results 1 --json",
+                     t->tmpdir, bin, bin, bin, bin);
+    cJSON *j = st == 0 && out ? cJSON_Parse(strchr(out, '{')) : NULL;
+    CHECK_MSG(j, "generate, ingest and run: %s", out ? out : "");
+    free(out);
+    const cJSON *results = cJSON_GetObjectItemCaseSensitive(j, "results");
+    static const struct {
+        const char *program, *defect;
+    } WANT[] = {{"c/activations/hardsigmoid-bwd-f64-accum", "missing-bounds-check"},
+                {"c/activations/hardsigmoid-bwd-f64-accum", "off-by-one"},
+                {"c/scatter_add/min-i32-inout", "off-by-one"}};
+    for (size_t i = 0; j && i < sizeof WANT / sizeof *WANT; i++) {
+        int ran = 0, caught = caught_on_some_config(results, WANT[i].program, WANT[i].defect, &ran);
+        CHECK_MSG(ran > 0 && caught, "%s %s: %d results, caught %d", WANT[i].program, WANT[i].defect, ran, caught);
+    }
+    for (size_t i = 0; j && i < 3; i += 2) {
+        int ran = 0, failed = caught_on_some_config(results, WANT[i].program, NULL, &ran);
+        CHECK_MSG(ran >= 3 && !failed, "%s reference: %d results, a failure %d", WANT[i].program, ran, failed);
+    }
+    cJSON_Delete(j);
+    free(bin);
+    return 0;
+}
