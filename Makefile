@@ -132,7 +132,11 @@ dataset: all
 test: all $(BIN)/test-runner
 	./$(BIN)/test-runner
 
-bench: all
+$(BIN)/bench-inputs: $(BUILD)/tests/bench/bench_inputs.o $(BUILD)/harness/inputs.o $(COMMON_OBJ)
+	@mkdir -p $(BIN)
+	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS_COMMON) -lpthread
+
+bench: all $(BIN)/bench-inputs
 	./tests/bench/run.sh
 
 clean:

@@ -200,3 +200,144 @@ TEST(inputs_poison_large_buffers)
     }
     return 0;
 }
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Integer fills and partitions past the size from which several threads
+ * draw them (and the partition is radix-sorted): every element is what
+ * one thread drawing word after word and qsort give, for a range of one
+ * word per element (below 2^32) and of two. */
+TEST(inputs_large_int_fills_are_the_stream)
+{
+    const char *meta =
+        "{\"name\": \"c/t/ints\", \"lang\": \"c\", \"family\": \"t\", \"entry\": \"f\", \"params\": [\"n\", \"m\"],"
+        " \"args\": [{\"name\": \"idx\", \"dtype\": \"i32\", \"shape\": [\"n\"], \"role\": \"in\","
+        "             \"fill\": {\"dist\": \"int\", \"lo\": -7, \"hi\": \"m\"}},"
+        "            {\"name\": \"wide\", \"dtype\": \"i64\", \"shape\": [\"n\"], \"role\": \"in\","
+        "             \"fill\": {\"dist\": \"int\", \"lo\": 0, \"hi\": \"m*m\"}},"
+        "            {\"name\": \"ptr\", \"dtype\": \"i32\", \"shape\": [\"n+1\"], \"role\": \"in\","
+        "             \"fill\": {\"dist\": \"partition\", \"total\": \"4*n\"}},"
+        "            {\"name\": \"y\", \"dtype\": \"f32\", \"shape\": [\"n\"], \"role\": \"out\"},"
+        "            {\"name\": \"n\", \"dtype\": \"i32\", \"role\": \"param\"},"
+        "            {\"name\": \"m\", \"dtype\": \"i32\", \"role\": \"param\"}],"
+        " \"configs\": [{\"name\": \"small\", \"n\": 3, \"m\": 5}, {\"name\": \"edge\", \"n\": 1, \"m\": 1},"
+        "              {\"name\": \"large\", \"n\": 3000001, \"m\": 4000000}],"
+        " \"tolerance\": {\"atol\": 0, \"rtol\": 0}, \"cost\": {\"flops\": \"n\", \"bytes\": \"n\"},"
+        " \"provenance\": {\"license\": \"CC-BY-4.0\"}}";
+    Problem *p = NULL;
+    Error e;
+    CHECK_MSG(problem_parse(meta, "ints", &p, &e) == 0, "%s", e.msg);
+    if (!p)
+        return -1;
+    const int64_t n = 3000001, m = 4000000;
+    const ProblemConfig *c = problem_find_config(p, "large");
+    int32_t *idx = xmalloc(sizeof(int32_t) * n), *ptr = xmalloc(sizeof(int32_t) * (n + 1));
+    int64_t *wide = xmalloc(sizeof(int64_t) * n);
+    uint64_t *cuts = xmalloc(sizeof(uint64_t) * (n + 1));
+    CHECK(inputs_fill(p, c, &p->args[0], 5, idx, n, &e) == 0);
+    CHECK(inputs_fill(p, c, &p->args[1], 5, wide, n, &e) == 0);
+    CHECK(inputs_fill(p, c, &p->args[2], 5, ptr, n + 1, &e) == 0);
+    uint64_t si = inputs_stream_seed(5, "idx"), sw = inputs_stream_seed(5, "wide"), sp = inputs_stream_seed(5, "ptr");
+    int bad = 0;
+    for (int64_t i = 0; i < n && bad < 5; i++) {
+        int64_t want = -7 + (int64_t)(((uint64_t)inputs_philox_word(si, (uint64_t)i) * (uint64_t)(m + 7)) >> 32);
+        if (idx[i] != want) {
+            bad++;
+            CHECK_MSG(0, "idx[%lld] = %d, the stream gives %lld", (long long)i, idx[i], (long long)want);
+        }
+        /* m * m is past 2^32: two words an element, the first the high one */
+        uint64_t two = (uint64_t)inputs_philox_word(sw, 2 * (uint64_t)i) << 32 | inputs_philox_word(sw, 2 * (uint64_t)i + 1);
+        if (wide[i] != (int64_t)(two % ((uint64_t)m * m))) {
+            bad++;
+            CHECK_MSG(0, "wide[%lld] = %lld, the stream gives %llu", (long long)i, (long long)wide[i],
+                      (unsigned long long)(two % ((uint64_t)m * m)));
+        }
+    }
+    for (int64_t i = 0; i <= n; i++)
+        cuts[i] = ((uint64_t)inputs_philox_word(sp, (uint64_t)i) * (uint64_t)(4 * n + 1)) >> 32;
+    qsort(cuts, (size_t)n + 1, sizeof *cuts, cmp_u64);
+    cuts[0] = 0;
+    cuts[n] = 4 * n;
+    for (int64_t i = 0; i <= n && bad < 5; i++)
+        if ((uint64_t)ptr[i] != cuts[i]) {
+            bad++;
+            CHECK_MSG(0, "ptr[%lld] = %d, sorted draws give %llu", (long long)i, ptr[i], (unsigned long long)cuts[i]);
+        }
+    free(idx);
+    free(ptr);
+    free(wide);
+    free(cuts);
+    problem_free(p);
+    return 0;
+}
+
+static int cmp_f64(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Sorted fills (radix-sorted keys for 32- and 64-bit elements) hold the
+ * same values as the unsorted fill of the same argument, in qsort's
+ * order, negative and positive alike. */
+TEST(inputs_sorted_fills_are_the_sorted_stream)
+{
+    static const char *const TYPES[] = {"f32", "i32", "f64", "i64", "u32"};
+    for (int k = 0; k < 5; k++) {
+        int is_float = TYPES[k][0] == 'f', is_unsigned = TYPES[k][0] == 'u';
+        char *metas[2];
+        for (int sorted = 0; sorted < 2; sorted++)
+            metas[sorted] = xasprintf(
+                "{\"name\": \"c/t/sorted\", \"lang\": \"c\", \"family\": \"t\", \"entry\": \"f\", \"params\": [\"n\"],"
+                " \"args\": [{\"name\": \"keys\", \"dtype\": \"%s\", \"shape\": [\"n\"], \"role\": \"in\","
+                "             \"fill\": {\"dist\": \"%s\", \"lo\": %s, \"hi\": 1000000%s}},"
+                "            {\"name\": \"y\", \"dtype\": \"f32\", \"shape\": [\"n\"], \"role\": \"out\"},"
+                "            {\"name\": \"n\", \"dtype\": \"i32\", \"role\": \"param\"}],"
+                " \"configs\": [{\"name\": \"small\", \"n\": 3}, {\"name\": \"edge\", \"n\": 1},"
+                "              {\"name\": \"large\", \"n\": 2000003}],"
+                " \"tolerance\": {\"atol\": 0, \"rtol\": 0}, \"cost\": {\"flops\": \"n\", \"bytes\": \"n\"},"
+                " \"provenance\": {\"license\": \"CC-BY-4.0\"}}",
+                TYPES[k], is_float ? "uniform" : "int", is_unsigned ? "0" : "-1000000", sorted ? ", \"sorted\": true" : "");
+        Problem *plain = NULL, *sorted = NULL;
+        Error e;
+        CHECK_MSG(problem_parse(metas[0], "plain", &plain, &e) == 0, "%s", e.msg);
+        CHECK_MSG(problem_parse(metas[1], "sorted", &sorted, &e) == 0, "%s", e.msg);
+        free(metas[0]);
+        free(metas[1]);
+        if (!plain || !sorted) {
+            problem_free(plain);
+            problem_free(sorted);
+            return -1;
+        }
+        const int64_t n = 2000003;
+        size_t size = dtype_size(plain->args[0].dtype);
+        void *a = xmalloc(size * n), *b = xmalloc(size * n);
+        double *want = xmalloc(sizeof(double) * n);
+        CHECK(inputs_fill(plain, problem_find_config(plain, "large"), &plain->args[0], 3, a, n, &e) == 0);
+        CHECK(inputs_fill(sorted, problem_find_config(sorted, "large"), &sorted->args[0], 3, b, n, &e) == 0);
+        int negatives = 0;
+        for (int64_t i = 0; i < n; i++) {
+            want[i] = inputs_get(plain->args[0].dtype, a, i);
+            negatives += want[i] < 0;
+        }
+        qsort(want, (size_t)n, sizeof *want, cmp_f64);
+        int bad = 0;
+        for (int64_t i = 0; i < n && bad < 3; i++)
+            if (inputs_get(sorted->args[0].dtype, b, i) != want[i]) {
+                bad++;
+                CHECK_MSG(0, "%s: element %lld is %.17g, qsort gives %.17g", TYPES[k], (long long)i,
+                          inputs_get(sorted->args[0].dtype, b, i), want[i]);
+            }
+        CHECK_MSG(is_unsigned || negatives > n / 3, "%s: %d negative values", TYPES[k], negatives);
+        free(a);
+        free(b);
+        free(want);
+        problem_free(plain);
+        problem_free(sorted);
+    }
+    return 0;
+}

@@ -79,6 +79,23 @@ replace_section() {
 replace_section "## Dataset build" "$section"
 rm -f "$section"
 
+# Input generation for the large configs: the fills that dominated a large
+# config's evaluation, against the same draws sorted by glibc qsort (the path
+# before 2026-12-07) in the same run.
+section=$(mktemp)
+{
+  echo "## Input fills of the large configs (make bench)"
+  echo
+  echo "Measured $(date -u +%Y-%m-%d) on $(uname -n), $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'))."
+  echo "\`bin/bench-inputs\` (tests/bench/bench_inputs.c): \`inputs_fill\` (draws split over the cores, radix sort of"
+  echo "the cuts and of sorted keys) against its peer in the same run, the same draws sorted by glibc \`qsort\`."
+  echo
+  ./bin/bench-inputs
+  echo
+} > "$section"
+replace_section "## Input fills of the large configs" "$section"
+rm -f "$section"
+
 # The CPU backend on every reference CUDA implementation's small config
 # (issue: at most 20 minutes on a 2-core machine).  BENCH_SKIP_CPU_BACKEND=1
 # leaves it out.
