@@ -332,56 +332,48 @@ static void draw_ints(const WordStream *ws, int64_t lo, int64_t hi, DType dtype,
     parallel_ranges(count, parallel_threads(count, INT_PARALLEL_MIN, 32), int_draw_range, &d);
 }
 
-/* Sorts v[0..n) ascending: LSD radix sort, 11 bits a pass, as many passes
- * as max_value needs, through tmp (n words).  The result is the one any
- * sort gives; this one is linear where qsort spent 30 s on 134M cuts. */
-static void radix_sort_u32(uint32_t *v, uint32_t *tmp, int64_t n, uint32_t max_value)
+/* Element i of an array of 4- or 8-byte unsigned keys. */
+static uint64_t key_at(const void *v, int64_t i, size_t width)
 {
-    enum { BITS = 11, BUCKETS = 1 << BITS };
-    uint32_t *src = v, *dst = tmp;
-    for (int shift = 0; shift < 32 && (max_value >> shift) != 0; shift += BITS) {
-        int64_t start[BUCKETS] = {0};
-        for (int64_t i = 0; i < n; i++)
-            start[(src[i] >> shift) & (BUCKETS - 1)]++;
-        int64_t sum = 0;
-        for (int b = 0; b < BUCKETS; b++) {
-            int64_t c = start[b];
-            start[b] = sum;
-            sum += c;
-        }
-        for (int64_t i = 0; i < n; i++)
-            dst[start[(src[i] >> shift) & (BUCKETS - 1)]++] = src[i];
-        uint32_t *t = src;
-        src = dst;
-        dst = t;
-    }
-    if (src != v)
-        memcpy(v, src, sizeof *v * (size_t)n);
+    return width == 4 ? ((const uint32_t *)v)[i] : ((const uint64_t *)v)[i];
 }
 
-/* The same for 64-bit keys, through tmp (n words). */
-static void radix_sort_u64(uint64_t *v, uint64_t *tmp, int64_t n)
+static void key_put(void *v, int64_t i, size_t width, uint64_t k)
+{
+    if (width == 4)
+        ((uint32_t *)v)[i] = (uint32_t)k;
+    else
+        ((uint64_t *)v)[i] = k;
+}
+
+/* Sorts the n unsigned keys of `width` bytes (4 or 8) in v ascending: LSD
+ * radix sort, 11 bits a pass, as many passes as max_value needs, through
+ * tmp (n keys).  The result is the one any sort gives; this one is linear
+ * where qsort spent 30 s on 134M partition cuts. */
+static void radix_sort(void *v, void *tmp, int64_t n, size_t width, uint64_t max_value)
 {
     enum { BITS = 11, BUCKETS = 1 << BITS };
-    uint64_t *src = v, *dst = tmp;
-    for (int shift = 0; shift < 64; shift += BITS) {
+    void *src = v, *dst = tmp;
+    for (unsigned shift = 0; shift < 8 * width && (max_value >> shift) != 0; shift += BITS) {
         int64_t start[BUCKETS] = {0};
         for (int64_t i = 0; i < n; i++)
-            start[(src[i] >> shift) & (BUCKETS - 1)]++;
+            start[(key_at(src, i, width) >> shift) & (BUCKETS - 1)]++;
         int64_t sum = 0;
         for (int b = 0; b < BUCKETS; b++) {
             int64_t c = start[b];
             start[b] = sum;
             sum += c;
         }
-        for (int64_t i = 0; i < n; i++)
-            dst[start[(src[i] >> shift) & (BUCKETS - 1)]++] = src[i];
-        uint64_t *t = src;
+        for (int64_t i = 0; i < n; i++) {
+            uint64_t k = key_at(src, i, width);
+            key_put(dst, start[(k >> shift) & (BUCKETS - 1)]++, width, k);
+        }
+        void *t = src;
         src = dst;
         dst = t;
     }
     if (src != v)
-        memcpy(v, src, sizeof *v * (size_t)n);
+        memcpy(v, src, width * (size_t)n);
 }
 
 /* Order-preserving unsigned keys of 32- and 64-bit elements, in place, and
@@ -429,10 +421,7 @@ static void sort_fill(DType t, void *buf, int64_t n)
     }
     void *tmp = xmalloc(size * (size_t)n);
     to_keys(t, buf, n, 0);
-    if (size == 4)
-        radix_sort_u32(buf, tmp, n, 0xffffffffu);
-    else
-        radix_sort_u64(buf, tmp, n);
+    radix_sort(buf, tmp, n, size, size == 4 ? 0xffffffffu : UINT64_MAX);
     to_keys(t, buf, n, 1);
     free(tmp);
 }
@@ -446,7 +435,7 @@ static void fill_partition(const WordStream *ws, int64_t total, const ProblemArg
     if (total < 0xffffffffLL) {
         uint32_t *cuts = xmalloc(sizeof(uint32_t) * (size_t)count * 2);
         draw_ints(ws, 0, total + 1, DT_U32, cuts, count);
-        radix_sort_u32(cuts, cuts + count, count, (uint32_t)total);
+        radix_sort(cuts, cuts + count, count, sizeof *cuts, (uint64_t)total);
         cuts[0] = 0;
         cuts[count - 1] = (uint32_t)total;
         for (int64_t i = 0; i < count; i++)
