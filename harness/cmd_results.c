@@ -90,6 +90,44 @@ static double median_kernel_ms(Catalog *c, int64_t run_id, int *n_kernels)
     return m;
 }
 
+/* Counts of distinct names (statuses, reference kinds) in the order first
+ * seen; names past TALLY_MAX are not counted. */
+#define TALLY_MAX 32
+typedef struct Tally {
+    char name[TALLY_MAX][32];
+    int count[TALLY_MAX];
+    int n;
+} Tally;
+
+static void tally_add(Tally *t, const char *name)
+{
+    if (!name)
+        return;
+    int k = 0;
+    while (k < t->n && strcmp(t->name[k], name) != 0)
+        k++;
+    if (k == t->n) {
+        if (t->n == TALLY_MAX)
+            return;
+        snprintf(t->name[t->n], sizeof t->name[0], "%s", name);
+        t->count[t->n++] = 0;
+    }
+    t->count[k]++;
+}
+
+static void tally_to_json(const Tally *t, cJSON *obj)
+{
+    for (int k = 0; k < t->n; k++)
+        cJSON_AddNumberToObject(obj, t->name[k], t->count[k]);
+}
+
+/* " a 3, b 1" */
+static void tally_print(const Tally *t)
+{
+    for (int k = 0; k < t->n; k++)
+        printf(" %s %d%s", t->name[k], t->count[k], k + 1 < t->n ? "," : "");
+}
+
 int cmd_results(CliContext *cx, int argc, char **argv)
 {
     const char *status = NULL, *program = NULL;
@@ -157,8 +195,8 @@ int cmd_results(CliContext *cx, int argc, char **argv)
     /* counts by status, for the summary; and by the reference the verdicts
      * were checked against (a config beyond the C reference's budget takes
      * golden outputs of the reference CUDA implementation: golden.h) */
-    char names[32][32], kinds[8][32];
-    int counts[32], n_status = 0, total = 0, kind_counts[8], n_kinds = 0;
+    Tally statuses = {.n = 0}, kinds = {.n = 0};
+    int total = 0;
     if (!json) {
         printf("run %lld: %s on %s backend, started %s%s%s\n", (long long)run.id, run.status, run.backend,
                run.started_at, run.finished_at ? ", finished " : "", run.finished_at ? run.finished_at : "");
@@ -173,26 +211,9 @@ int cmd_results(CliContext *cx, int argc, char **argv)
     int r;
     while ((r = sqlite3_step(st)) == SQLITE_ROW) {
         const char *s = (const char *)sqlite3_column_text(st, 3);
-        int k;
-        for (k = 0; k < n_status && strcmp(names[k], s) != 0; k++)
-            ;
-        if (k == n_status && n_status < 32) {
-            snprintf(names[n_status], sizeof names[0], "%s", s);
-            counts[n_status++] = 0;
-        }
-        if (k < 32)
-            counts[k]++;
+        tally_add(&statuses, s);
+        tally_add(&kinds, (const char *)sqlite3_column_text(st, 8));
         total++;
-        const char *kind = (const char *)sqlite3_column_text(st, 8);
-        int ki;
-        for (ki = 0; kind && ki < n_kinds && strcmp(kinds[ki], kind) != 0; ki++)
-            ;
-        if (kind && ki == n_kinds && n_kinds < 8) {
-            snprintf(kinds[n_kinds], sizeof kinds[0], "%s", kind);
-            kind_counts[n_kinds++] = 0;
-        }
-        if (kind && ki < 8)
-            kind_counts[ki]++;
         if (summary)
             continue;
         if (json) {
@@ -220,12 +241,8 @@ int cmd_results(CliContext *cx, int argc, char **argv)
     int n_kernels = 0;
     double cost = median_kernel_ms(c, run_id, &n_kernels);
     if (json) {
-        cJSON *sm = cJSON_AddObjectToObject(out, "summary");
-        for (int k = 0; k < n_status; k++)
-            cJSON_AddNumberToObject(sm, names[k], counts[k]);
-        cJSON *ca = cJSON_AddObjectToObject(out, "checked_against");
-        for (int k = 0; k < n_kinds; k++)
-            cJSON_AddNumberToObject(ca, kinds[k], kind_counts[k]);
+        tally_to_json(&statuses, cJSON_AddObjectToObject(out, "summary"));
+        tally_to_json(&kinds, cJSON_AddObjectToObject(out, "checked_against"));
         if (n_kernels)
             cJSON_AddNumberToObject(out, "median_kernel_ms", cost);
         char *text = cJSON_Print(out);
@@ -234,13 +251,11 @@ int cmd_results(CliContext *cx, int argc, char **argv)
         cJSON_Delete(out);
     } else {
         printf("\n%d result(s):", total);
-        for (int k = 0; k < n_status; k++)
-            printf(" %s %d%s", names[k], counts[k], k + 1 < n_status ? "," : "");
+        tally_print(&statuses);
         printf("\n");
-        if (n_kinds) {
+        if (kinds.n) {
             printf("checked against:");
-            for (int k = 0; k < n_kinds; k++)
-                printf(" %s %d%s", kinds[k], kind_counts[k], k + 1 < n_kinds ? "," : "");
+            tally_print(&kinds);
             printf(" (cpu: the C program; cuda-reference: golden outputs of the reference CUDA implementation)\n");
         }
         if (n_kernels)

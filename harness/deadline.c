@@ -94,6 +94,12 @@ double ref_times_get(const RefTimes *t, const char *program, const char *config,
     return x ? x->ms : NAN;
 }
 
+/* The rule's time for a reference that took reference_ms, before any cap. */
+static double scaled_seconds(double reference_ms)
+{
+    return DEADLINE_FACTOR * reference_ms / 1000.0 + DEADLINE_SLACK_S;
+}
+
 Deadline deadline_rule(double fixed_s, double reference_ms, RefTimeSource src)
 {
     Deadline d = {DEADLINE_FALLBACK_S, DEADLINE_FALLBACK, NAN, REF_TIME_NONE, 0, NAN, 0};
@@ -107,7 +113,7 @@ Deadline deadline_rule(double fixed_s, double reference_ms, RefTimeSource src)
     d.kind = DEADLINE_REFERENCE;
     d.reference_ms = reference_ms;
     d.source = src;
-    d.seconds = DEADLINE_FACTOR * reference_ms / 1000.0 + DEADLINE_SLACK_S;
+    d.seconds = scaled_seconds(reference_ms);
     if (d.seconds > DEADLINE_MAX_S) {
         d.seconds = DEADLINE_MAX_S;
         d.capped = 1;
@@ -123,7 +129,7 @@ Deadline deadline_widen_fallback(Deadline d, double cpu_reference_ms, int beyond
         d.seconds = DEADLINE_MAX_S;
         d.beyond_budget = 1;
     } else if (isfinite(cpu_reference_ms) && cpu_reference_ms >= 0) {
-        double s = DEADLINE_FACTOR * cpu_reference_ms / 1000.0 + DEADLINE_SLACK_S;
+        double s = scaled_seconds(cpu_reference_ms);
         d.seconds = s < DEADLINE_FALLBACK_S ? DEADLINE_FALLBACK_S : s > DEADLINE_MAX_S ? DEADLINE_MAX_S : s;
         d.cpu_reference_ms = cpu_reference_ms;
     }

@@ -886,6 +886,18 @@ static int golden_layout(const Eval *ev, const ProblemConfig *c, int trial, cons
     return 0;
 }
 
+/* 1 with msg when input a, `count` elements, holds in `now` anything else
+ * than it held when uploaded (`was`): the kernel modified its input. */
+static int input_modified(const ProblemArg *a, const void *now, const void *was, int64_t count, char *msg, size_t len)
+{
+    int64_t at = compare_first_change(a->dtype, now, was, count);
+    if (at < 0)
+        return 0;
+    snprintf(msg, len, "the kernel modified its input '%s' (element %lld: %.9g, was %.9g)", a->name, (long long)at,
+             inputs_get(a->dtype, now, at), inputs_get(a->dtype, was, at));
+    return 1;
+}
+
 /* Downloads the golden execution's outputs into rb (the trial's reference
  * outputs from now on) and checks that it left its inputs as uploaded
  * (host[]).  0; 1 with msg when it modified an input; -1 with *st and e
@@ -907,13 +919,8 @@ static int golden_collect(Eval *ev, RefBuffers *rb, void **host, const uint64_t 
         }
         back = xrealloc(back, bytes[b] + 1);
         rc = gpu_worker_download(&ev->s->w, (uint32_t)b, back, bytes[b], st, e);
-        int64_t at = rc == 0 ? compare_first_change(a->dtype, back, host[b], (int64_t)(bytes[b] / dtype_size(a->dtype)))
-                             : -1;
-        if (at >= 0) {
-            snprintf(msg, len, "the kernel modified its input '%s' (element %lld: %.9g, was %.9g)", a->name,
-                     (long long)at, inputs_get(a->dtype, back, at), inputs_get(a->dtype, host[b], at));
+        if (rc == 0 && input_modified(a, back, host[b], (int64_t)(bytes[b] / dtype_size(a->dtype)), msg, len))
             rc = 1;
-        }
     }
     free(back);
     return rc;
@@ -1168,12 +1175,9 @@ static int run_trial(Eval *ev, const ProblemConfig *c, int trial, uint64_t seed,
         int b = ev->buf_of_arg[i];
         if (b < 0 || a->role != ROLE_IN)
             continue;
-        int64_t at = compare_first_change(a->dtype, back[b], host[b], (int64_t)(bytes[b] / dtype_size(a->dtype)));
-        if (at >= 0) {
+        if (input_modified(a, back[b], host[b], (int64_t)(bytes[b] / dtype_size(a->dtype)), ec->message,
+                           sizeof ec->message)) {
             ec->status = EVAL_WRONG_RESULT;
-            snprintf(ec->message, sizeof ec->message,
-                     "the kernel modified its input '%s' (element %lld: %.9g, was %.9g)", a->name, (long long)at,
-                     inputs_get(a->dtype, back[b], at), inputs_get(a->dtype, host[b], at));
             goto done;
         }
     }
