@@ -11,6 +11,7 @@
 #include <cjson/cJSON.h>
 
 #include "../common/error.h"
+#include "../common/expr.h"
 #include "../common/fileio.h"
 #include "../common/hash.h"
 #include "../common/launch.h"
@@ -685,9 +686,41 @@ static int write_kernel(GenProgram *p, const char *dir, const char *source, cons
  * and is a wrong result there. */
 #define LOW_PRECISION_SHOWS_BELOW_RTOL 1e-5
 
+/* The partial sums of a register-spills variant (gen_partial_sums) cost
+ * time only while its main loop runs: at least this many passes of P
+ * iterations on some config, so that the last b - a mod P iterations,
+ * which go as before, are at most an eighth of the loop. */
+#define SPILL_MIN_PASSES 8
+
+/* Whether the loop of a register-spills variant runs SPILL_MIN_PASSES
+ * passes on some config of pr: its trip count (knobs "trip_count", an
+ * expression of the kernel's names) evaluated with the problem's params.
+ * A bound the params do not give (a row's length read from memory, a
+ * kernel name that is no param) plants nothing: whether it would show is
+ * not known. */
+static int spill_loop_runs(const Problem *pr, const cJSON *knobs)
+{
+    const cJSON *trip = cJSON_GetObjectItemCaseSensitive(knobs, "trip_count");
+    const cJSON *parts = cJSON_GetObjectItemCaseSensitive(knobs, "partial_sums");
+    if (!cJSON_IsString(trip) || !cJSON_IsString(parts))
+        return 0;
+    int64_t most = 0;
+    for (int c = 0; c < pr->n_configs; c++) {
+        ExprEnv env = {(const char *const *)pr->params, pr->configs[c].params, (size_t)pr->n_params};
+        int64_t v;
+        Error e;
+        if (expr_eval(trip->valuestring, &env, &v, &e) != 0)
+            return 0;
+        most = v > most ? v : most;
+    }
+    return most >= (int64_t)SPILL_MIN_PASSES * atoi(parts->valuestring);
+}
+
 static int defect_can_show(const Problem *pr, const cJSON *knobs)
 {
     const cJSON *d = cJSON_GetObjectItemCaseSensitive(knobs, "defect");
+    if (cJSON_IsString(d) && strcmp(d->valuestring, "register-spills") == 0)
+        return spill_loop_runs(pr, knobs);
     if (!cJSON_IsString(d) || strcmp(d->valuestring, "low-precision-accumulation") != 0)
         return 1;
     /* outputs that are all integers round a float sum's error away (u8

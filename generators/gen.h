@@ -139,7 +139,8 @@ typedef struct GenStats {
     int variants;      /* candidate variants emitted beside the pairs */
     int refused;       /* variants refused: an invalid knob setting, or a plan that does not fit */
     FILE *refusals;    /* where each refusal and its reason is reported (NULL: nowhere) */
-    int not_planted;   /* planted defects left out: the problem's tolerance hides them */
+    int not_planted;   /* planted defects left out: they cannot show on the problem (its tolerance hides
+                        * them, or its loop is too short for partial sums to spill) */
 } GenStats;
 
 /* Runs one family into out_dir.  Returns 0, or -1 with the message in err

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../common/strbuf.h"
+#include "gen_partial_sums.h"
 #include "gen_sites.h"
 
 typedef struct VariantList {
@@ -421,17 +422,22 @@ static void unroll_variants(VariantList *l, const char *src, const cJSON *launch
  * "#pragma unroll 16" on the first loop 21, with 32 23, with 64 24. */
 #define SPILL_UNROLL "32"
 
-/* The start of the line of the first own-statement `for (` that a launch
- * runs (sites_runs) and whose previous line is neither a pragma nor a macro
- * continuation; NULL when none. */
-static const char *first_plain_for(const char *src, const cJSON *launches)
+/* The start of the line of the first own-statement `for (` at or after
+ * from that a launch runs (sites_runs) and whose previous line is neither a
+ * pragma nor a macro continuation; NULL when none. */
+static const char *next_plain_for(const char *src, const char *from, const cJSON *launches)
 {
-    for (const char *line = next_own_for(src, src); line; line = next_own_for(src, strstr(line, "for (") + 1)) {
+    for (const char *line = next_own_for(src, from); line; line = next_own_for(src, strstr(line, "for (") + 1)) {
         int continued = line > src + 1 && line[-2] == '\\';
         if (!follows_pragma(src, line) && !continued && sites_runs(src, (size_t)(line - src), launches))
             return line;
     }
     return NULL;
+}
+
+static const char *first_plain_for(const char *src, const cJSON *launches)
+{
+    return next_plain_for(src, src, launches);
 }
 
 /* Whether src has a loop that a launch runs (sites_runs): a line that starts
@@ -504,39 +510,109 @@ static char *cap_kernels(const char *src)
     return out;
 }
 
-/* "register-spills": every kernel capped at 24 registers per thread with
- * __maxnreg__, and the first loop that runs and has no pragma unrolled 32
- * times, so values that no longer fit go to local memory; correct,
- * measurably slower where ptxas spills (`harness structure` shows the
- * spill bytes).  Only where a cap can bite: a reference without a loop
- * that runs (straight-line code, a handful of registers; a loop in a
- * helper no kernel calls counts for nothing) is left alone, and so is a
- * kernel that already names its register budget with __launch_bounds__. */
-static void register_spill_variant(VariantList *l, const char *src, const cJSON *launches, const cJSON *knobs)
+/* The name of l's variant whose source and plan are these; NULL when none. */
+static const char *variant_named_by(const VariantList *l, const char *source, const cJSON *launches)
+{
+    for (int i = 0; i < l->n; i++)
+        if (strcmp(l->v[i].source, source) == 0 && cJSON_Compare(l->v[i].launches, launches, 1))
+            return l->v[i].name;
+    return NULL;
+}
+
+/* Adds `name` (source from malloc(), taken) as a correct candidate and
+ * returns the name of the variant that now holds that source: `name`, or
+ * an earlier variant with the same source; NULL when source equals the
+ * reference's plan-for-plan (nothing was added). */
+static const char *add_candidate(VariantList *l, const char *name, char *source, const cJSON *launches,
+                                 const cJSON *knobs, const char *knob, const char *value)
+{
+    char *copy = xstrdup(source);
+    add_variant(l, name, source, cJSON_Duplicate(launches, 1), knobs, NULL, "pass", knob, value);
+    const char *held = variant_named_by(l, copy, launches);
+    free(copy);
+    return held;
+}
+
+/* Sets knob `key` of l's last variant to value (replacing it) when that
+ * variant is `name` (add_variant may have dropped it as a copy). */
+static void set_last_knob(VariantList *l, const char *name, const char *key, const char *value)
+{
+    if (l->n == 0 || strcmp(l->v[l->n - 1].name, name) != 0 || !value)
+        return;
+    cJSON *k = l->v[l->n - 1].knobs;
+    cJSON_DeleteItemFromObjectCaseSensitive(k, key);
+    cJSON_AddStringToObject(k, key, value);
+}
+
+/* Register pressure, where the reference has a loop that runs and no
+ * kernel names its register budget with __launch_bounds__ (NVRTC refuses
+ * it beside __maxnreg__); a loop in a helper no kernel calls counts for
+ * nothing.  Each capped candidate names its uncapped twin as its parent, so
+ * the pair differs by the cap alone and measures what the cap costs.
+ *
+ *   "unroll-32" and "maxnreg-24": the first loop that runs and has no
+ *   pragma unrolled 32 times, and the same with every kernel capped at 24
+ *   registers.  Correct; faster or slower as it happens: ptxas mostly
+ *   keeps a 24-register budget by issuing fewer loads at once rather than
+ *   by spilling, and where it spills a few bytes L1 serves them (device
+ *   runs 35 to 39: 38 of 96 spill, 18 of those are measurably slower than
+ *   their uncapped twin).
+ *
+ *   "partial-sums-P" and "register-spills": where a loop that runs is a
+ *   simple sum (gen_partial_sums; the first such), it unrolled with P partial sums per
+ *   accumulator, and the same capped at 24 registers: the partial sums
+ *   must stay live across the loop, so the capped kernel loads and stores
+ *   them in local memory on every iteration: the planted defect, "too much
+ *   unrolling", expected measurably slower. */
+static void register_pressure_variants(VariantList *l, const char *src, const cJSON *launches, const cJSON *knobs)
 {
     if (!has_loop(src, launches))
         return;
-    char *capped = cap_kernels(src);
-    if (!capped)
+    char *any_cap = cap_kernels(src);
+    if (!any_cap)
         return;
-    const char *line = first_plain_for(capped, launches);
-    if (line) {
-        const char *f = line;
-        while (*f == ' ')
-            f++;
-        char *pragma = xasprintf("%.*s#pragma unroll " SPILL_UNROLL "\n", (int)(f - line), line);
-        char *unrolled = splice(capped, (size_t)(line - capped), 0, pragma);
-        free(pragma);
-        free(capped);
-        capped = unrolled;
+    free(any_cap);
+    const char *line = first_plain_for(src, launches);
+    if (!line) {
+        add_variant(l, "maxnreg-" SPILL_MAXNREG, cap_kernels(src), cJSON_Duplicate(launches, 1), knobs, NULL, "pass",
+                    "maxnreg", SPILL_MAXNREG);
+        return;
     }
-    int before = l->n;
-    add_variant(l, "register-spills", capped, cJSON_Duplicate(launches, 1), knobs, "register-spills", "slower",
+    const char *f = line;
+    while (*f == ' ')
+        f++;
+    char *pragma = xasprintf("%.*s#pragma unroll " SPILL_UNROLL "\n", (int)(f - line), line);
+    char *unrolled = splice(src, (size_t)(line - src), 0, pragma);
+    free(pragma);
+    char *capped = cap_kernels(unrolled);
+    const char *held = add_candidate(l, "unroll-" SPILL_UNROLL, unrolled, launches, knobs, "unroll", SPILL_UNROLL);
+    char *parent = held ? xstrdup(held) : NULL;
+    add_variant(l, "maxnreg-" SPILL_MAXNREG, capped, cJSON_Duplicate(launches, 1), knobs, NULL, "pass", "maxnreg",
+                SPILL_MAXNREG);
+    set_last_knob(l, "maxnreg-" SPILL_MAXNREG, "unroll", SPILL_UNROLL);
+    set_last_knob(l, "maxnreg-" SPILL_MAXNREG, "parent", parent);
+    free(parent);
+
+    /* the first loop of the simple sum form, wherever it is */
+    int parts = 0;
+    char *trip = NULL, *sums = NULL;
+    for (const char *at = line; at && !sums; at = next_plain_for(src, strstr(at, "for (") + 1, launches))
+        sums = partial_sums_rewrite(src, (size_t)(at - src), &parts, &trip);
+    if (!sums)
+        return;
+    char *capped_sums = cap_kernels(sums);
+    char count[16], name[32];
+    snprintf(count, sizeof count, "%d", parts);
+    snprintf(name, sizeof name, "partial-sums-%d", parts);
+    held = add_candidate(l, name, sums, launches, knobs, "partial_sums", count);
+    parent = held ? xstrdup(held) : NULL;
+    add_variant(l, "register-spills", capped_sums, cJSON_Duplicate(launches, 1), knobs, "register-spills", "slower",
                 "maxnreg", SPILL_MAXNREG);
-    if (line && l->n > before) {
-        cJSON_DeleteItemFromObjectCaseSensitive(l->v[l->n - 1].knobs, "unroll");
-        cJSON_AddStringToObject(l->v[l->n - 1].knobs, "unroll", SPILL_UNROLL);
-    }
+    set_last_knob(l, "register-spills", "partial_sums", count);
+    set_last_knob(l, "register-spills", "parent", parent);
+    set_last_knob(l, "register-spills", "trip_count", trip);
+    free(parent);
+    free(trip);
 }
 
 /* ---- shared-memory padding ---- */
@@ -760,7 +836,7 @@ int variants_derive(const char *source, const cJSON *launches, const cJSON *knob
     grid_stride_variant(&l, source, launches, knobs);
     restrict_variant(&l, source, launches, knobs);
     unroll_variants(&l, source, launches, knobs);
-    register_spill_variant(&l, source, launches, knobs);
+    register_pressure_variants(&l, source, launches, knobs);
     bank_conflict_variant(&l, source, launches, knobs);
     guard_variants(&l, source, launches, knobs);
     sync_variants(&l, source, launches, knobs);

@@ -5,9 +5,11 @@
  * data: knob changes that keep the kernel correct (block size, read-only
  * `__restrict__` loads dropped, a transposed thread-to-element mapping that
  * breaks coalescing (only where the thread index lays out the accesses of
- * the innermost loops: elsewhere it would change nothing), every kernel capped at 24 registers with a loop
- * unrolled 32 times so that ptxas spills) and planted defects that look
- * plausible (missing bounds check, off-by-one bound, missing
+ * the innermost loops: elsewhere it would change nothing), a loop unrolled
+ * 32 times with and without a 24-register cap, a simple sum loop unrolled
+ * with 64 partial sums) and planted defects that look plausible (the same
+ * partial sums under a 24-register cap, which must spill them on every
+ * iteration; missing bounds check, off-by-one bound, missing
  * `__syncthreads`, non-atomic accumulation, a double accumulator made
  * float).  (A wrong reduction identity needs to know the merge: the
  * reduction families plant it themselves, as an alternative; gen.h.)  Each is a mechanical rewrite of
@@ -19,6 +21,10 @@
  *
  *     {"block": "256", ..., "derived": "missing-bounds-check",
  *      "defect": "missing-bounds-check", "expect": "fail"}
+ *
+ * and "parent" names the sibling a variant was derived from where that is
+ * not the reference (register-spills: its uncapped partial-sums-64), so
+ * that the pair differs by one change.
  *
  * "expect" is "pass" (a correct variant, possibly slower: "slower" marks
  * the ones meant to be measurably slower), "fail" (a wrong result or an

@@ -70,28 +70,57 @@ static int insert_kernel(Catalog *c, int64_t pid, const KernelFiles *k, int64_t 
     return 0;
 }
 
+/* Sets the parent of every variant of pf: the sibling its knobs name, else
+ * the reference (ids[i]: the catalog id of pf->kernels[i]; reference: the
+ * reference's id, or 0).  Kept kernels too: knobs may change while the
+ * source stays. */
+static int link_parents(Catalog *c, const PairFiles *pf, const int64_t *ids, int64_t reference, Error *e)
+{
+    sqlite3_stmt *st = NULL;
+    for (int i = pf->has_reference; i < pf->n; i++) {
+        if (!st && sqlite3_prepare_v2(catalog_db(c), "UPDATE kernels SET parent_id = ? WHERE id = ?", -1, &st,
+                                      NULL) != SQLITE_OK)
+            return catalog_sql_error(c, e, "linking a variant to its parent");
+        sqlite3_reset(st);
+        const char *named = pf->kernels[i].parent;
+        int64_t parent = named ? ids[pair_files_find(pf, named)] : reference;
+        if (parent)
+            sqlite3_bind_int64(st, 1, parent);
+        else
+            sqlite3_bind_null(st, 1);
+        sqlite3_bind_int64(st, 2, ids[i]);
+        if (sqlite3_step(st) != SQLITE_DONE) {
+            sqlite3_finalize(st);
+            return catalog_sql_error(c, e, "linking a variant to its parent");
+        }
+    }
+    sqlite3_finalize(st);
+    return 0;
+}
+
 int kernels_sync_folder(Catalog *c, const char *program_name, const PairFiles *pf, KernelSyncStats *stats, Error *e)
 {
     int rc = 0;
     int64_t pid, parent = 0;
     sqlite3_stmt *st = NULL;
     StrBuf keep = STRBUF_INIT;
+    int64_t *ids = xcalloc((size_t)pf->n + 1, sizeof *ids);
     TRY(program_id(c, program_name, &pid, e));
     /* the reference first: variants name it as their parent */
     for (int i = 0; i < pf->n; i++) {
         const KernelFiles *k = &pf->kernels[i];
-        int64_t id;
-        TRY(find_kernel(c, pid, k->content_hash, &id, e));
-        if (id) {
+        TRY(find_kernel(c, pid, k->content_hash, &ids[i], e));
+        if (ids[i]) {
             stats->unchanged++;
         } else {
-            TRY(insert_kernel(c, pid, k, i == 0 && pf->has_reference ? 0 : parent, &id, e));
+            TRY(insert_kernel(c, pid, k, i == 0 && pf->has_reference ? 0 : parent, &ids[i], e));
             stats->added++;
         }
         if (i == 0 && pf->has_reference)
-            parent = id;
+            parent = ids[i];
         sb_printf(&keep, "%s'%s'", keep.len ? "," : "", k->content_hash); /* hex digits only: safe */
     }
+    TRY(link_parents(c, pf, ids, parent, e));
     char *sql = xasprintf("DELETE FROM kernels WHERE program_id = ? AND origin IN ('reference', 'variant')"
                           " AND content_hash NOT IN (%s)",
                           keep.len ? keep.data : "''");
@@ -109,6 +138,7 @@ int kernels_sync_folder(Catalog *c, const char *program_name, const PairFiles *p
 done:
     sqlite3_finalize(st);
     sb_release(&keep);
+    free(ids);
     return rc;
 done_rc:
     rc = -1;

@@ -76,6 +76,11 @@ static int load_kernel(const char *dir, const char *name, const Problem *p, Kern
             FAIL(e, "%s: defect: must be a string", kj);
         if (d)
             k->defect = xstrdup(d->valuestring);
+        const cJSON *par = cJSON_GetObjectItemCaseSensitive(j, "parent");
+        if (par && (!cJSON_IsString(par) || !*par->valuestring || strcmp(par->valuestring, name) == 0))
+            FAIL(e, "%s: parent: must name another variant of the program", kj);
+        if (par)
+            k->parent = xstrdup(par->valuestring);
         compact = cJSON_PrintUnformatted(j);
         k->knobs = xstrdup(compact);
         cJSON_free(compact);
@@ -89,6 +94,37 @@ done:
     free(lj);
     free(kj);
     return rc;
+}
+
+int pair_files_find(const PairFiles *pf, const char *name)
+{
+    for (int i = pf->has_reference; i < pf->n; i++)
+        if (strcmp(pf->kernels[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+/* Every "parent" names a variant of the pair, the reference names none, and
+ * no chain of parents comes back to where it started. */
+static int check_parents(const PairFiles *pf, const char *dir, Error *e)
+{
+    for (int i = 0; i < pf->n; i++) {
+        const KernelFiles *k = &pf->kernels[i];
+        if (k->parent && i == 0 && pf->has_reference)
+            return ERR(e, "%s/knobs.json: parent: the reference pair has no parent", dir);
+        if (k->parent && pair_files_find(pf, k->parent) < 0)
+            return ERR(e, "%s/variants/%s/knobs.json: parent: no variant named '%s'", dir, k->name, k->parent);
+    }
+    for (int i = 0; i < pf->n; i++) {
+        int at = i;
+        for (int steps = 0; pf->kernels[at].parent; steps++) {
+            if (steps == pf->n)
+                return ERR(e, "%s/variants/%s/knobs.json: parent: the chain of parents is a cycle", dir,
+                           pf->kernels[i].name);
+            at = pair_files_find(pf, pf->kernels[at].parent);
+        }
+    }
+    return 0;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -138,6 +174,7 @@ int pair_files_load(const char *dir, const Problem *p, PairFiles *out, Error *e)
                          j == 0 && out->has_reference ? "" : out->kernels[j].name);
         }
     }
+    TRY(check_parents(out, dir, e));
 done:
     if (d)
         closedir(d);
@@ -160,6 +197,7 @@ void pair_files_release(PairFiles *pf)
         free(k->launch);
         free(k->knobs);
         free(k->defect);
+        free(k->parent);
     }
     free(pf->kernels);
     memset(pf, 0, sizeof *pf);

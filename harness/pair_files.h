@@ -4,7 +4,9 @@
  * beside meta.json: kernel.cu, launch.json and optionally knobs.json; and
  * alternative candidates in variants/<name>/ with the same three files,
  * where knobs.json may name a planted defect ({"defect": "missing-sync",
- * ...}).  pair_files_load() reads them all and validates every launch plan
+ * ...}) and the sibling variant it was derived from ({"parent":
+ * "unroll-32"}: a planted defect measured against the kernel it was planted
+ * in; without it a variant's parent is the reference).  pair_files_load() reads them all and validates every launch plan
  * against the program (every launch's geometry on every config), so what
  * reaches the catalog is runnable.  Errors name the file and the field. */
 #ifndef CUDAPERF_PAIR_FILES_H
@@ -20,6 +22,7 @@ typedef struct KernelFiles {
     char *launch;       /* launch.json, canonical (compact) JSON */
     char *knobs;        /* compact JSON object, or NULL */
     char *defect;       /* knobs.json's "defect", or NULL */
+    char *parent;       /* knobs.json's "parent" (another variant's name), or NULL */
     char content_hash[HASH_HEX_LEN + 1]; /* sha256(program, source, launch) */
 } KernelFiles;
 
@@ -35,6 +38,9 @@ typedef struct PairFiles {
  * either way. */
 int pair_files_load(const char *dir, const Problem *p, PairFiles *out, Error *e);
 void pair_files_release(PairFiles *pf);
+
+/* The index in pf->kernels of the variant named name; -1 when none. */
+int pair_files_find(const PairFiles *pf, const char *name);
 
 /* The content hash of a kernel: sha256 of its program's name, its source
  * and its canonical launch plan.  The program is part of it because two

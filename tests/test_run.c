@@ -889,3 +889,90 @@ TEST(run_per_gpu_timed)
     free(harness);
     return 0;
 }
+
+/* The parent_id of the program's variant whose knobs say "derived" or
+ * "defect" is name (0: none; -1: no such variant). */
+static long long parent_of(const char *db_path, const char *defect)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    long long parent = -1;
+    if (sqlite3_open(db_path, &db) == SQLITE_OK &&
+        sqlite3_prepare_v2(db, "SELECT coalesce(parent_id, 0) FROM kernels WHERE defect = ?", -1, &st, NULL) ==
+            SQLITE_OK) {
+        sqlite3_bind_text(st, 1, defect, -1, SQLITE_STATIC);
+        if (sqlite3_step(st) == SQLITE_ROW)
+            parent = sqlite3_column_int64(st, 0);
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return parent;
+}
+
+/* knobs.json's "parent" names the sibling variant a defect was planted in:
+ * ingest links the two, a rerun without it links the reference again, and
+ * a parent that names no variant, the reference's own, or a cycle is
+ * refused with the file and the field, keeping what the catalog held. */
+TEST(ingest_variant_parents)
+{
+    char *harness = fake_gpu_harness(t);
+    if (!harness)
+        SKIP("no harness next to the test runner (build both with make), or the fake driver did not build");
+    const char *d = t->tmpdir;
+    char *db = xasprintf("%s/cat.db", d), *out = NULL;
+    CHECK(make_folder(t) == 0);
+    CHECK(test_sh(NULL, "printf '{\"defect\": \"skip-last\", \"parent\": \"no-compile\"}\\n' > "
+                        "%s/progs/ok-axpy/variants/skip-last/knobs.json", d) == 0);
+    CHECK(ingest_under_fake_driver(t, harness) == 0);
+    /* the parent is no-compile's row: the reference is the lowest id */
+    long long named = parent_of(db, "skip-last");
+    CHECK(test_sh(&out, "%s --catalog %s kernels list c/fixtures/ok-axpy", harness, db) == 0);
+    char *want = xasprintf("\n%-8lld %-11s %-8s", named, "variant", "1");
+    CHECK_MSG(named > 1 && out && strstr(out, want), "skip-last's parent %lld:\n%s", named, out ? out : "");
+    free(want);
+    free(out);
+
+    /* without the field the reference is the parent again, nothing re-added */
+    CHECK(test_sh(NULL, "printf '{\"defect\": \"skip-last\"}\\n' > %s/progs/ok-axpy/variants/skip-last/knobs.json",
+                  d) == 0);
+    CHECK(test_sh(&out, "%s --catalog %s ingest --cache %s/cref %s/progs 2>&1", harness, db, d, d) == 0);
+    CHECK_MSG(out && strstr(out, "kernels: 0 added, 0 removed"), "rerun: %s", out ? out : "");
+    free(out);
+    CHECK_MSG(parent_of(db, "skip-last") == 1, "skip-last's parent after the rerun: %lld", parent_of(db, "skip-last"));
+
+    static const struct {
+        const char *no_compile, *skip_last, *why;
+    } BAD[] = {
+        {"{}", "{\"defect\": \"skip-last\", \"parent\": \"nope\"}",
+         "variants/skip-last/knobs.json: parent: no variant named 'nope'"},
+        {"{\"parent\": \"skip-last\"}", "{\"defect\": \"skip-last\", \"parent\": \"no-compile\"}",
+         "knobs.json: parent: the chain of parents is a cycle"},
+        {"{}", "{\"defect\": \"skip-last\", \"parent\": \"skip-last\"}",
+         "variants/skip-last/knobs.json: parent: must name another variant of the program"},
+        {"{}", "{\"defect\": \"skip-last\", \"parent\": 3}",
+         "variants/skip-last/knobs.json: parent: must name another variant of the program"},
+    };
+    for (size_t i = 0; i < sizeof BAD / sizeof *BAD; i++) {
+        CHECK(test_sh(NULL, "printf '%%s\\n' '%s' > %s/progs/ok-axpy/variants/no-compile/knobs.json; "
+                            "printf '%%s\\n' '%s' > %s/progs/ok-axpy/variants/skip-last/knobs.json",
+                      BAD[i].no_compile, d, BAD[i].skip_last, d) == 0);
+        test_sh(&out, "%s --catalog %s ingest --cache %s/cref %s/progs 2>&1", harness, db, d, d);
+        CHECK_MSG(out && strstr(out, BAD[i].why) && strstr(out, "1 invalid"), "%s: %s", BAD[i].skip_last,
+                  out ? out : "");
+        free(out);
+        CHECK_MSG(parent_of(db, "skip-last") == 1, "after a refused ingest the catalog changed");
+    }
+    CHECK(test_sh(NULL, "printf '{}\\n' > %s/progs/ok-axpy/knobs.json; "
+                        "printf '{\"parent\": \"no-compile\"}\\n' > %s/progs/ok-axpy/knobs.json; "
+                        "printf '{}\\n' > %s/progs/ok-axpy/variants/no-compile/knobs.json; "
+                        "printf '{\"defect\": \"skip-last\"}\\n' > %s/progs/ok-axpy/variants/skip-last/knobs.json",
+                  d, d, d, d) == 0);
+    test_sh(&out, "%s --catalog %s ingest --cache %s/cref %s/progs 2>&1", harness, db, d, d);
+    CHECK_MSG(out && strstr(out, "ok-axpy/knobs.json: parent: the reference pair has no parent"), "%s",
+              out ? out : "");
+    free(out);
+    fake_driver_off();
+    free(db);
+    free(harness);
+    return 0;
+}

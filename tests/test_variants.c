@@ -12,6 +12,7 @@
 
 #include "common/fileio.h"
 #include "common/strbuf.h"
+#include "generators/gen_partial_sums.h"
 #include "generators/gen_variants.h"
 #include "harness/nvrtc.h"
 #include "tests/test.h"
@@ -750,7 +751,8 @@ TEST(variants_only_in_code_that_runs)
     };
     static const char *const DEAD_KINDS[] = {"missing-syncthreads", "missing-syncthreads-2", "missing-syncthreads-3",
                                              "non-atomic-accumulation", "bank-conflicts", "low-precision-accumulation",
-                                             "unroll-1", "unroll-8", "register-spills", "uncoalesced"};
+                                             "unroll-1", "unroll-8", "unroll-32", "maxnreg-24",
+                                             "partial-sums-64", "register-spills", "uncoalesced"};
     char *bin = test_bin_dir(), *out = NULL;
     if (!bin)
         SKIP("cannot find the binaries' folder");
@@ -815,10 +817,14 @@ static long long spill_stores(const char *source, const char *cache, int *max_re
     return sum;
 }
 
-/* register-spills: a __maxnreg__(24) cap on every kernel and "#pragma unroll
- * 32" on the first loop, only where there is a loop and no
- * __launch_bounds__; it compiles with NVRTC, and on a real reference (an
- * n-body summation) ptxas spills where the reference does not. */
+/* Register pressure: "unroll-32" (#pragma unroll 32 on the first loop) and
+ * "maxnreg-24", the same with a __maxnreg__(24) cap on every kernel, a
+ * correct candidate whose parent is unroll-32; and where a loop is a simple
+ * sum, "partial-sums-64" (64 partial sums, unrolled) and "register-spills",
+ * the same capped: the planted defect, parent partial-sums-64.  Only where
+ * there is a loop and no __launch_bounds__; it compiles with NVRTC, and on
+ * a real reference (an n-body summation) ptxas spills where the reference
+ * and the parent do not. */
 TEST(variants_register_spills)
 {
     static const char LOOPED[] =
@@ -841,20 +847,47 @@ TEST(variants_register_spills)
     cJSON *launches = plan("(n+255)/256", "256", "0");
     GenVariant *v = NULL;
     int n = variants_derive(LOOPED, launches, NULL, &v);
-    const GenVariant *rs = find(v, n, "register-spills");
-    CHECK_MSG(rs && strstr(rs->source, "extern \"C\" __global__ void __maxnreg__(24) dot(const float") &&
-                  strstr(rs->source, "    #pragma unroll 32\n    for (int j = 0; j < m; j++)\n") &&
-                  strstr(rs->source, "__global__ void __launch_bounds__(256) fill(") &&
-                  !strstr(rs->source, "__maxnreg__(24) fill") && !strstr(rs->source, "__maxnreg__(24) __launch"),
+    const GenVariant *cap = find(v, n, "maxnreg-24"), *u32 = find(v, n, "unroll-32");
+    CHECK_MSG(cap && strstr(cap->source, "extern \"C\" __global__ void __maxnreg__(24) dot(const float") &&
+                  strstr(cap->source, "    #pragma unroll 32\n    for (int j = 0; j < m; j++)\n") &&
+                  strstr(cap->source, "__global__ void __launch_bounds__(256) fill(") &&
+                  !strstr(cap->source, "__maxnreg__(24) fill") && !strstr(cap->source, "__maxnreg__(24) __launch"),
+              "%s", cap ? cap->source : "(no maxnreg-24)");
+    CHECK(cap && strcmp(knob(cap, "expect"), "pass") == 0 && !cJSON_GetObjectItemCaseSensitive(cap->knobs, "defect") &&
+          strcmp(knob(cap, "maxnreg"), "24") == 0 && strcmp(knob(cap, "unroll"), "32") == 0 &&
+          strcmp(knob(cap, "parent"), "unroll-32") == 0);
+    /* the parent: the same unrolling without the cap */
+    char *uncapped = cap ? xreplace_all(cap->source, "__maxnreg__(24) ", "") : NULL;
+    CHECK_MSG(u32 && uncapped && strcmp(u32->source, uncapped) == 0 && strcmp(knob(u32, "expect"), "pass") == 0 &&
+                  strcmp(knob(u32, "unroll"), "32") == 0,
+              "%s", u32 ? u32->source : "(no unroll-32)");
+    free(uncapped);
+    /* the planted defect: 64 partial sums, capped, beside its uncapped parent */
+    const GenVariant *rs = find(v, n, "register-spills"), *sums = find(v, n, "partial-sums-64");
+    CHECK_MSG(rs && strstr(rs->source, "__global__ void __maxnreg__(24) dot(") &&
+                  strstr(rs->source, "        float acc_parts[64];\n") &&
+                  strstr(rs->source, "            acc_parts[part_] += x[(long long)i * m + j] * y[j];\n") &&
+                  strstr(rs->source, "            acc += x[(long long)i * m + j] * y[j];\n") &&
+                  strstr(rs->source, "            acc += acc_parts[part_];\n"),
               "%s", rs ? rs->source : "(no register-spills)");
     CHECK(rs && strcmp(knob(rs, "defect"), "register-spills") == 0 && strcmp(knob(rs, "expect"), "slower") == 0 &&
-          strcmp(knob(rs, "maxnreg"), "24") == 0 && strcmp(knob(rs, "unroll"), "32") == 0);
+          strcmp(knob(rs, "maxnreg"), "24") == 0 && strcmp(knob(rs, "partial_sums"), "64") == 0 &&
+          strcmp(knob(rs, "parent"), "partial-sums-64") == 0 && strcmp(knob(rs, "trip_count"), "(m) - (0)") == 0);
+    uncapped = rs ? xreplace_all(rs->source, "__maxnreg__(24) ", "") : NULL;
+    CHECK_MSG(sums && uncapped && strcmp(sums->source, uncapped) == 0 && strcmp(knob(sums, "expect"), "pass") == 0 &&
+                  strcmp(knob(sums, "partial_sums"), "64") == 0,
+              "%s", sums ? sums->source : "(no partial-sums-64)");
+    free(uncapped);
     char *cache = xasprintf("%s/nvrtc", t->tmpdir), *log = NULL;
     int regs = 0;
-    if (rs) {
-        /* NVRTC takes the cap, and ptxas keeps to it */
+    if (rs && sums) {
+        /* NVRTC takes the cap, ptxas keeps to it and spills the partial
+         * sums, which the uncapped parent holds in registers */
         long long st = spill_stores(rs->source, cache, &regs, &log);
-        CHECK_MSG(st >= 0 && regs <= 24, "spills %lld, %d registers: %s", st, regs, log ? log : "");
+        CHECK_MSG(st >= 64 * 4 - 24 * 4 && regs <= 24, "spills %lld, %d registers: %s", st, regs, log ? log : "");
+        free(log);
+        st = spill_stores(sums->source, cache, &regs, &log);
+        CHECK_MSG(st == 0 && regs > 64, "partial-sums-64: spills %lld, %d registers: %s", st, regs, log ? log : "");
         free(log);
     }
     /* the two attributes together are refused, which is why a bounded
@@ -873,10 +906,10 @@ TEST(variants_register_spills)
         "        out[i] = 0;\n"
         "}\n";
     n = variants_derive(BOUNDED, launches, NULL, &v);
-    CHECK(n > 0 && !find(v, n, "register-spills"));
+    CHECK(n > 0 && !find(v, n, "register-spills") && !find(v, n, "maxnreg-24"));
     variants_free(v, n);
     n = variants_derive(ELEMENTWISE, launches, NULL, &v);
-    CHECK(n > 0 && !find(v, n, "register-spills"));
+    CHECK(n > 0 && !find(v, n, "register-spills") && !find(v, n, "maxnreg-24"));
     variants_free(v, n);
     cJSON_Delete(launches);
 
@@ -902,6 +935,18 @@ TEST(variants_register_spills)
         CHECK_MSG(var_st > 0 && regs <= 24, "register-spills: spills %lld, %d registers: %s", var_st, regs,
                   log ? log : "");
         free(log);
+        /* its parent unrolls the same loop and keeps every value in registers */
+        char *parent_path = xasprintf("%s/variants/partial-sums-16/kernel.cu", dir), *parent = NULL;
+        if (file_read_all(parent_path, 1 << 20, &parent, NULL, &e) == 0) {
+            long long parent_st = spill_stores(parent, cache, &regs, &log);
+            CHECK_MSG(parent_st == 0 && regs > 24, "partial-sums-16: spills %lld, %d registers: %s", parent_st, regs,
+                      log ? log : "");
+            free(log);
+        } else {
+            CHECK_MSG(0, "%s", e.msg);
+        }
+        free(parent);
+        free(parent_path);
     } else {
         CHECK_MSG(0, "%s", e.msg);
     }
@@ -912,5 +957,74 @@ TEST(variants_register_spills)
     free(dir);
     free(bin);
     free(cache);
+    return 0;
+}
+
+/* gen_partial_sums: the simple sum loops it takes (a braced body with two
+ * accumulators declared in one list, a one-line body, "++j" and "j += 1"),
+ * and the loops it leaves alone because the rewrite would be wrong or
+ * would need a parser: a bound that reads the index ("k < t && k <= i"), a
+ * bound or an index the body assigns, an accumulator read in the body or
+ * updated twice, one not declared as a scalar before the loop, a nested
+ * loop, a break, a barrier, a new name that is already taken. */
+TEST(partial_sums_forms)
+{
+    static const char HEAD[] = "__global__ void k(const float *x, float *out, int n, int t, int i)\n{\n";
+    static const struct {
+        const char *body;
+        int parts; /* 0: refused */
+    } CASES[] = {
+        {"    float sx = 0, sy = 0;\n    for (int j = 0; j < n; j++) {\n        float d = x[j];\n"
+         "        sx += d;\n        sy += d * d;\n    }\n    out[0] = sx + sy;\n", 32},
+        {"    double acc = 1;\n    for (long long j = i; j < n; ++j)\n        acc += x[j];\n    out[0] = acc;\n", 64},
+        {"    int c = 0;\n    for (int j = 0; j < n; j += 1)\n        c += x[j] > 0;\n    out[0] = c;\n", 64},
+        {"    float acc = 0;\n    for (int k = 0; k < t && k <= i; k++)\n        acc += x[k];\n    out[0] = acc;\n", 0},
+        {"    float acc = 0;\n    for (int j = 0; j < n; j++) {\n        acc += x[j];\n        n -= 1;\n    }\n", 0},
+        {"    float acc = 0;\n    for (int j = 0; j < n; j++) {\n        acc += x[j];\n        j += 1;\n    }\n", 0},
+        {"    float acc = 0;\n    for (int j = 0; j < n; j++) {\n        acc += x[j];\n        out[j] = acc;\n    }\n",
+         0},
+        {"    float acc = 0;\n    for (int j = 0; j < n; j++) {\n        acc += x[j];\n        acc += 1;\n    }\n", 0},
+        {"    for (int j = 0; j < n; j++)\n        out[0] += x[j];\n", 0},
+        {"    float acc = 0;\n    for (int j = 0; j < n; j++) {\n        for (int u = 0; u < 4; u++)\n"
+         "            acc += x[j];\n    }\n",
+         0},
+        {"    float acc = 0;\n    for (int j = 0; j < n; j++) {\n        if (x[j] < 0)\n            break;\n"
+         "        acc += x[j];\n    }\n",
+         0},
+        {"    float acc = 0;\n    for (int j = 0; j < n; j++) {\n        acc += x[j];\n        __syncthreads();\n    }\n",
+         0},
+        {"    float acc = 0, part_ = 0;\n    for (int j = 0; j < n; j++)\n        acc += x[j];\n", 0},
+    };
+    for (size_t c = 0; c < sizeof CASES / sizeof *CASES; c++) {
+        char *src = xasprintf("%s%s}\n", HEAD, CASES[c].body);
+        const char *loop = strstr(src, "    for (");
+        int parts = 0;
+        char *trip = NULL;
+        char *out = partial_sums_rewrite(src, (size_t)(loop - src), &parts, &trip);
+        CHECK_MSG(CASES[c].parts ? out && parts == CASES[c].parts && trip : !out, "case %zu: %s", c,
+                  out ? out : "(refused)");
+        if (out) {
+            /* the rewrite compiles as CUDA: NVRTC, no GPU */
+            char *cache = xasprintf("%s/nvrtc", t->tmpdir), *log = NULL;
+            char *kernel = xreplace_all(out, "__global__", "extern \"C\" __global__");
+            int regs;
+            CHECK_MSG(spill_stores(kernel, cache, &regs, &log) >= 0, "case %zu does not compile: %s\n%s", c,
+                      log ? log : "", out);
+            free(log);
+            free(kernel);
+            free(cache);
+        }
+        free(out);
+        free(trip);
+        free(src);
+    }
+    /* the trip count is the bound minus the start, as the problem's params say */
+    char *src = xasprintf("%s%s}\n", HEAD, CASES[1].body), *trip = NULL;
+    int parts = 0;
+    char *out = partial_sums_rewrite(src, (size_t)(strstr(src, "    for (") - src), &parts, &trip);
+    CHECK_MSG(trip && strcmp(trip, "(n) - (i)") == 0, "%s", trip ? trip : "(none)");
+    free(out);
+    free(trip);
+    free(src);
     return 0;
 }

@@ -572,6 +572,12 @@ def speedup_rows(catalog, results):
         t = timed[0]
         config, ref_ms = t["config"], t["time_median_ms"]
         best_ms, best_kind = None, None
+        # each passing variant's time on the timed config, by its name
+        named_ms = {}
+        for kid, rs in kernels.items():
+            tr = [r for r in rs if r["config"] == config and r.get("time_median_ms")]
+            if rs[0]["origin"] == "variant" and tr and all(r["status"] == "pass" for r in rs):
+                named_ms[knobs.get(kid, {}).get("derived")] = tr[0]["time_median_ms"]
         for kid, rs in kernels.items():
             if rs[0]["origin"] != "variant" or any(r["status"] != "pass" for r in rs):
                 continue
@@ -581,8 +587,10 @@ def speedup_rows(catalog, results):
             ms = tr[0]["time_median_ms"]
             kn = knobs.get(kid, {})
             if kn.get("expect") == "slower":
+                parent_ms = named_ms.get(kn.get("parent"))
                 slower.append(dict(program=prog, defect=kn.get("defect") or "?", ratio=ms / ref_ms,
-                                   spills=spilled.get(kid)))
+                                   spills=spilled.get(kid), parent=kn.get("parent"),
+                                   vs_parent=ms / parent_ms if parent_ms else None))
             if best_ms is None or ms < best_ms:
                 best_ms, best_kind = ms, kn.get("derived") or kn.get("defect") or "?"
         if best_ms is None:
@@ -631,6 +639,18 @@ def speedup_report(out, slower):
             d += " (ptxas spills)" if v["spills"] else " (no spill)"
         by_defect.setdefault(d, []).append(v["ratio"])
     for d, ratios in sorted(by_defect.items()):
+        print("  %-32s %4d timed, %4d more than 5%% slower; time ratio median %.3f" % (
+            d, len(ratios), sum(r > 1.05 for r in ratios), statistics.median(ratios)))
+    # the same against the kernel each was planted in, where it names one
+    by_parent = {}
+    for v in slower:
+        if v.get("vs_parent") is None:
+            continue
+        d = "%s vs %s" % (v["defect"], v["parent"])
+        if v["defect"] == "register-spills" and v.get("spills") is not None:
+            d += " (ptxas spills)" if v["spills"] else " (no spill)"
+        by_parent.setdefault(d, []).append(v["vs_parent"])
+    for d, ratios in sorted(by_parent.items()):
         print("  %-32s %4d timed, %4d more than 5%% slower; time ratio median %.3f" % (
             d, len(ratios), sum(r > 1.05 for r in ratios), statistics.median(ratios)))
 
@@ -723,9 +743,13 @@ def kind_ids(catalog, kinds, want, lang=""):
         i += 1
     ids = []
     for pid in sorted(picked):
+        # with the variants their parents: a planted defect is measured
+        # against the kernel it was planted in (knobs.json "parent")
         ids += [r[0] for r in db.execute(
-            "SELECT id FROM kernels WHERE program_id = ? AND (origin = 'reference' OR (origin = 'variant' AND"
-            " json_extract(knobs, '$.defect') IN (%s))) ORDER BY id" % marks, [pid] + kinds)]
+            "WITH picked AS (SELECT id, parent_id FROM kernels WHERE program_id = ? AND (origin = 'reference' OR"
+            " (origin = 'variant' AND json_extract(knobs, '$.defect') IN (%s))))"
+            " SELECT id FROM picked UNION SELECT parent_id FROM picked WHERE parent_id IS NOT NULL ORDER BY 1"
+            % marks, [pid] + kinds)]
     print(",".join(map(str, ids)))
 
 

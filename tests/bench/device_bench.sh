@@ -42,8 +42,9 @@
 #               generators emit alternatives from the template library's knob space), timed like
 #               speedup (one trial, ALT_BUDGET s): best variant vs reference, fastest kind
 #   slower      the "slower" variants (SLOWER_KINDS, default register-spills,uncoalesced) of SLOWER_PROGRAMS
-#               programs, every family in turn (SLOWER_CAT, default the C catalog), and their references,
-#               timed (one trial, SLOWER_BUDGET s; rerun to resume): how many are measurably slower
+#               programs, every family in turn (SLOWER_CAT, default the C catalog), their references and
+#               the parents they name (register-spills: unroll-32), timed (one trial, SLOWER_BUDGET s;
+#               rerun to resume): how many are measurably slower than the reference and than the parent
 #   torchcat    DIR/catalog-torch.db: the C catalog plus the torch programs (after setup)
 #   torchrefs   every torch program's reference CUDA implementation, its reference computed by torch on
 #               the GPU, small/edge/large, in DIR/catalog-torch.db (the C catalog plus the torch programs;
