@@ -80,6 +80,20 @@ static int assigns(const char *s, size_t len, const char *v, size_t n)
     return 0;
 }
 
+/* The end of the line that starts at line: its newline, or end. */
+static const char *line_end(const char *line, const char *end)
+{
+    const char *eol = memchr(line, '\n', (size_t)(end - line));
+    return eol ? eol : end;
+}
+
+static const char *skip_blanks(const char *p)
+{
+    while (*p == ' ')
+        p++;
+    return p;
+}
+
 typedef struct Accumulator {
     const char *name; /* in the source */
     size_t len;
@@ -131,12 +145,7 @@ static int find_accumulators(const char *src, const char *loop, int indent, cons
 {
     *n = 0;
     for (const char *line = body; line < body + len;) {
-        const char *eol = memchr(line, '\n', (size_t)(body + len - line));
-        if (!eol)
-            eol = body + len;
-        const char *p = line;
-        while (*p == ' ')
-            p++;
+        const char *eol = line_end(line, body + len), *p = skip_blanks(line);
         const char *e = name_end(p);
         if (e > p && strncmp(e, " += ", 4) == 0) {
             if (eol[-1] != ';' || *n == MAX_ACCUMULATORS)
@@ -222,12 +231,7 @@ static int plain_body(const char *body, size_t len)
 static void emit_body(StrBuf *b, const char *body, size_t len, int more, const Accumulator *acc, int n, int parted)
 {
     for (const char *line = body; line < body + len;) {
-        const char *eol = memchr(line, '\n', (size_t)(body + len - line));
-        if (!eol)
-            eol = body + len;
-        const char *p = line;
-        while (*p == ' ')
-            p++;
+        const char *eol = line_end(line, body + len), *p = skip_blanks(line);
         int done = 0;
         for (int i = 0; parted && i < n && !done; i++)
             if (p == acc[i].name) {
