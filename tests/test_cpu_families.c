@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
+#include <sqlite3.h>
 
 #include "common/strbuf.h"
 #include "tests/test.h"
@@ -183,6 +184,75 @@ TEST(run_cpu_backend_catches_guard_blind_defects)
         CHECK_MSG(ran >= 3 && !failed, "%s reference: %d results, a failure %d", WANT[i].program, ran, failed);
     }
     cJSON_Delete(j);
+    free(bin);
+    return 0;
+}
+
+/* The ids, comma-separated, of db's kernels whose knobs say "derived" is
+ * "register-spills" or starts with "partial-sums-" (from malloc()); NULL on
+ * an SQL error. */
+static char *partial_sum_kernels(const char *db_path, int *n)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    StrBuf ids = STRBUF_INIT;
+    int ok = sqlite3_open(db_path, &db) == SQLITE_OK &&
+             sqlite3_prepare_v2(db,
+                                "SELECT id FROM kernels WHERE json_extract(knobs, '$.derived') = 'register-spills'"
+                                " OR json_extract(knobs, '$.derived') LIKE 'partial-sums-%' ORDER BY id",
+                                -1, &st, NULL) == SQLITE_OK;
+    *n = 0;
+    while (ok && sqlite3_step(st) == SQLITE_ROW) {
+        sb_printf(&ids, "%s%lld", ids.len ? "," : "", (long long)sqlite3_column_int64(st, 0));
+        (*n)++;
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    if (!ok) {
+        sb_release(&ids);
+        return NULL;
+    }
+    return sb_steal(&ids);
+}
+
+/* The partial-sums rewrite keeps results within the tolerance: for one
+ * program with a planted register-spills variant in each of four families
+ * (a dot product per row, two fused matrix-vector sums, a softmax backward
+ * column sum, a symmetric rank-k update), the partial-sums candidate and
+ * the capped register-spills variant pass every config the CPU backend
+ * runs by default, the main loop of P iterations and the remainder both
+ * (small configs run 200 to 300 iterations). */
+TEST(run_cpu_backend_partial_sums_pass)
+{
+    char *bin = test_bin_dir();
+    char *out = NULL;
+    if (!bin)
+        SKIP("cannot find the binaries' folder");
+    int st = test_sh(&out,
+                     "set -e; cd %s; %s/cudaperf-gen --out all --family gemv --family pb_mvt --family softmax "
+                     "--family syrk >/dev/null; "
+                     "for f in all/c/*/; do d=$(ls -d $f*/variants/register-spills | head -1); d=${d%%/variants/*}; "
+                     "mkdir -p sample/c/$(basename $f); cp -r $d sample/c/$(basename $f)/; done; "
+                     "ls -d sample/c/*/* | wc -l",
+                     t->tmpdir, bin);
+    CHECK_MSG(st == 0 && out && atoi(out) == 4, "sampling: %s", out ? out : "");
+    free(out);
+    st = test_sh(&out, "cd %s && %s/harness --catalog cat.db ingest --quiet sample", t->tmpdir, bin);
+    CHECK_MSG(st == 0 && out && strstr(out, "0 failed"), "ingest: %s", out ? out : "");
+    free(out);
+    char *db = xasprintf("%s/cat.db", t->tmpdir);
+    int n = 0;
+    char *ids = partial_sum_kernels(db, &n);
+    CHECK_MSG(ids && n == 8, "partial-sums and register-spills kernels: %d", n);
+    if (ids && n == 8) {
+        st = test_sh(&out, "cd %s && %s/harness --catalog cat.db run --backend cpu --trials 1 --quiet --kernels %s",
+                     t->tmpdir, bin, ids);
+        CHECK_MSG(st == 0 && out && strstr(out, "8 kernels (0 done before), 8 evaluated: 8 pass, 0 fail"), "%s",
+                  out ? out : "");
+        free(out);
+    }
+    free(ids);
+    free(db);
     free(bin);
     return 0;
 }
