@@ -692,12 +692,14 @@ static int write_kernel(GenProgram *p, const char *dir, const char *source, cons
  * which go as before, are at most an eighth of the loop. */
 #define SPILL_MIN_PASSES 8
 
-/* Whether the loop of a register-spills variant runs SPILL_MIN_PASSES
- * passes on some config of pr: its trip count (knobs "trip_count", an
- * expression of the kernel's names) evaluated with the problem's params.
- * A bound the params do not give (a row's length read from memory, a
- * kernel name that is no param) plants nothing: whether it would show is
- * not known. */
+/* Whether the loop that a partial-sums rewrite changed (the candidate and
+ * the register-spills defect built on it) runs SPILL_MIN_PASSES passes on
+ * some config of pr: its trip count (knobs "trip_count", an expression of
+ * the kernel's names) evaluated with the problem's params.  A bound the
+ * params do not give (a row's length read from memory, blockDim, a kernel
+ * name that is no param) writes neither: whether the partial sums would
+ * take part is not known, and a short loop (a filter's taps) never runs
+ * them. */
 static int spill_loop_runs(const Problem *pr, const cJSON *knobs)
 {
     const cJSON *trip = cJSON_GetObjectItemCaseSensitive(knobs, "trip_count");
@@ -716,10 +718,10 @@ static int spill_loop_runs(const Problem *pr, const cJSON *knobs)
     return most >= (int64_t)SPILL_MIN_PASSES * atoi(parts->valuestring);
 }
 
-static int defect_can_show(const Problem *pr, const cJSON *knobs)
+static int variant_can_show(const Problem *pr, const cJSON *knobs)
 {
     const cJSON *d = cJSON_GetObjectItemCaseSensitive(knobs, "defect");
-    if (cJSON_IsString(d) && strcmp(d->valuestring, "register-spills") == 0)
+    if (cJSON_GetObjectItemCaseSensitive(knobs, "trip_count"))
         return spill_loop_runs(pr, knobs);
     if (!cJSON_IsString(d) || strcmp(d->valuestring, "low-precision-accumulation") != 0)
         return 1;
@@ -762,8 +764,9 @@ static int remove_stale_variants(GenProgram *p, const char *dir, char **kept, in
 
 /* The reference pair, then its derived variants in variants/<name>/; a
  * variant whose plan does not fit the problem is refused (counted), one
- * whose planted defect cannot show under the problem's tolerance is not
- * planted, neither is written, and variants of an earlier generation that
+ * whose change cannot show on the problem (variant_can_show: a defect
+ * under its tolerance, partial sums over a short loop) is left out,
+ * neither is written, and variants of an earlier generation that
  * this one does not write are removed. */
 static int write_pair(GenProgram *p, const char *dir, const char *launch_text)
 {
@@ -775,7 +778,7 @@ static int write_pair(GenProgram *p, const char *dir, const char *launch_text)
     char **kept = xcalloc((size_t)n + 1, sizeof *kept);
     int n_kept = 0;
     for (int i = 0; i < n && rc == 0; i++) {
-        if (!defect_can_show(p->p, v[i].knobs)) {
+        if (!variant_can_show(p->p, v[i].knobs)) {
             if (g->stats)
                 g->stats->not_planted++;
             continue;

@@ -139,8 +139,9 @@ typedef struct GenStats {
     int variants;      /* candidate variants emitted beside the pairs */
     int refused;       /* variants refused: an invalid knob setting, or a plan that does not fit */
     FILE *refusals;    /* where each refusal and its reason is reported (NULL: nowhere) */
-    int not_planted;   /* planted defects left out: they cannot show on the problem (its tolerance hides
-                        * them, or its loop is too short for partial sums to spill) */
+    int not_planted;   /* variants left out because what they change cannot show on the problem: a
+                        * defect its tolerance hides, partial sums over a loop too short or of a length
+                        * the params do not give */
 } GenStats;
 
 /* Runs one family into out_dir.  Returns 0, or -1 with the message in err

@@ -605,6 +605,7 @@ static void register_pressure_variants(VariantList *l, const char *src, const cJ
     snprintf(count, sizeof count, "%d", parts);
     snprintf(name, sizeof name, "partial-sums-%d", parts);
     held = add_candidate(l, name, sums, launches, knobs, "partial_sums", count);
+    set_last_knob(l, name, "trip_count", trip);
     parent = held ? xstrdup(held) : NULL;
     add_variant(l, "register-spills", capped_sums, cJSON_Duplicate(launches, 1), knobs, "register-spills", "slower",
                 "maxnreg", SPILL_MAXNREG);

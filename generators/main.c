@@ -91,7 +91,7 @@ int main(int argc, char **argv)
         }
     }
     printf("cudaperf-gen: %d programs from %d families into %s (%d files changed); %d variants derived "
-           "(%d refused: an invalid knob setting or a plan that does not fit, --verbose says why; %d defects not planted: they could not show on any config)\n",
+           "(%d refused: an invalid knob setting or a plan that does not fit, --verbose says why; %d left out: what they change could not show on any config)\n",
            stats.programs, n_only ? n_only : n_fam, out, stats.written, stats.variants, stats.refused,
            stats.not_planted);
     free(fams);
