@@ -42,15 +42,6 @@ static const char *name_end(const char *p)
     return p;
 }
 
-/* Whether s (len bytes) holds tok as a whole token. */
-static int has_token_n(const char *s, size_t len, const char *tok)
-{
-    char *copy = xasprintf("%.*s", (int)len, s);
-    int found = sites_has_token(copy, tok);
-    free(copy);
-    return found;
-}
-
 /* How often the name tok (n bytes) occurs as a whole token in s (len bytes). */
 static int count_token(const char *s, size_t len, const char *tok, size_t n)
 {
@@ -221,7 +212,7 @@ static int plain_body(const char *body, size_t len)
                                       "__syncthreads", "__syncwarp", "__syncthreads_or", "__syncthreads_and",
                                       "__syncthreads_count"};
     for (size_t i = 0; i < sizeof NOT / sizeof *NOT; i++)
-        if (has_token_n(body, len, NOT[i]))
+        if (count_token(body, len, NOT[i], strlen(NOT[i])))
             return 0;
     return memchr(body, '#', len) == NULL;
 }

@@ -519,20 +519,6 @@ static const char *variant_named_by(const VariantList *l, const char *source, co
     return NULL;
 }
 
-/* Adds `name` (source from malloc(), taken) as a correct candidate and
- * returns the name of the variant that now holds that source: `name`, or
- * an earlier variant with the same source; NULL when source equals the
- * reference's plan-for-plan (nothing was added). */
-static const char *add_candidate(VariantList *l, const char *name, char *source, const cJSON *launches,
-                                 const cJSON *knobs, const char *knob, const char *value)
-{
-    char *copy = xstrdup(source);
-    add_variant(l, name, source, cJSON_Duplicate(launches, 1), knobs, NULL, "pass", knob, value);
-    const char *held = variant_named_by(l, copy, launches);
-    free(copy);
-    return held;
-}
-
 /* Sets knob `key` of l's last variant to value (replacing it) when that
  * variant is `name` (add_variant may have dropped it as a copy). */
 static void set_last_knob(VariantList *l, const char *name, const char *key, const char *value)
@@ -542,6 +528,33 @@ static void set_last_knob(VariantList *l, const char *name, const char *key, con
     cJSON *k = l->v[l->n - 1].knobs;
     cJSON_DeleteItemFromObjectCaseSensitive(k, key);
     cJSON_AddStringToObject(k, key, value);
+}
+
+/* Adds `twin` (uncapped, from malloc(), taken; knob = value, and
+ * "trip_count" when trip is not NULL) as a correct candidate, then
+ * `capped`, the same with every kernel capped at 24 registers: expect and
+ * defect (NULL for none) as given, the same knobs plus "maxnreg" and a
+ * "parent" naming the twin (or the earlier variant that already held the
+ * twin's source), so the pair differs by the cap alone. */
+static void add_cap_pair(VariantList *l, const cJSON *launches, const cJSON *knobs, const char *twin,
+                         char *uncapped, const char *capped, const char *defect, const char *expect,
+                         const char *knob, const char *value, const char *trip)
+{
+    char *capped_src = cap_kernels(uncapped);
+    char *copy = xstrdup(uncapped);
+    add_variant(l, twin, uncapped, cJSON_Duplicate(launches, 1), knobs, NULL, "pass", knob, value);
+    set_last_knob(l, twin, "trip_count", trip);
+    const char *held = variant_named_by(l, copy, launches);
+    char *parent = held ? xstrdup(held) : NULL;
+    free(copy);
+    if (capped_src) {
+        add_variant(l, capped, capped_src, cJSON_Duplicate(launches, 1), knobs, defect, expect, "maxnreg",
+                    SPILL_MAXNREG);
+        set_last_knob(l, capped, knob, value);
+        set_last_knob(l, capped, "parent", parent);
+        set_last_knob(l, capped, "trip_count", trip);
+    }
+    free(parent);
 }
 
 /* Register pressure, where the reference has a loop that runs and no
@@ -568,30 +581,23 @@ static void register_pressure_variants(VariantList *l, const char *src, const cJ
 {
     if (!has_loop(src, launches))
         return;
-    char *any_cap = cap_kernels(src);
-    if (!any_cap)
+    char *capped_ref = cap_kernels(src);
+    if (!capped_ref)
         return;
-    free(any_cap);
     const char *line = first_plain_for(src, launches);
     if (!line) {
-        add_variant(l, "maxnreg-" SPILL_MAXNREG, cap_kernels(src), cJSON_Duplicate(launches, 1), knobs, NULL, "pass",
+        add_variant(l, "maxnreg-" SPILL_MAXNREG, capped_ref, cJSON_Duplicate(launches, 1), knobs, NULL, "pass",
                     "maxnreg", SPILL_MAXNREG);
         return;
     }
+    free(capped_ref);
     const char *f = line;
     while (*f == ' ')
         f++;
     char *pragma = xasprintf("%.*s#pragma unroll " SPILL_UNROLL "\n", (int)(f - line), line);
-    char *unrolled = splice(src, (size_t)(line - src), 0, pragma);
+    add_cap_pair(l, launches, knobs, "unroll-" SPILL_UNROLL, splice(src, (size_t)(line - src), 0, pragma),
+                 "maxnreg-" SPILL_MAXNREG, NULL, "pass", "unroll", SPILL_UNROLL, NULL);
     free(pragma);
-    char *capped = cap_kernels(unrolled);
-    const char *held = add_candidate(l, "unroll-" SPILL_UNROLL, unrolled, launches, knobs, "unroll", SPILL_UNROLL);
-    char *parent = held ? xstrdup(held) : NULL;
-    add_variant(l, "maxnreg-" SPILL_MAXNREG, capped, cJSON_Duplicate(launches, 1), knobs, NULL, "pass", "maxnreg",
-                SPILL_MAXNREG);
-    set_last_knob(l, "maxnreg-" SPILL_MAXNREG, "unroll", SPILL_UNROLL);
-    set_last_knob(l, "maxnreg-" SPILL_MAXNREG, "parent", parent);
-    free(parent);
 
     /* the first loop of the simple sum form, wherever it is */
     int parts = 0;
@@ -600,19 +606,11 @@ static void register_pressure_variants(VariantList *l, const char *src, const cJ
         sums = partial_sums_rewrite(src, (size_t)(at - src), &parts, &trip);
     if (!sums)
         return;
-    char *capped_sums = cap_kernels(sums);
     char count[16], name[32];
     snprintf(count, sizeof count, "%d", parts);
     snprintf(name, sizeof name, "partial-sums-%d", parts);
-    held = add_candidate(l, name, sums, launches, knobs, "partial_sums", count);
-    set_last_knob(l, name, "trip_count", trip);
-    parent = held ? xstrdup(held) : NULL;
-    add_variant(l, "register-spills", capped_sums, cJSON_Duplicate(launches, 1), knobs, "register-spills", "slower",
-                "maxnreg", SPILL_MAXNREG);
-    set_last_knob(l, "register-spills", "partial_sums", count);
-    set_last_knob(l, "register-spills", "parent", parent);
-    set_last_knob(l, "register-spills", "trip_count", trip);
-    free(parent);
+    add_cap_pair(l, launches, knobs, name, sums, "register-spills", "register-spills", "slower", "partial_sums",
+                 count, trip);
     free(trip);
 }
 

@@ -41,7 +41,9 @@ static int find_kernel(Catalog *c, int64_t pid, const char *hash, int64_t *id, E
     return r == SQLITE_ROW || r == SQLITE_DONE ? 0 : catalog_sql_error(c, e, "kernels");
 }
 
-static int insert_kernel(Catalog *c, int64_t pid, const KernelFiles *k, int64_t parent, int64_t *id, Error *e)
+/* Inserts k with no parent yet: link_parents sets it once every kernel of
+ * the folder has its id. */
+static int insert_kernel(Catalog *c, int64_t pid, const KernelFiles *k, int64_t *id, Error *e)
 {
     sqlite3_stmt *st = NULL;
     char now[32];
@@ -52,10 +54,7 @@ static int insert_kernel(Catalog *c, int64_t pid, const KernelFiles *k, int64_t 
         return catalog_sql_error(c, e, "kernels");
     sqlite3_bind_int64(st, 1, pid);
     sqlite3_bind_text(st, 2, strcmp(k->name, "reference") == 0 ? "reference" : "variant", -1, SQLITE_STATIC);
-    if (parent)
-        sqlite3_bind_int64(st, 3, parent);
-    else
-        sqlite3_bind_null(st, 3);
+    sqlite3_bind_null(st, 3);
     sqlite3_bind_text(st, 4, k->source, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 5, k->launch, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 6, k->knobs, -1, SQLITE_STATIC);
@@ -101,26 +100,24 @@ static int link_parents(Catalog *c, const PairFiles *pf, const int64_t *ids, int
 int kernels_sync_folder(Catalog *c, const char *program_name, const PairFiles *pf, KernelSyncStats *stats, Error *e)
 {
     int rc = 0;
-    int64_t pid, parent = 0;
+    int64_t pid;
     sqlite3_stmt *st = NULL;
     StrBuf keep = STRBUF_INIT;
     int64_t *ids = xcalloc((size_t)pf->n + 1, sizeof *ids);
     TRY(program_id(c, program_name, &pid, e));
-    /* the reference first: variants name it as their parent */
     for (int i = 0; i < pf->n; i++) {
         const KernelFiles *k = &pf->kernels[i];
         TRY(find_kernel(c, pid, k->content_hash, &ids[i], e));
         if (ids[i]) {
             stats->unchanged++;
         } else {
-            TRY(insert_kernel(c, pid, k, i == 0 && pf->has_reference ? 0 : parent, &ids[i], e));
+            TRY(insert_kernel(c, pid, k, &ids[i], e));
             stats->added++;
         }
-        if (i == 0 && pf->has_reference)
-            parent = ids[i];
         sb_printf(&keep, "%s'%s'", keep.len ? "," : "", k->content_hash); /* hex digits only: safe */
     }
-    TRY(link_parents(c, pf, ids, parent, e));
+    /* the reference comes first when there is one */
+    TRY(link_parents(c, pf, ids, pf->has_reference ? ids[0] : 0, e));
     char *sql = xasprintf("DELETE FROM kernels WHERE program_id = ? AND origin IN ('reference', 'variant')"
                           " AND content_hash NOT IN (%s)",
                           keep.len ? keep.data : "''");
