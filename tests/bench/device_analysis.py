@@ -20,6 +20,9 @@
   family-contender-ids CAT FAMS N    the contenders of N programs of each family of FAMS (a,b,...)
   missed-ids CATALOG RESULTS.json    the expect-fail variants that RESULTS.json judged and never
                                      caught (pass on every config they ran)
+  subset-programs SRC DST KINDS      copy each program folder of SRC (cudaperf-gen's tree) that has a
+                                     variant whose knobs name a defect of KINDS into DST, with only
+                                     those variants and the parents they name: a small catalog to time
   speedup CATALOG RESULTS.json       per program of a timed `run --kernels all`: best variant vs the
                                      reference implementation, vs the C program on one core or torch
                                      eager, the H200 roofline fraction; "slower" variants vs reference
@@ -753,6 +756,45 @@ def kind_ids(catalog, kinds, want, lang=""):
     print(",".join(map(str, ids)))
 
 
+def subset_programs(src, dst, kinds):
+    """The program folders of SRC with a variant planted with a defect of KINDS
+    (comma-separated), copied to DST with the reference pair, those variants and
+    the parents their knobs.json name (in turn, so a parent's parent comes too);
+    the other variants are left out.  Timing a few hundred kernels then needs a
+    catalog of those alone, not of every variant of their families."""
+    import shutil
+    kinds = set(kinds.split(","))
+    copied = 0
+    for root, dirs, files in sorted(os.walk(src)):
+        if "meta.json" not in files or os.path.basename(os.path.dirname(root)) == "variants":
+            continue
+        vdir = os.path.join(root, "variants")
+        knobs = {}
+        for name in sorted(os.listdir(vdir)) if os.path.isdir(vdir) else []:
+            path = os.path.join(vdir, name, "knobs.json")
+            if os.path.isfile(path):
+                knobs[name] = load(path)
+        keep = [n for n, k in knobs.items() if k.get("defect") in kinds]
+        if not keep:
+            continue
+        i = 0
+        while i < len(keep):
+            parent = knobs[keep[i]].get("parent")
+            if parent and parent not in keep:
+                if parent not in knobs:
+                    sys.exit("%s/%s/knobs.json: parent '%s' names no variant" % (vdir, keep[i], parent))
+                keep.append(parent)
+            i += 1
+        out = os.path.join(dst, os.path.relpath(root, src))
+        os.makedirs(os.path.join(out, "variants"), exist_ok=True)
+        for f in files:
+            shutil.copy2(os.path.join(root, f), out)
+        for name in keep:
+            shutil.copytree(os.path.join(vdir, name), os.path.join(out, "variants", name), dirs_exist_ok=True)
+        copied += 1
+    print("subset-programs: %d programs with a variant of %s copied to %s" % (copied, ",".join(sorted(kinds)), dst))
+
+
 def cost(*logs):
     """Where evaluation time went: the "cost: <process> <phase> <ms>" lines
     that CUDAPERF_TRACE_COST=1 makes the harness print (harness/cost_trace.h),
@@ -822,6 +864,8 @@ def main():
         family_contender_ids(*args)
     elif cmd == "kind-ids":
         kind_ids(*args)
+    elif cmd == "subset-programs":
+        subset_programs(*args)
     elif cmd == "cost":
         cost(*args)
     else:

@@ -45,6 +45,10 @@
 #               programs, every family in turn (SLOWER_CAT, default the C catalog), their references and
 #               the parents they name (register-spills: unroll-32), timed (one trial, SLOWER_BUDGET s;
 #               rerun to resume): how many are measurably slower than the reference and than the parent
+#   slowerset   DIR/catalog-slowerset.db: the programs of SLOWER_FAMILIES (a,b,...; default every family) that
+#               have a variant of SLOWER_KINDS, with only those variants, the parents they name and the
+#               reference (device_analysis.py subset-programs); then `SLOWER_CAT=DIR/catalog-slowerset.db
+#               ... slower` times every one of them without a catalog of all their families' variants
 #   torchcat    DIR/catalog-torch.db: the C catalog plus the torch programs (after setup)
 #   torchrefs   every torch program's reference CUDA implementation, its reference computed by torch on
 #               the GPU, small/edge/large, in DIR/catalog-torch.db (the C catalog plus the torch programs;
@@ -441,6 +445,21 @@ phase_slower() {
     tail -1 "$OUT/slower-gpu.log"
     "$H" --catalog "$cat" results --json >"$OUT/slower-gpu.json"
     "$PY" tests/bench/device_analysis.py speedup "$cat" "$OUT/slower-gpu.json" "$OUT/slower-rows.json" | sed -n '/slower. variants/,$p'
+}
+
+phase_slowerset() {
+    local scat="$OUT/catalog-slowerset.db" t0=$(date +%s) fams=()
+    if [ -f "$scat" ]; then
+        echo "catalog: $scat exists"
+        return
+    fi
+    [ -z "${SLOWER_FAMILIES:-}" ] || for f in ${SLOWER_FAMILIES//,/ }; do fams+=(--family "$f"); done
+    rm -rf "$OUT/slowerset-programs" "$OUT/slowerset"
+    bin/cudaperf-gen --out "$OUT/slowerset-programs" "${fams[@]}" >"$OUT/slowerset-gen.log" 2>&1 &&
+        "$PY" tests/bench/device_analysis.py subset-programs "$OUT/slowerset-programs" "$OUT/slowerset" "$SLOWER_KINDS" &&
+        "$H" --catalog "$scat" ingest --jobs "$CORES" --quiet "$OUT/slowerset" >"$OUT/slowerset-ingest.log" 2>&1
+    echo "slower-set catalog: exit $?, $(( $(date +%s) - t0 )) s"
+    tail -1 "$OUT/slowerset-ingest.log"
 }
 
 phase_torchcat() {
