@@ -11,93 +11,16 @@
 
 #include "gen_matvec.h"
 
-static const char *ctype(int f64)
-{
-    return f64 ? "double" : "float";
-}
-
-/* Element (r, c) of A in the CUDA source, with a 64-bit row or column
- * offset (the large f64 configs come within 3% of 2^31 bytes). */
-static const char *cuda_at(const Shape *sh, const char *r, const char *c)
-{
-    static char pool[4][96];
-    static int k;
-    char *b = pool[k++ % 4];
-    if (sh->lay == COL)
-        snprintf(b, 96, "A[%s + (long long)%s * %s]", r, c, sh->R);
-    else
-        snprintf(b, 96, "A[(long long)%s * %s + %s]", r, sh->lay == PAD ? "lda" : sh->C, c);
-    return b;
-}
-
-/* One matrix-vector kernel: out[o] = sum over k of A(o, k) * v[k] (rows =
- * 1) or of A(k, o) * v[k] (rows = 0).  When k walks A's contiguous
- * dimension a warp owns each output and reduces with shuffles (coalesced
- * loads); otherwise one thread owns each output and neighbouring threads
- * read neighbouring elements.  Launches it and returns the mapping. */
-static const char *emit_matvec(GenProgram *p, const Shape *sh, const char *ty, const char *kname, int rows,
-                               const char *v, const char *out)
-{
-    StrBuf *k = gen_cuda_src(p);
-    const char *no = rows ? sh->R : sh->C, *nr = rows ? sh->C : sh->R;
-    const char *elem = rows ? cuda_at(sh, "o", "k") : cuda_at(sh, "k", "o");
-    int warp = rows ? sh->lay != COL : sh->lay == COL;
-    char params[200], args[64], grid[32];
-    snprintf(params, sizeof params, "const %s *__restrict__ A, const %s *__restrict__ %s, %s *__restrict__ %s%s",
-             ty, ty, v, ty, out, mv_size_params(sh));
-    snprintf(args, sizeof args, "A,%s,%s%s%s", v, out, sh->rect ? ",m,n" : ",n", sh->lay == PAD ? ",lda" : "");
-    char head[64];
-    snprintf(head, sizeof head, "extern \"C\" __global__ void %s", kname);
-    if (warp) {
-        sb_printf(k, "/* %s[o] = sum over k of A(%s) %s[k]: one warp per output, shuffle reduction. */\n", out,
-                  rows ? "o, k" : "k, o", v);
-        mv_put_signature(k, head, params);
-        sb_printf(k,
-                  "{\n"
-                  "    const int lane = threadIdx.x %% 32;\n"
-                  "    const int o = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;\n"
-                  "    if (o >= %s)\n        return;\n"
-                  "    %s acc = 0;\n"
-                  "    for (int k = lane; k < %s; k += 32)\n"
-                  "        acc += %s * %s[k];\n"
-                  "    for (int off = 16; off > 0; off /= 2)\n"
-                  "        acc += __shfl_down_sync(0xffffffffu, acc, off);\n"
-                  "    if (lane == 0)\n        %s[o] = acc;\n"
-                  "}\n",
-                  no, ty, nr, elem, v, out);
-        /* 32 threads per output, counted in threads so that the grid stays
-         * right for any block size that is a multiple of 32. */
-        snprintf(grid, sizeof grid, "(%s*32+255)/256", no);
-    } else {
-        sb_printf(k, "/* %s[o] = sum over k of A(%s) %s[k]: one thread per output. */\n", out,
-                  rows ? "o, k" : "k, o", v);
-        mv_put_signature(k, head, params);
-        sb_printf(k,
-                  "{\n"
-                  "    const int o = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                  "    if (o >= %s)\n        return;\n"
-                  "    %s acc = 0;\n"
-                  "    for (int k = 0; k < %s; k++)\n"
-                  "        acc += %s * %s[k];\n"
-                  "    %s[o] = acc;\n"
-                  "}\n",
-                  no, ty, nr, elem, v, out);
-        snprintf(grid, sizeof grid, "(%s+255)/256", no);
-    }
-    gen_launch(p, kname, grid, "256", NULL, args);
-    return warp ? "warp-per-output-shuffle" : "thread-per-output";
-}
-
 /* The pair: two independent launches, q = A p and s = A^T r, for the fused
  * program too (its single loop nest only saves the C code a second sweep).
  * Each gets the mapping that reads A coalesced: a warp per output along
  * A's contiguous dimension, a thread per output across it. */
 static void emit_cuda(GenProgram *p, const Shape *sh, int f64)
 {
-    const char *ty = ctype(f64);
-    const char *m1 = emit_matvec(p, sh, ty, "bicg_q", 1, "p", "q");
+    const char *ty = mv_ctype(f64);
+    const char *m1 = mv_emit_matvec(p, sh, ty, "bicg_q", 1, "p", "q", 0);
     sb_append(gen_cuda_src(p), "\n");
-    const char *m2 = emit_matvec(p, sh, ty, "bicg_s", 0, "r", "s");
+    const char *m2 = mv_emit_matvec(p, sh, ty, "bicg_s", 0, "r", "s", 0);
     char mapping[96];
     snprintf(mapping, sizeof mapping, "two-launch: %s, %s", m1, m2);
     gen_knob(p, "block", "256");
@@ -110,7 +33,7 @@ static int generate(GenCtx *g)
         for (int fused = 0; fused < 2; fused++)
             for (int f64 = 0; f64 < 2; f64++)
                 for (int rect = 0; rect < 2; rect++) {
-                    const char *ty = ctype(f64), *dt = f64 ? "f64" : "f32";
+                    const char *ty = mv_ctype(f64), *dt = f64 ? "f64" : "f32";
                     Shape sh = mv_shape_of(rect, lay);
                     const char *R = sh.R, *C = sh.C;
                     char variant[80];

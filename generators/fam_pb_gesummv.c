@@ -13,11 +13,6 @@
 
 #include "gen_matvec.h"
 
-static const char *ctype(int f64)
-{
-    return f64 ? "double" : "float";
-}
-
 /* A floating literal as a person writes it: 1.5f, 2.0, 0.25. */
 static const char *lit(double v, int f64)
 {
@@ -45,20 +40,6 @@ static void large_dims(const Shape *sh, int matrices, double *rows, double *cols
 
 /* ---- the pair ---- */
 
-/* Element (r, c) of matrix x in the CUDA source, with a 64-bit row or
- * column offset (the large f64 configs come close to 2^31 bytes). */
-static const char *cuda_at(const Shape *sh, const char *x, const char *r, const char *c)
-{
-    static char pool[4][96];
-    static int k;
-    char *b = pool[k++ % 4];
-    if (sh->lay == COL)
-        snprintf(b, 96, "%s[%s + (long long)%s * %s]", x, r, c, sh->R);
-    else
-        snprintf(b, 96, "%s[(long long)%s * %s + %s]", x, r, sh->lay == PAD ? "lda" : sh->C, c);
-    return b;
-}
-
 /* The pair: one launch, each output row i accumulating A x and B x side by
  * side.  Row-major A and B: a warp per row, lanes striding along the row
  * and a shuffle reduction; column-major: a thread per row, so neighbouring
@@ -66,7 +47,7 @@ static const char *cuda_at(const Shape *sh, const char *x, const char *r, const 
 static void emit_cuda(GenProgram *p, const Shape *sh, int fused, int runtime, int f64, const char *al,
                       const char *be)
 {
-    const char *ty = ctype(f64);
+    const char *ty = mv_ctype(f64);
     StrBuf *k = gen_cuda_src(p);
     int warp = sh->lay != COL;
     char params[300], args[96], head[64], grid[32];
@@ -105,7 +86,7 @@ static void emit_cuda(GenProgram *p, const Shape *sh, int fused, int runtime, in
                   "        bx += __shfl_down_sync(0xffffffffu, bx, off);\n"
                   "    }\n"
                   "    if (lane == 0) {\n",
-                  sh->R, ty, sh->C, cuda_at(sh, "A", "i", "j"), cuda_at(sh, "B", "i", "j"));
+                  sh->R, ty, sh->C, mv_cuda_at(sh, "A", "i", "j"), mv_cuda_at(sh, "B", "i", "j"));
         if (!fused)
             sb_append(k, "        tmp[i] = ax;\n");
         sb_printf(k, "        y[i] = %s * ax + %s * bx;\n    }\n}\n", al, be);
@@ -122,7 +103,7 @@ static void emit_cuda(GenProgram *p, const Shape *sh, int fused, int runtime, in
                   "        ax += %s * x[j];\n"
                   "        bx += %s * x[j];\n"
                   "    }\n",
-                  sh->R, ty, sh->C, cuda_at(sh, "A", "i", "j"), cuda_at(sh, "B", "i", "j"));
+                  sh->R, ty, sh->C, mv_cuda_at(sh, "A", "i", "j"), mv_cuda_at(sh, "B", "i", "j"));
         if (!fused)
             sb_append(k, "    tmp[i] = ax;\n");
         sb_printf(k, "    y[i] = %s * ax + %s * bx;\n}\n", al, be);
@@ -140,7 +121,7 @@ static int generate(GenCtx *g)
             for (int f64 = 0; f64 < 2; f64++)
                 for (int runtime = 0; runtime < 2; runtime++) {
                     int rect = (lay + fused + f64 + runtime) % 2 == 1;
-                    const char *ty = ctype(f64), *dt = f64 ? "f64" : "f32";
+                    const char *ty = mv_ctype(f64), *dt = f64 ? "f64" : "f32";
                     Shape sh = mv_shape_of(rect, lay);
                     const char *R = sh.R, *C = sh.C;
                     double alpha_v = round(gen_uniform(g, 0.5, 2.0) * 20) / 20;

@@ -135,3 +135,83 @@ const char *mv_layout_comment(const Shape *sh)
 }
 
 /* ---- the pair ---- */
+
+/* ---- the CUDA side ---- */
+
+const char *mv_ctype(int f64)
+{
+    return f64 ? "double" : "float";
+}
+
+/* Element (r, c) of matrix x in the CUDA source, with a 64-bit row or
+ * column offset (the large f64 configs come within 3% of 2^31 bytes). */
+const char *mv_cuda_at(const Shape *sh, const char *x, const char *r, const char *c)
+{
+    static char pool[8][96];
+    static int k;
+    char *b = pool[k++ % 8];
+    if (sh->lay == COL)
+        snprintf(b, 96, "%s[%s + (long long)%s * %s]", x, r, c, sh->R);
+    else
+        snprintf(b, 96, "%s[(long long)%s * %s + %s]", x, r, sh->lay == PAD ? "lda" : sh->C, c);
+    return b;
+}
+
+/* One matrix-vector kernel: out[o] = (or, with accumulate, +=) sum over k
+ * of A(o, k) * v[k] (rows = 1) or of A(k, o) * v[k] (rows = 0).  When k walks A's contiguous
+ * dimension a warp owns each output and reduces with shuffles (coalesced
+ * loads); otherwise one thread owns each output and neighbouring threads
+ * read neighbouring elements.  Launches it and returns the mapping. */
+const char *mv_emit_matvec(GenProgram *p, const Shape *sh, const char *ty, const char *kname, int rows,
+                           const char *v, const char *out, int accumulate)
+{
+    const char *assign = accumulate ? "+=" : "=";
+    StrBuf *k = gen_cuda_src(p);
+    const char *no = rows ? sh->R : sh->C, *nr = rows ? sh->C : sh->R;
+    const char *elem = rows ? mv_cuda_at(sh, "A", "o", "k") : mv_cuda_at(sh, "A", "k", "o");
+    int warp = rows ? sh->lay != COL : sh->lay == COL;
+    char params[200], args[64], grid[32];
+    snprintf(params, sizeof params, "const %s *__restrict__ A, const %s *__restrict__ %s, %s *__restrict__ %s%s",
+             ty, ty, v, ty, out, mv_size_params(sh));
+    snprintf(args, sizeof args, "A,%s,%s%s%s", v, out, sh->rect ? ",m,n" : ",n", sh->lay == PAD ? ",lda" : "");
+    char head[64];
+    snprintf(head, sizeof head, "extern \"C\" __global__ void %s", kname);
+    if (warp) {
+        sb_printf(k, "/* %s[o] %s sum over k of A(%s) %s[k]: one warp per output, shuffle reduction. */\n", out,
+                  assign, rows ? "o, k" : "k, o", v);
+        mv_put_signature(k, head, params);
+        sb_printf(k,
+                  "{\n"
+                  "    const int lane = threadIdx.x %% 32;\n"
+                  "    const int o = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;\n"
+                  "    if (o >= %s)\n        return;\n"
+                  "    %s acc = 0;\n"
+                  "    for (int k = lane; k < %s; k += 32)\n"
+                  "        acc += %s * %s[k];\n"
+                  "    for (int off = 16; off > 0; off /= 2)\n"
+                  "        acc += __shfl_down_sync(0xffffffffu, acc, off);\n"
+                  "    if (lane == 0)\n        %s[o] %s acc;\n"
+                  "}\n",
+                  no, ty, nr, elem, v, out, assign);
+        /* 32 threads per output, counted in threads so that the grid stays
+         * right for any block size that is a multiple of 32. */
+        snprintf(grid, sizeof grid, "(%s*32+255)/256", no);
+    } else {
+        sb_printf(k, "/* %s[o] %s sum over k of A(%s) %s[k]: one thread per output. */\n", out,
+                  assign, rows ? "o, k" : "k, o", v);
+        mv_put_signature(k, head, params);
+        sb_printf(k,
+                  "{\n"
+                  "    const int o = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                  "    if (o >= %s)\n        return;\n"
+                  "    %s acc = 0;\n"
+                  "    for (int k = 0; k < %s; k++)\n"
+                  "        acc += %s * %s[k];\n"
+                  "    %s[o] %s acc;\n"
+                  "}\n",
+                  no, ty, nr, elem, v, out, assign);
+        snprintf(grid, sizeof grid, "(%s+255)/256", no);
+    }
+    gen_launch(p, kname, grid, "256", NULL, args);
+    return warp ? "warp-per-output-shuffle" : "thread-per-output";
+}
