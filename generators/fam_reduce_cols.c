@@ -19,16 +19,10 @@
 #include <string.h>
 
 #include "gen.h"
+#include "gen_stat.h"
 #include "gen_tmpl.h"
 
-typedef struct Spec {
-    const char *op;
-    const char *dt;
-    char layout; /* 'r' row-major, 'l' row-major with leading dimension ld, 'c' column-major */
-    const char *epi; /* "", "scale", "sqrt", "bias", "acc", "norm", "affine" */
-} Spec;
-
-static const Spec SPECS[] = {
+static const StatSpec SPECS[] = {
     {"sum", "f32", 'r', ""}, {"sum", "f64", 'r', ""}, {"sum", "i32", 'r', ""},
     {"sum", "f32", 'l', "scale"}, {"sum", "f64", 'c', ""}, {"sum", "f32", 'c', "acc"},
     {"sum", "f32", 'r', "bias"}, {"sum", "f32", 'r', "norm"}, {"sum", "i32", 'c', ""},
@@ -52,119 +46,17 @@ static const Spec SPECS[] = {
 #define NSPECS ((int)(sizeof SPECS / sizeof SPECS[0]))
 
 static int is(const char *a, const char *b) { return strcmp(a, b) == 0; }
-static int is_float(const char *dt) { return dt[0] == 'f'; }
-
-static const char *ctype(const char *dt)
-{
-    if (is(dt, "f32"))
-        return "float";
-    if (is(dt, "f64"))
-        return "double";
-    if (is(dt, "i32"))
-        return "int32_t";
-    return "int64_t";
-}
-
-static const char *out_dtype(const Spec *s)
-{
-    if (is(s->op, "count-gt"))
-        return "i64";
-    if (is_float(s->dt) || is(s->op, "max") || is(s->op, "min"))
-        return s->dt;
-    if (is(s->op, "mean"))
-        return "f64";
-    return "i64";
-}
-
-static int norm(const Spec *s) { return is(s->epi, "norm") || is(s->epi, "affine"); }
-
-/* The accumulator type of single-pass ops. */
-static const char *acc_type(const Spec *s)
-{
-    if (is(s->op, "max") || is(s->op, "min"))
-        return ctype(s->dt);
-    if (is(s->op, "count-gt") || !is_float(s->dt))
-        return "int64_t";
-    return "double";
-}
-
-/* The update of accumulator `a` with element `v` for single-pass ops. */
-static void emit_update(StrBuf *s, const Spec *sp, const char *ind, const char *a, const char *v)
-{
-    const char *op = sp->op;
-    int fl = is_float(sp->dt);
-    if (is(op, "sum") || is(op, "mean"))
-        sb_printf(s, "%s%s += %s;\n", ind, a, v);
-    else if (is(op, "sumsq") || is(op, "l2") || is(op, "rms"))
-        sb_printf(s, "%s%s += %s%s * %s;\n", ind, a,
-                  is(sp->dt, "f32") ? "(double)" : fl ? "" : "(int64_t)", v, v);
-    else if (is(op, "l1"))
-        sb_printf(s, fl ? "%s%s += fabs(%s);\n" : "%s%s += llabs(%s);\n", ind, a, v);
-    else if (is(op, "prod"))
-        sb_printf(s, "%s%s *= %s;\n", ind, a, v);
-    else if (is(op, "max"))
-        sb_printf(s, "%sif (%s > %s)\n%s    %s = %s;\n", ind, v, a, ind, a, v);
-    else if (is(op, "min"))
-        sb_printf(s, "%sif (%s < %s)\n%s    %s = %s;\n", ind, v, a, ind, a, v);
-    else if (is(op, "amax"))
-        sb_printf(s, "%sif (fabs(%s) > %s)\n%s    %s = fabs(%s);\n", ind, v, a, ind, a, v);
-    else if (is(op, "count-gt"))
-        sb_printf(s, "%sif (%s > thresh)\n%s    %s++;\n", ind, v, ind, a);
-}
-
-/* The statistic as an expression of the accumulator `a`. */
-static const char *value_of(char *buf, const Spec *sp, const char *a)
-{
-    const char *op = sp->op;
-    if (is(op, "mean"))
-        snprintf(buf, 64, is_float(sp->dt) ? "%s / c" : "(double)%s / c", a);
-    else if (is(op, "l2"))
-        snprintf(buf, 64, "sqrt(%s)", a);
-    else if (is(op, "rms") && !norm(sp))
-        snprintf(buf, 64, "sqrt(%s / c)", a);
-    else
-        snprintf(buf, 64, "%s", a);
-    return buf;
-}
-
-/* out[i] = epilogue(value) for the scalar epilogues. */
-static void emit_store(StrBuf *s, const Spec *sp, const char *ind, const char *val)
-{
-    int f32 = is(out_dtype(sp), "f32");
-    const char *e = sp->epi;
-    char expr[160];
-    if (is(e, "scale"))
-        snprintf(expr, sizeof expr, "alpha * %s", val);
-    else if (is(e, "sqrt"))
-        snprintf(expr, sizeof expr, "sqrt(%s)", val);
-    else if (is(e, "bias"))
-        snprintf(expr, sizeof expr, "%s + bias[i]", val);
-    else if (is(e, "acc"))
-        snprintf(expr, sizeof expr, "beta * out[i] + %s", val);
-    else
-        snprintf(expr, sizeof expr, "%s", val);
-    int simple = 1, depth = 0; /* no space outside parentheses */
-    for (const char *q = expr; *q; q++) {
-        depth += *q == '(' ? 1 : *q == ')' ? -1 : 0;
-        if (*q == ' ' && depth == 0)
-            simple = 0;
-    }
-    if (f32 && is(acc_type(sp), "double"))
-        sb_printf(s, simple ? "%sout[i] = (float)%s;\n" : "%sout[i] = (float)(%s);\n", ind, expr);
-    else
-        sb_printf(s, "%sout[i] = %s;\n", ind, expr);
-}
 
 /* Contiguous runs (column-major input), written in the transposed view:
  * one pass or two over each run. */
-static void emit_contig(StrBuf *s, const Spec *sp)
+static void emit_contig(StrBuf *s, const StatSpec *sp)
 {
-    const char *T = ctype(sp->dt);
+    const char *T = stat_ctype(sp->dt);
     const char *op = sp->op;
     char val[64];
     sb_append(s, "    for (int i = 0; i < r; i++) {\n");
     sb_printf(s, "        const %s *row = x + (size_t)i * %s;\n", T, "c");
-    if (norm(sp))
+    if (stat_normalises(sp))
         sb_printf(s, "        %s *yrow = y + (size_t)i * c;\n", T);
     if (is(op, "var") || is(op, "lse") || is(op, "welford") || is(op, "range")) {
         if (is(op, "var")) {
@@ -172,19 +64,19 @@ static void emit_contig(StrBuf *s, const Spec *sp)
                          "            mean += row[j];\n        mean /= c;\n"
                          "        double ss = 0.0;\n        for (int j = 0; j < c; j++) {\n"
                          "            double d = row[j] - mean;\n            ss += d * d;\n        }\n");
-            if (norm(sp))
+            if (stat_normalises(sp))
                 sb_printf(s, "        double inv = 1.0 / sqrt(ss / c + eps);\n"
                              "        for (int j = 0; j < c; j++)\n"
                              "            yrow[j] = (row[j] - mean) * inv%s;\n",
                           is(sp->epi, "affine") ? " * gamma[i] + beta[i]" : "");
             else
-                emit_store(s, sp, "        ", "ss / c");
+                stat_emit_store(s, sp, "        ", "ss / c");
         } else if (is(op, "welford")) {
             sb_append(s, "        double mean = 0.0, m2 = 0.0;\n        for (int j = 0; j < c; j++) {\n"
                          "            double d = row[j] - mean;\n            mean += d / (j + 1);\n"
                          "            m2 += d * (row[j] - mean);\n        }\n");
             if (is(sp->epi, "sqrt"))
-                emit_store(s, sp, "        ", "m2 / c");
+                stat_emit_store(s, sp, "        ", "m2 / c");
             else
                 sb_append(s, "        mean_out[i] = mean;\n        var_out[i] = m2 / c;\n");
         } else if (is(op, "lse")) {
@@ -193,11 +85,11 @@ static void emit_contig(StrBuf *s, const Spec *sp)
                          "        double s = 0.0;\n        for (int j = 0; j < c; j++)\n"
                          "            s += exp((double)row[j] - m);\n"
                          "        double lse = m + log(s);\n", T);
-            if (norm(sp))
+            if (stat_normalises(sp))
                 sb_printf(s, "        for (int j = 0; j < c; j++)\n            yrow[j] = %s(row[j] - lse);\n",
                           is(sp->dt, "f32") ? "(float)" : "");
             else
-                emit_store(s, sp, "        ", "lse");
+                stat_emit_store(s, sp, "        ", "lse");
         } else { /* range, min-max normalised */
             sb_printf(s, "        %s lo = row[0], hi = row[0];\n        for (int j = 1; j < c; j++) {\n"
                          "            if (row[j] < lo)\n                lo = row[j];\n"
@@ -208,17 +100,17 @@ static void emit_contig(StrBuf *s, const Spec *sp)
         sb_append(s, "    }\n");
         return;
     }
-    const char *A = acc_type(sp);
+    const char *A = stat_acc_type(sp);
     if (is(op, "max") || is(op, "min")) {
         sb_printf(s, "        %s m = row[0];\n        for (int j = 1; j < c; j++)\n", A);
-        emit_update(s, sp, "            ", "m", "row[j]");
+        stat_emit_update(s, sp, "            ", "m", "row[j]");
     } else {
         const char *init = is(op, "prod") ? "1.0" : is(A, "double") ? "0.0" : "0";
         sb_printf(s, "        %s s = %s;\n        for (int j = 0; j < c; j++)\n", A, init);
-        emit_update(s, sp, "            ", "s", "row[j]");
+        stat_emit_update(s, sp, "            ", "s", "row[j]");
     }
     const char *a = is(op, "max") || is(op, "min") ? "m" : "s";
-    if (norm(sp)) {
+    if (stat_normalises(sp)) {
         if (is(op, "sum"))
             sb_append(s, "        double inv = 1.0 / s;\n");
         else if (is(op, "mean"))
@@ -237,7 +129,7 @@ static void emit_contig(StrBuf *s, const Spec *sp)
         else
             sb_printf(s, "            yrow[j] = %s(row[j] * inv);\n", is(sp->dt, "f32") ? "(float)" : "");
     } else {
-        emit_store(s, sp, "        ", value_of(val, sp, a));
+        stat_emit_store(s, sp, "        ", stat_value_of(val, sp, a));
     }
     sb_append(s, "    }\n");
 }
@@ -245,10 +137,10 @@ static void emit_contig(StrBuf *s, const Spec *sp)
 /* Strided runs (row-major input), in the transposed view: run i is
  * x[j * S + i] for j < c, with S = r (renamed to c) or ld.  One accumulator
  * per run, sweeping the runs together. */
-static void emit_strided(StrBuf *s, const Spec *sp)
+static void emit_strided(StrBuf *s, const StatSpec *sp)
 {
-    const char *T = ctype(sp->dt);
-    const char *A = acc_type(sp);
+    const char *T = stat_ctype(sp->dt);
+    const char *A = stat_acc_type(sp);
     const char *op = sp->op;
     const char *S = sp->layout == 'l' ? "ld" : "r";
     int f32 = is(sp->dt, "f32");
@@ -274,7 +166,7 @@ static void emit_strided(StrBuf *s, const Spec *sp)
                          "            m2[i] += d * (col[i] - mean[i]);\n        }\n    }\n",
                       T, S);
         }
-        if (norm(sp)) {
+        if (stat_normalises(sp)) {
             sb_printf(s, "    for (int i = 0; i < r; i++)\n        ss[i] = 1.0 / sqrt(ss[i] / c + eps);\n"
                          "    for (int j = 0; j < c; j++) {\n        const %s *col = x + (size_t)j * %s;\n"
                          "        %s *ycol = y + (size_t)j * r;\n        for (int i = 0; i < r; i++)\n"
@@ -288,7 +180,7 @@ static void emit_strided(StrBuf *s, const Spec *sp)
         } else {
             sb_append(s, "    for (int i = 0; i < r; i++)\n");
             snprintf(val, sizeof val, "%s[i] / c", b);
-            emit_store(s, sp, "        ", val);
+            stat_emit_store(s, sp, "        ", val);
         }
         sb_printf(s, "    free(%s);\n    free(%s);\n", a, b);
         return;
@@ -318,7 +210,7 @@ static void emit_strided(StrBuf *s, const Spec *sp)
             sb_printf(s, "    for (int j = 0; j < c; j++) {\n        const %s *col = x + (size_t)j * %s;\n"
                          "        for (int i = 0; i < r; i++)\n"
                          "            s[i] += exp((double)col[i] - m[i]);\n    }\n", T, S);
-            if (norm(sp)) {
+            if (stat_normalises(sp)) {
                 sb_printf(s, "    for (int i = 0; i < r; i++)\n        s[i] = m[i] + log(s[i]); /* logsumexp */\n"
                              "    for (int j = 0; j < c; j++) {\n        const %s *col = x + (size_t)j * %s;\n"
                              "        %s *ycol = y + (size_t)j * r;\n        for (int i = 0; i < r; i++)\n"
@@ -326,7 +218,7 @@ static void emit_strided(StrBuf *s, const Spec *sp)
                           T, S, T, f32 ? "(float)" : "");
             } else {
                 sb_append(s, "    for (int i = 0; i < r; i++)\n");
-                emit_store(s, sp, "        ", "m[i] + log(s[i])");
+                stat_emit_store(s, sp, "        ", "m[i] + log(s[i])");
             }
         } else {
             sb_printf(s, "    for (int j = 0; j < c; j++) {\n        const %s *col = x + (size_t)j * %s;\n"
@@ -340,7 +232,7 @@ static void emit_strided(StrBuf *s, const Spec *sp)
     }
     /* Single-pass statistics: accumulate straight into out when it has the
      * accumulator's type and nothing is applied afterwards. */
-    int in_place = !norm(sp) && is(A, ctype(out_dtype(sp))) && sp->epi[0] == '\0' && !is(op, "mean") &&
+    int in_place = !stat_normalises(sp) && is(A, stat_ctype(stat_out_dtype(sp))) && sp->epi[0] == '\0' && !is(op, "mean") &&
                    !is(op, "l2") && !is(op, "rms");
     const char *acc = in_place ? "out" : "acc";
     if (!in_place)
@@ -354,9 +246,9 @@ static void emit_strided(StrBuf *s, const Spec *sp)
     sb_append(s, "        for (int i = 0; i < r; i++)\n");
     char a[16];
     snprintf(a, sizeof a, "%s[i]", acc);
-    emit_update(s, sp, "            ", a, "col[i]");
+    stat_emit_update(s, sp, "            ", a, "col[i]");
     sb_append(s, "    }\n");
-    if (norm(sp)) {
+    if (stat_normalises(sp)) {
         sb_append(s, "    for (int i = 0; i < r; i++)\n");
         if (is(op, "sum"))
             sb_append(s, "        acc[i] = 1.0 / acc[i];\n");
@@ -379,7 +271,7 @@ static void emit_strided(StrBuf *s, const Spec *sp)
                       f32 ? ")" : "");
     } else if (!in_place) {
         sb_append(s, "    for (int i = 0; i < r; i++)\n");
-        emit_store(s, sp, "        ", value_of(val, sp, "acc[i]"));
+        stat_emit_store(s, sp, "        ", stat_value_of(val, sp, "acc[i]"));
     }
     if (!in_place)
         sb_append(s, "    free(acc);\n");
@@ -416,7 +308,7 @@ static void transpose_names(StrBuf *dst, const char *src)
     }
 }
 
-static const char *math_of(const Spec *sp)
+static const char *math_of(const StatSpec *sp)
 {
     const char *op = sp->op;
     if (is(op, "sum")) return "s_j = sum_i x[i][j]";
@@ -436,7 +328,7 @@ static const char *math_of(const Spec *sp)
     return "lo_j = min_i x[i][j], hi_j = max_i x[i][j]";
 }
 
-static const char *epi_math(const Spec *sp)
+static const char *epi_math(const StatSpec *sp)
 {
     const char *op = sp->op, *e = sp->epi;
     if (is(e, "scale")) return "out[j] = alpha * s_j";
@@ -445,7 +337,7 @@ static const char *epi_math(const Spec *sp)
     if (is(e, "acc")) return "out[j] = beta * out[j] + s_j";
     if (is(e, "affine")) return "y[i][j] = (x[i][j] - mean_j) / sqrt(s_j + eps) * gamma[j] + beta[j] (batch norm)";
     if (is(op, "welford")) return "mean_out[j] = mean_j, var_out[j] = s_j";
-    if (!norm(sp)) return "out[j] = s_j";
+    if (!stat_normalises(sp)) return "out[j] = s_j";
     if (is(op, "sum")) return "y[i][j] = x[i][j] / s_j (columns sum to 1)";
     if (is(op, "mean")) return "y[i][j] = x[i][j] - s_j (centred columns)";
     if (is(op, "l2") || is(op, "l1")) return "y[i][j] = x[i][j] / max(s_j, eps)";
@@ -456,13 +348,13 @@ static const char *epi_math(const Spec *sp)
     return "y[i][j] = (x[i][j] - lo_j) / (hi_j - lo_j) (0 for a constant column)";
 }
 
-static const char *entry_of(const Spec *sp)
+static const char *entry_of(const StatSpec *sp)
 {
     static char buf[64];
     const char *op = sp->op, *e = sp->epi;
     if (is(e, "affine"))
         return "col_batch_norm";
-    if (norm(sp)) {
+    if (stat_normalises(sp)) {
         if (is(op, "sum")) return "col_normalize_sum";
         if (is(op, "mean")) return "col_center";
         if (is(op, "var")) return "col_standardize";
@@ -496,32 +388,12 @@ static void emit_includes(StrBuf *dst, const char *body)
     sb_append(dst, "\n");
 }
 
-/* ---- the pair ----
- * Row-major layouts (a column is strided): one thread per column, walking
- * the rows, in the C program's order (neighbouring threads read neighbouring
- * elements of a row).  Column-major (a column is contiguous): one block per
- * column; each thread folds a strided slice of the column into an
- * accumulator (an Acc struct), a shared-memory tree combines the block's
- * accumulators, and the block writes the column's result (thread 0) or its
- * normalised column (all threads).  The variances merge Chan's way (one pass
- * instead of the C program's two or Welford's updates: the same value within
- * the tolerance), logsumexp by rescaling its running sum. */
-
-static const char *cuda_type(const char *dt)
-{
-    if (is(dt, "f32"))
-        return "float";
-    if (is(dt, "f64"))
-        return "double";
-    return is(dt, "i32") ? "int" : "long long";
-}
-
 /* The Acc struct and its identity, acc_of (one element) and acc_merge;
  * returns sizeof(Acc). */
-static int emit_acc(StrBuf *k, const Spec *sp, TmplSubs *ts)
+static int emit_acc(StrBuf *k, const StatSpec *sp, TmplSubs *ts)
 {
     const char *op = sp->op;
-    int fl = is_float(sp->dt), d64 = is(sp->dt, "f64"), esz = d64 ? 8 : 4;
+    int fl = stat_is_float(sp->dt), d64 = is(sp->dt, "f64"), esz = d64 ? 8 : 4;
     const char *inf = d64 ? "__longlong_as_double(0x7ff0000000000000LL)" : "__int_as_float(0x7f800000)";
     if (is(op, "max") || is(op, "min")) {
         char id[64];
@@ -610,10 +482,10 @@ static int emit_acc(StrBuf *k, const Spec *sp, TmplSubs *ts)
 }
 
 /* The column statistic as an expression of the combined accumulator a. */
-static const char *stat_of(const Spec *sp)
+static const char *stat_of(const StatSpec *sp)
 {
     const char *op = sp->op;
-    if (is(op, "mean")) return is_float(sp->dt) ? "a.s / r" : "(double)a.s / r";
+    if (is(op, "mean")) return stat_is_float(sp->dt) ? "a.s / r" : "(double)a.s / r";
     if (is(op, "l2")) return "sqrt(a.s)";
     if (is(op, "rms")) return "sqrt(a.s / r)";
     if (is(op, "max") || is(op, "min") || is(op, "amax")) return "a.m";
@@ -626,7 +498,7 @@ static const char *stat_of(const Spec *sp)
 /* The statements that write column j's result, indented by ind: out[j]
  * (and the like), or, for the normalising epilogues, y_at = f(x_at) in the
  * loop `loop` over the column's elements. */
-static void emit_epilogue(StrBuf *k, const Spec *sp, TmplSubs *ts, const char *ind, const char *loop,
+static void emit_epilogue(StrBuf *k, const StatSpec *sp, TmplSubs *ts, const char *ind, const char *loop,
                           const char *y_at, const char *x_at)
 {
     const char *op = sp->op, *e = sp->epi;
@@ -637,7 +509,7 @@ static void emit_epilogue(StrBuf *k, const Spec *sp, TmplSubs *ts, const char *i
         tmpl_expand(k, ts, "var_out[j] = @cast(a.m2 / r);\n");
         return;
     }
-    if (!norm(sp) && !is(op, "range")) {
+    if (!stat_normalises(sp) && !is(op, "range")) {
         char expr[128];
         const char *v = stat_of(sp);
         if (is(e, "scale"))
@@ -650,7 +522,7 @@ static void emit_epilogue(StrBuf *k, const Spec *sp, TmplSubs *ts, const char *i
             snprintf(expr, sizeof expr, "beta * out[j] + %s", v);
         else
             snprintf(expr, sizeof expr, "%s", v);
-        int cast = is(out_dtype(sp), "f32") && !is(op, "max") && !is(op, "min");
+        int cast = is(stat_out_dtype(sp), "f32") && !is(op, "max") && !is(op, "min");
         sb_printf(k, "%sout[j] = %s%s%s;\n", ind, cast ? "(float)(" : "", expr, cast ? ")" : "");
         return;
     }
@@ -675,17 +547,17 @@ static void emit_epilogue(StrBuf *k, const Spec *sp, TmplSubs *ts, const char *i
     sb_append(k, ";\n");
 }
 
-static void emit_cuda(GenProgram *p, const Spec *sp, const char *entry)
+static void emit_cuda(GenProgram *p, const StatSpec *sp, const char *entry)
 {
     StrBuf *k = gen_cuda_src(p);
     TmplSubs ts;
     tmpl_init(&ts, 1);
-    const char *T = cuda_type(sp->dt), *OT = cuda_type(out_dtype(sp));
+    const char *T = stat_cuda_type(sp->dt), *OT = stat_cuda_type(stat_out_dtype(sp));
     tmpl_set(&ts, "T", T);
-    tmpl_set(&ts, "cast", is(out_dtype(sp), "f32") ? "(float)" : "");
+    tmpl_set(&ts, "cast", is(stat_out_dtype(sp), "f32") ? "(float)" : "");
     int colmajor = sp->layout == 'c', ld = sp->layout == 'l';
     int welford2 = is(sp->op, "welford") && !sp->epi[0];
-    int mat_out = norm(sp) || is(sp->op, "range");
+    int mat_out = stat_normalises(sp) || is(sp->op, "range");
 
     /* The parameter list, in the C function's order, and the launch args. */
     char params[320], args[128];
@@ -713,7 +585,7 @@ static void emit_cuda(GenProgram *p, const Spec *sp, const char *entry)
     }
     const char *scalar = is(sp->epi, "scale") ? "alpha" : is(sp->epi, "acc") ? "beta"
                          : is(sp->op, "count-gt") ? "thresh" : NULL;
-    if (!scalar && norm(sp) && !is(sp->op, "sum") && !is(sp->op, "mean") && !is(sp->op, "lse") &&
+    if (!scalar && stat_normalises(sp) && !is(sp->op, "sum") && !is(sp->op, "mean") && !is(sp->op, "lse") &&
         !is(sp->op, "amax") && !is(sp->op, "range"))
         scalar = "eps";
     if (scalar) {
@@ -799,9 +671,9 @@ static const char *const LARGE64_LD[] = {"r=8192,c=8000,ld=8192", "r=65536,c=100
 static int generate(GenCtx *g)
 {
     for (int k = 0; k < NSPECS; k++) {
-        const Spec *sp = &SPECS[k];
-        const char *od = out_dtype(sp);
-        const char *T = ctype(sp->dt);
+        const StatSpec *sp = &SPECS[k];
+        const char *od = stat_out_dtype(sp);
+        const char *T = stat_ctype(sp->dt);
         int ld = sp->layout == 'l';
         int affine = is(sp->epi, "affine");
         char variant[80];
@@ -815,7 +687,7 @@ static int generate(GenCtx *g)
         const char *xshape = sp->layout == 'c' ? "c,r" : ld ? "r,ld" : "r,c";
         gen_arg(p, "x", sp->dt, "in", xshape);
         int welford2 = is(sp->op, "welford") && !sp->epi[0];
-        int mat_out = norm(sp) || is(sp->op, "range");
+        int mat_out = stat_normalises(sp) || is(sp->op, "range");
         if (mat_out) {
             gen_arg(p, "y", sp->dt, "out", sp->layout == 'c' ? "c,r" : "r,c");
         } else if (welford2) {
@@ -833,15 +705,15 @@ static int generate(GenCtx *g)
         char sig[160] = "";
         if (is(sp->epi, "scale")) {
             gen_scalar(p, "alpha", od, gen_uniform(g, 0.25, 2.0));
-            snprintf(sig, sizeof sig, ", %s alpha", ctype(od));
+            snprintf(sig, sizeof sig, ", %s alpha", stat_ctype(od));
         } else if (is(sp->epi, "acc")) {
             gen_scalar(p, "beta", od, gen_uniform(g, 0.25, 0.95));
-            snprintf(sig, sizeof sig, ", %s beta", ctype(od));
+            snprintf(sig, sizeof sig, ", %s beta", stat_ctype(od));
         } else if (is(sp->op, "count-gt")) {
-            double t = is_float(sp->dt) ? gen_randint(g, 0, 60) / 100.0 : gen_randint(g, 20, 80);
+            double t = stat_is_float(sp->dt) ? gen_randint(g, 0, 60) / 100.0 : gen_randint(g, 20, 80);
             gen_scalar(p, "thresh", sp->dt, t);
             snprintf(sig, sizeof sig, ", %s thresh", T);
-        } else if (norm(sp) && !is(sp->op, "sum") && !is(sp->op, "mean") && !is(sp->op, "lse") &&
+        } else if (stat_normalises(sp) && !is(sp->op, "sum") && !is(sp->op, "mean") && !is(sp->op, "lse") &&
                    !is(sp->op, "amax") && !is(sp->op, "range")) {
             gen_scalar(p, "eps", sp->dt, is(sp->dt, "f32") ? 1e-5 : 1e-12);
             snprintf(sig, sizeof sig, ", %s eps", T);
@@ -853,15 +725,15 @@ static int generate(GenCtx *g)
 
         if (is(sp->op, "prod"))
             gen_fill_uniform(p, "x", 0.999, 1.001);
-        else if (is(sp->op, "sum") && norm(sp))
+        else if (is(sp->op, "sum") && stat_normalises(sp))
             gen_fill_uniform(p, "x", 0.05, 1.0);
         else if (is(sp->op, "lse"))
             gen_fill_uniform(p, "x", -4.0, 4.0);
         else if (is(sp->dt, "f32") && (is(sp->op, "sum") || is(sp->op, "mean") || is(sp->op, "count-gt")))
             gen_fill_uniform(p, "x", 0.0, 1.0);
-        else if (!is_float(sp->dt) && (is(sp->op, "max") || is(sp->op, "min")))
+        else if (!stat_is_float(sp->dt) && (is(sp->op, "max") || is(sp->op, "min")))
             gen_fill_int(p, "x", "-1000000000", "1000000000");
-        else if (!is_float(sp->dt))
+        else if (!stat_is_float(sp->dt))
             gen_fill_int(p, "x", "-1000", "1000");
         if (is(sp->epi, "acc"))
             gen_fill_uniform(p, "out", -10.0, 10.0);
@@ -893,7 +765,7 @@ static int generate(GenCtx *g)
         int os = is(od, "f32") || is(od, "i32") ? 4 : 8;
         char flops[32], bytes[96];
         int two = is(sp->op, "var") || is(sp->op, "lse") || is(sp->op, "welford");
-        snprintf(flops, sizeof flops, "%d*r*c", (two ? 3 : 1) + (norm(sp) ? 1 : 0) + (affine ? 2 : 0) +
+        snprintf(flops, sizeof flops, "%d*r*c", (two ? 3 : 1) + (stat_normalises(sp) ? 1 : 0) + (affine ? 2 : 0) +
                  (is(sp->op, "sumsq") || is(sp->op, "l2") || is(sp->op, "rms") ? 1 : 0));
         if (mat_out)
             snprintf(bytes, sizeof bytes, affine ? "%d*r*c+%d*c" : "%d*r*c", 2 * es, 2 * es);
@@ -915,11 +787,11 @@ static int generate(GenCtx *g)
         if (mat_out)
             sb_printf(s, "%s *y", T);
         else if (welford2)
-            sb_printf(s, "%s *mean_out, %s *var_out", ctype(od), ctype(od));
+            sb_printf(s, "%s *mean_out, %s *var_out", stat_ctype(od), stat_ctype(od));
         else
-            sb_printf(s, "%s *out", ctype(od));
+            sb_printf(s, "%s *out", stat_ctype(od));
         if (is(sp->epi, "bias"))
-            sb_printf(s, ", const %s *bias", ctype(od));
+            sb_printf(s, ", const %s *bias", stat_ctype(od));
         if (affine)
             sb_printf(s, ", const %s *gamma, const %s *beta", T, T);
         sb_printf(s, "%s, int r, int c%s)\n{\n", sig, ld ? ", int ld" : "");

@@ -13,16 +13,10 @@
 
 #include "gen.h"
 #include "gen_reduce.h"
+#include "gen_stat.h"
 #include "gen_tmpl.h"
 
-typedef struct Spec {
-    const char *op;
-    const char *dt;
-    char layout; /* 'r' row-major, 'l' row-major with leading dimension ld, 'c' column-major */
-    const char *epi; /* "", "scale", "sqrt", "bias", "acc", "norm" */
-} Spec;
-
-static const Spec SPECS[] = {
+static const StatSpec SPECS[] = {
     {"sum", "f32", 'r', ""}, {"sum", "f64", 'c', ""}, {"sum", "i32", 'r', ""},
     {"sum", "f32", 'l', "scale"}, {"sum", "f64", 'r', "acc"}, {"sum", "f32", 'c', "bias"},
     {"sum", "f32", 'r', "norm"}, {"sum", "i32", 'c', ""},
@@ -47,118 +41,16 @@ static const Spec SPECS[] = {
 #define NSPECS ((int)(sizeof SPECS / sizeof SPECS[0]))
 
 static int is(const char *a, const char *b) { return strcmp(a, b) == 0; }
-static int is_float(const char *dt) { return dt[0] == 'f'; }
-
-static const char *ctype(const char *dt)
-{
-    if (is(dt, "f32"))
-        return "float";
-    if (is(dt, "f64"))
-        return "double";
-    if (is(dt, "i32"))
-        return "int32_t";
-    return "int64_t";
-}
-
-static const char *out_dtype(const Spec *s)
-{
-    if (is(s->op, "count-gt"))
-        return "i64";
-    if (is_float(s->dt) || is(s->op, "max") || is(s->op, "min"))
-        return s->dt;
-    if (is(s->op, "mean"))
-        return "f64";
-    return "i64";
-}
-
-static int norm(const Spec *s) { return is(s->epi, "norm"); }
-
-/* The accumulator type of single-pass ops. */
-static const char *acc_type(const Spec *s)
-{
-    if (is(s->op, "max") || is(s->op, "min"))
-        return ctype(s->dt);
-    if (is(s->op, "count-gt") || !is_float(s->dt))
-        return "int64_t";
-    return "double";
-}
-
-/* The update of accumulator `a` with element `v` for single-pass ops. */
-static void emit_update(StrBuf *s, const Spec *sp, const char *ind, const char *a, const char *v)
-{
-    const char *op = sp->op;
-    int fl = is_float(sp->dt);
-    if (is(op, "sum") || is(op, "mean"))
-        sb_printf(s, "%s%s += %s;\n", ind, a, v);
-    else if (is(op, "sumsq") || is(op, "l2") || is(op, "rms"))
-        sb_printf(s, "%s%s += %s%s * %s;\n", ind, a,
-                  is(sp->dt, "f32") ? "(double)" : fl ? "" : "(int64_t)", v, v);
-    else if (is(op, "l1"))
-        sb_printf(s, fl ? "%s%s += fabs(%s);\n" : "%s%s += llabs(%s);\n", ind, a, v);
-    else if (is(op, "prod"))
-        sb_printf(s, "%s%s *= %s;\n", ind, a, v);
-    else if (is(op, "max"))
-        sb_printf(s, "%sif (%s > %s)\n%s    %s = %s;\n", ind, v, a, ind, a, v);
-    else if (is(op, "min"))
-        sb_printf(s, "%sif (%s < %s)\n%s    %s = %s;\n", ind, v, a, ind, a, v);
-    else if (is(op, "amax"))
-        sb_printf(s, "%sif (fabs(%s) > %s)\n%s    %s = fabs(%s);\n", ind, v, a, ind, a, v);
-    else if (is(op, "count-gt"))
-        sb_printf(s, "%sif (%s > thresh)\n%s    %s++;\n", ind, v, ind, a);
-}
-
-/* The row statistic as an expression of the accumulator `a`. */
-static const char *value_of(char *buf, const Spec *sp, const char *a)
-{
-    const char *op = sp->op;
-    if (is(op, "mean"))
-        snprintf(buf, 64, is_float(sp->dt) ? "%s / c" : "(double)%s / c", a);
-    else if (is(op, "l2"))
-        snprintf(buf, 64, "sqrt(%s)", a);
-    else if (is(op, "rms") && !norm(sp))
-        snprintf(buf, 64, "sqrt(%s / c)", a);
-    else
-        snprintf(buf, 64, "%s", a);
-    return buf;
-}
-
-/* out[i] = epilogue(value) for the scalar epilogues. */
-static void emit_store(StrBuf *s, const Spec *sp, const char *ind, const char *val)
-{
-    int f32 = is(out_dtype(sp), "f32");
-    const char *e = sp->epi;
-    char expr[160];
-    if (is(e, "scale"))
-        snprintf(expr, sizeof expr, "alpha * %s", val);
-    else if (is(e, "sqrt"))
-        snprintf(expr, sizeof expr, "sqrt(%s)", val);
-    else if (is(e, "bias"))
-        snprintf(expr, sizeof expr, "%s + bias[i]", val);
-    else if (is(e, "acc"))
-        snprintf(expr, sizeof expr, "beta * out[i] + %s", val);
-    else
-        snprintf(expr, sizeof expr, "%s", val);
-    int simple = 1, depth = 0; /* no space outside parentheses */
-    for (const char *q = expr; *q; q++) {
-        depth += *q == '(' ? 1 : *q == ')' ? -1 : 0;
-        if (*q == ' ' && depth == 0)
-            simple = 0;
-    }
-    if (f32 && is(acc_type(sp), "double"))
-        sb_printf(s, simple ? "%sout[i] = (float)%s;\n" : "%sout[i] = (float)(%s);\n", ind, expr);
-    else
-        sb_printf(s, "%sout[i] = %s;\n", ind, expr);
-}
 
 /* Row-major (and padded) layouts: one pass or two over each row. */
-static void emit_rowmajor(StrBuf *s, const Spec *sp)
+static void emit_rowmajor(StrBuf *s, const StatSpec *sp)
 {
-    const char *T = ctype(sp->dt);
+    const char *T = stat_ctype(sp->dt);
     const char *op = sp->op;
     char val[64];
     sb_append(s, "    for (int i = 0; i < r; i++) {\n");
     sb_printf(s, "        const %s *row = x + (size_t)i * %s;\n", T, sp->layout == 'l' ? "ld" : "c");
-    if (norm(sp))
+    if (stat_normalises(sp))
         sb_printf(s, "        %s *yrow = y + (size_t)i * c;\n", T);
     if (is(op, "var") || is(op, "lse") || is(op, "welford") || is(op, "range")) {
         if (is(op, "var")) {
@@ -166,18 +58,18 @@ static void emit_rowmajor(StrBuf *s, const Spec *sp)
                          "            mean += row[j];\n        mean /= c;\n"
                          "        double ss = 0.0;\n        for (int j = 0; j < c; j++) {\n"
                          "            double d = row[j] - mean;\n            ss += d * d;\n        }\n");
-            if (norm(sp))
+            if (stat_normalises(sp))
                 sb_append(s, "        double inv = 1.0 / sqrt(ss / c + eps);\n"
                              "        for (int j = 0; j < c; j++)\n"
                              "            yrow[j] = (row[j] - mean) * inv;\n");
             else
-                emit_store(s, sp, "        ", "ss / c");
+                stat_emit_store(s, sp, "        ", "ss / c");
         } else if (is(op, "welford")) {
             sb_append(s, "        double mean = 0.0, m2 = 0.0;\n        for (int j = 0; j < c; j++) {\n"
                          "            double d = row[j] - mean;\n            mean += d / (j + 1);\n"
                          "            m2 += d * (row[j] - mean);\n        }\n");
             if (is(sp->epi, "sqrt"))
-                emit_store(s, sp, "        ", "m2 / c");
+                stat_emit_store(s, sp, "        ", "m2 / c");
             else
                 sb_append(s, "        mean_out[i] = mean;\n        var_out[i] = m2 / c;\n");
         } else if (is(op, "lse")) {
@@ -186,11 +78,11 @@ static void emit_rowmajor(StrBuf *s, const Spec *sp)
                          "        double s = 0.0;\n        for (int j = 0; j < c; j++)\n"
                          "            s += exp((double)row[j] - m);\n"
                          "        double lse = m + log(s);\n", T);
-            if (norm(sp))
+            if (stat_normalises(sp))
                 sb_printf(s, "        for (int j = 0; j < c; j++)\n            yrow[j] = %s(row[j] - lse);\n",
                           is(sp->dt, "f32") ? "(float)" : "");
             else
-                emit_store(s, sp, "        ", "lse");
+                stat_emit_store(s, sp, "        ", "lse");
         } else { /* range, min-max normalised */
             sb_printf(s, "        %s lo = row[0], hi = row[0];\n        for (int j = 1; j < c; j++) {\n"
                          "            if (row[j] < lo)\n                lo = row[j];\n"
@@ -201,17 +93,17 @@ static void emit_rowmajor(StrBuf *s, const Spec *sp)
         sb_append(s, "    }\n");
         return;
     }
-    const char *A = acc_type(sp);
+    const char *A = stat_acc_type(sp);
     if (is(op, "max") || is(op, "min")) {
         sb_printf(s, "        %s m = row[0];\n        for (int j = 1; j < c; j++)\n", A);
-        emit_update(s, sp, "            ", "m", "row[j]");
+        stat_emit_update(s, sp, "            ", "m", "row[j]");
     } else {
         const char *init = is(op, "prod") ? "1.0" : is(A, "double") ? "0.0" : "0";
         sb_printf(s, "        %s s = %s;\n        for (int j = 0; j < c; j++)\n", A, init);
-        emit_update(s, sp, "            ", "s", "row[j]");
+        stat_emit_update(s, sp, "            ", "s", "row[j]");
     }
     const char *a = is(op, "max") || is(op, "min") ? "m" : "s";
-    if (norm(sp)) {
+    if (stat_normalises(sp)) {
         if (is(op, "sum"))
             sb_append(s, "        double inv = 1.0 / s;\n");
         else if (is(op, "mean"))
@@ -230,22 +122,22 @@ static void emit_rowmajor(StrBuf *s, const Spec *sp)
         else
             sb_printf(s, "            yrow[j] = %s(row[j] * inv);\n", is(sp->dt, "f32") ? "(float)" : "");
     } else {
-        emit_store(s, sp, "        ", value_of(val, sp, a));
+        stat_emit_store(s, sp, "        ", stat_value_of(val, sp, a));
     }
     sb_append(s, "    }\n");
 }
 
 /* Column-major input: sweep the columns (contiguous) and keep one
  * accumulator per row. */
-static void emit_colmajor(StrBuf *s, const Spec *sp)
+static void emit_colmajor(StrBuf *s, const StatSpec *sp)
 {
-    const char *T = ctype(sp->dt);
-    const char *A = acc_type(sp);
+    const char *T = stat_ctype(sp->dt);
+    const char *A = stat_acc_type(sp);
     const char *op = sp->op;
     char val[64];
     /* Accumulate straight into out when it has the accumulator's type and
      * nothing is applied afterwards. */
-    int in_place = !norm(sp) && is(A, ctype(out_dtype(sp))) && sp->epi[0] == '\0' && !is(op, "mean") &&
+    int in_place = !stat_normalises(sp) && is(A, stat_ctype(stat_out_dtype(sp))) && sp->epi[0] == '\0' && !is(op, "mean") &&
                    !is(op, "l2") && !is(op, "rms");
     const char *acc = in_place ? "out" : "acc";
     if (!in_place)
@@ -261,9 +153,9 @@ static void emit_colmajor(StrBuf *s, const Spec *sp)
     sb_append(s, "        for (int i = 0; i < r; i++)\n");
     char a[16];
     snprintf(a, sizeof a, "%s[i]", acc);
-    emit_update(s, sp, "            ", a, "col[i]");
+    stat_emit_update(s, sp, "            ", a, "col[i]");
     sb_append(s, "    }\n");
-    if (norm(sp)) {
+    if (stat_normalises(sp)) {
         sb_append(s, "    for (int i = 0; i < r; i++)\n");
         if (is(op, "l2"))
             sb_append(s, "        acc[i] = 1.0 / fmax(sqrt(acc[i]), eps);\n");
@@ -276,13 +168,13 @@ static void emit_colmajor(StrBuf *s, const Spec *sp)
                   is(sp->dt, "f32") ? "(float)(" : "", is(sp->dt, "f32") ? ")" : "");
     } else if (!in_place) {
         sb_append(s, "    for (int i = 0; i < r; i++)\n");
-        emit_store(s, sp, "        ", value_of(val, sp, "acc[i]"));
+        stat_emit_store(s, sp, "        ", stat_value_of(val, sp, "acc[i]"));
     }
     if (!in_place)
         sb_append(s, "    free(acc);\n");
 }
 
-static const char *math_of(const Spec *sp)
+static const char *math_of(const StatSpec *sp)
 {
     const char *op = sp->op;
     if (is(op, "sum")) return "s_i = sum_j x[i][j]";
@@ -302,7 +194,7 @@ static const char *math_of(const Spec *sp)
     return "lo_i = min_j x[i][j], hi_i = max_j x[i][j]";
 }
 
-static const char *epi_math(const Spec *sp)
+static const char *epi_math(const StatSpec *sp)
 {
     const char *op = sp->op, *e = sp->epi;
     if (is(e, "scale")) return "out[i] = alpha * s_i";
@@ -310,7 +202,7 @@ static const char *epi_math(const Spec *sp)
     if (is(e, "bias")) return "out[i] = s_i + bias[i]";
     if (is(e, "acc")) return "out[i] = beta * out[i] + s_i";
     if (is(op, "welford")) return "mean_out[i] = mean_i, var_out[i] = s_i";
-    if (!norm(sp)) return "out[i] = s_i";
+    if (!stat_normalises(sp)) return "out[i] = s_i";
     if (is(op, "sum")) return "y[i][j] = x[i][j] / s_i (rows sum to 1)";
     if (is(op, "mean")) return "y[i][j] = x[i][j] - s_i (centred rows)";
     if (is(op, "l2") || is(op, "l1")) return "y[i][j] = x[i][j] / max(s_i, eps)";
@@ -321,11 +213,11 @@ static const char *epi_math(const Spec *sp)
     return "y[i][j] = (x[i][j] - lo_i) / (hi_i - lo_i) (0 for a constant row)";
 }
 
-static const char *entry_of(const Spec *sp)
+static const char *entry_of(const StatSpec *sp)
 {
     static char buf[64];
     const char *op = sp->op, *e = sp->epi;
-    if (norm(sp)) {
+    if (stat_normalises(sp)) {
         if (is(op, "sum")) return "row_normalize_sum";
         if (is(op, "mean")) return "row_center";
         if (is(op, "var")) return "row_standardize";
@@ -359,31 +251,12 @@ static void emit_includes(StrBuf *dst, const char *body)
     sb_append(dst, "\n");
 }
 
-/* ---- the pair ----
- * Row-major layouts: one block per row; each thread folds a strided slice
- * of the row into an accumulator (an Acc struct), a shared-memory tree
- * combines the block's accumulators, and the block writes the row's result
- * (thread 0) or its normalised row (all threads).  Column-major: one thread
- * per row, walking the columns (neighbouring threads read neighbouring
- * elements), in the C program's order.  The variances merge Chan's way (one
- * pass instead of the C program's two or Welford's updates: the same value
- * within the tolerance), logsumexp by rescaling its running sum. */
-
-static const char *cuda_type(const char *dt)
-{
-    if (is(dt, "f32"))
-        return "float";
-    if (is(dt, "f64"))
-        return "double";
-    return is(dt, "i32") ? "int" : "long long";
-}
-
 /* The Acc struct and its identity, acc_of (one element) and acc_merge;
  * returns sizeof(Acc). */
-static int emit_acc(StrBuf *k, const Spec *sp, TmplSubs *ts)
+static int emit_acc(StrBuf *k, const StatSpec *sp, TmplSubs *ts)
 {
     const char *op = sp->op;
-    int fl = is_float(sp->dt), d64 = is(sp->dt, "f64"), esz = d64 ? 8 : 4;
+    int fl = stat_is_float(sp->dt), d64 = is(sp->dt, "f64"), esz = d64 ? 8 : 4;
     if (is(op, "max") || is(op, "min")) {
         const char *id;
         if (is(op, "max"))
@@ -474,10 +347,10 @@ static int emit_acc(StrBuf *k, const Spec *sp, TmplSubs *ts)
 }
 
 /* The row statistic as an expression of the combined accumulator a. */
-static const char *stat_of(const Spec *sp)
+static const char *stat_of(const StatSpec *sp)
 {
     const char *op = sp->op;
-    if (is(op, "mean")) return is_float(sp->dt) ? "a.s / c" : "(double)a.s / c";
+    if (is(op, "mean")) return stat_is_float(sp->dt) ? "a.s / c" : "(double)a.s / c";
     if (is(op, "l2")) return "sqrt(a.s)";
     if (is(op, "rms")) return "sqrt(a.s / c)";
     if (is(op, "max") || is(op, "min") || is(op, "amax")) return "a.m";
@@ -491,7 +364,7 @@ static const char *stat_of(const Spec *sp)
  * spelled by yfmt addresses element j of the output row, `v` names the
  * input element (for the normalising epilogues, in a loop over j given by
  * loop). */
-static void emit_epilogue(StrBuf *k, const Spec *sp, TmplSubs *ts, const char *ind, const char *loop,
+static void emit_epilogue(StrBuf *k, const StatSpec *sp, TmplSubs *ts, const char *ind, const char *loop,
                           const char *y_at, const char *x_at)
 {
     const char *op = sp->op, *e = sp->epi;
@@ -499,7 +372,7 @@ static void emit_epilogue(StrBuf *k, const Spec *sp, TmplSubs *ts, const char *i
         sb_printf(k, "%smean_out[i] = a.mean;\n%svar_out[i] = a.m2 / c;\n", ind, ind);
         return;
     }
-    if (!norm(sp)) {
+    if (!stat_normalises(sp)) {
         char expr[128];
         const char *v = stat_of(sp);
         if (is(e, "scale"))
@@ -512,7 +385,7 @@ static void emit_epilogue(StrBuf *k, const Spec *sp, TmplSubs *ts, const char *i
             snprintf(expr, sizeof expr, "beta * out[i] + %s", v);
         else
             snprintf(expr, sizeof expr, "%s", v);
-        int cast = is(out_dtype(sp), "f32") && !is(op, "max") && !is(op, "min");
+        int cast = is(stat_out_dtype(sp), "f32") && !is(op, "max") && !is(op, "min");
         sb_printf(k, "%sout[i] = %s%s%s;\n", ind, cast ? "(float)(" : "", expr, cast ? ")" : "");
         return;
     }
@@ -545,7 +418,7 @@ typedef struct RowPlan {
 static const RowPlan REFERENCE_ROWS = {256, 0, 0};
 
 /* Acc's members, for the shuffles that move a whole Acc. */
-static const char *acc_fields(const Spec *sp)
+static const char *acc_fields(const StatSpec *sp)
 {
     const char *op = sp->op;
     if (is(op, "max") || is(op, "min") || is(op, "amax")) return "m";
@@ -558,11 +431,11 @@ static const char *acc_fields(const Spec *sp)
 
 /* The row-major kernel of plan pl and its launch: a block (or a warp) per
  * row folds a strided slice per thread, combines, and writes the epilogue. */
-static void emit_rowmajor_cuda(GenProgram *p, const Spec *sp, TmplSubs *ts, const char *entry, const char *decl,
+static void emit_rowmajor_cuda(GenProgram *p, const StatSpec *sp, TmplSubs *ts, const char *entry, const char *decl,
                                const char *args, int acc_bytes, const RowPlan *pl)
 {
     StrBuf *k = gen_cuda_src(p);
-    int whole_row_out = norm(sp) || is(sp->op, "range");
+    int whole_row_out = stat_normalises(sp) || is(sp->op, "range");
     if (pl->warp_per_row)
         reduce_emit_warp_allreduce(k, acc_fields(sp));
     else if (pl->shuffle)
@@ -623,12 +496,12 @@ static void emit_rowmajor_cuda(GenProgram *p, const Spec *sp, TmplSubs *ts, cons
         gen_knob(p, "block", block);
 }
 
-static void emit_cuda(GenProgram *p, const Spec *sp, const char *entry, const RowPlan *pl)
+static void emit_cuda(GenProgram *p, const StatSpec *sp, const char *entry, const RowPlan *pl)
 {
     StrBuf *k = gen_cuda_src(p);
     TmplSubs ts;
     tmpl_init(&ts, 1);
-    const char *T = cuda_type(sp->dt), *OT = cuda_type(out_dtype(sp));
+    const char *T = stat_cuda_type(sp->dt), *OT = stat_cuda_type(stat_out_dtype(sp));
     tmpl_set(&ts, "T", T);
     tmpl_set(&ts, "cast", is(sp->dt, "f32") ? "(float)" : "");
     int colmajor = sp->layout == 'c', ld = sp->layout == 'l';
@@ -639,7 +512,7 @@ static void emit_cuda(GenProgram *p, const Spec *sp, const char *entry, const Ro
     int np = 0, na = 0;
     np += snprintf(params + np, sizeof params - np, "const %s *__restrict__ x, ", T);
     na += snprintf(args + na, sizeof args - na, "x,");
-    if (norm(sp) || is(sp->op, "range")) {
+    if (stat_normalises(sp) || is(sp->op, "range")) {
         np += snprintf(params + np, sizeof params - np, "%s *__restrict__ y", T);
         na += snprintf(args + na, sizeof args - na, "y");
     } else if (welford2) {
@@ -655,7 +528,7 @@ static void emit_cuda(GenProgram *p, const Spec *sp, const char *entry, const Ro
     }
     const char *scalar = is(sp->epi, "scale") ? "alpha" : is(sp->epi, "acc") ? "beta"
                          : is(sp->op, "count-gt") ? "thresh" : NULL;
-    if (!scalar && norm(sp) && !is(sp->op, "sum") && !is(sp->op, "mean") && !is(sp->op, "lse") &&
+    if (!scalar && stat_normalises(sp) && !is(sp->op, "sum") && !is(sp->op, "mean") && !is(sp->op, "lse") &&
         !is(sp->op, "amax") && !is(sp->op, "range"))
         scalar = "eps";
     if (scalar) {
@@ -701,7 +574,7 @@ static void emit_cuda(GenProgram *p, const Spec *sp, const char *entry, const Ro
 /* The alternatives from the knob space, for the row-major layouts: other
  * block sizes, the warp-shuffle combine, and one warp per row (what short
  * rows want: a block of 256 threads on a row of 64 leaves most idle). */
-static void emit_row_alternatives(GenProgram *p, const Spec *sp, const char *entry)
+static void emit_row_alternatives(GenProgram *p, const StatSpec *sp, const char *entry)
 {
     static const struct {
         const char *name;
@@ -733,9 +606,9 @@ static const char *const LARGE64_LD[] = {"r=8192,c=8000,ld=8192", "r=1024,c=6500
 static int generate(GenCtx *g)
 {
     for (int k = 0; k < NSPECS; k++) {
-        const Spec *sp = &SPECS[k];
-        const char *od = out_dtype(sp);
-        const char *T = ctype(sp->dt);
+        const StatSpec *sp = &SPECS[k];
+        const char *od = stat_out_dtype(sp);
+        const char *T = stat_ctype(sp->dt);
         int ld = sp->layout == 'l';
         char variant[80];
         snprintf(variant, sizeof variant, "%s-%s%s%s%s", sp->op, sp->dt,
@@ -748,7 +621,7 @@ static int generate(GenCtx *g)
         const char *xshape = sp->layout == 'c' ? "c,r" : ld ? "r,ld" : "r,c";
         gen_arg(p, "x", sp->dt, "in", xshape);
         int welford2 = is(sp->op, "welford") && !sp->epi[0];
-        if (norm(sp) || is(sp->op, "range")) {
+        if (stat_normalises(sp) || is(sp->op, "range")) {
             gen_arg(p, "y", sp->dt, "out", sp->layout == 'c' ? "c,r" : "r,c");
         } else if (welford2) {
             gen_arg(p, "mean_out", od, "out", "r");
@@ -761,15 +634,15 @@ static int generate(GenCtx *g)
         char sig[160] = "";
         if (is(sp->epi, "scale")) {
             gen_scalar(p, "alpha", od, gen_uniform(g, 0.25, 2.0));
-            snprintf(sig, sizeof sig, ", %s alpha", ctype(od));
+            snprintf(sig, sizeof sig, ", %s alpha", stat_ctype(od));
         } else if (is(sp->epi, "acc")) {
             gen_scalar(p, "beta", od, gen_uniform(g, 0.25, 0.95));
-            snprintf(sig, sizeof sig, ", %s beta", ctype(od));
+            snprintf(sig, sizeof sig, ", %s beta", stat_ctype(od));
         } else if (is(sp->op, "count-gt")) {
-            double t = is_float(sp->dt) ? gen_randint(g, 0, 60) / 100.0 : gen_randint(g, 20, 80);
+            double t = stat_is_float(sp->dt) ? gen_randint(g, 0, 60) / 100.0 : gen_randint(g, 20, 80);
             gen_scalar(p, "thresh", sp->dt, t);
             snprintf(sig, sizeof sig, ", %s thresh", T);
-        } else if (norm(sp) && !is(sp->op, "sum") && !is(sp->op, "mean") && !is(sp->op, "lse") &&
+        } else if (stat_normalises(sp) && !is(sp->op, "sum") && !is(sp->op, "mean") && !is(sp->op, "lse") &&
                    !is(sp->op, "amax") && !is(sp->op, "range")) {
             gen_scalar(p, "eps", sp->dt, is(sp->dt, "f32") ? 1e-6 : 1e-12);
             snprintf(sig, sizeof sig, ", %s eps", T);
@@ -782,15 +655,15 @@ static int generate(GenCtx *g)
         /* Inputs. */
         if (is(sp->op, "prod"))
             gen_fill_uniform(p, "x", 0.999, 1.001);
-        else if (is(sp->op, "sum") && norm(sp))
+        else if (is(sp->op, "sum") && stat_normalises(sp))
             gen_fill_uniform(p, "x", 0.05, 1.0);
         else if (is(sp->op, "lse"))
             gen_fill_uniform(p, "x", -4.0, 4.0);
         else if (is(sp->dt, "f32") && (is(sp->op, "sum") || is(sp->op, "mean") || is(sp->op, "count-gt")))
             gen_fill_uniform(p, "x", 0.0, 1.0);
-        else if (!is_float(sp->dt) && (is(sp->op, "max") || is(sp->op, "min")))
+        else if (!stat_is_float(sp->dt) && (is(sp->op, "max") || is(sp->op, "min")))
             gen_fill_int(p, "x", "-1000000000", "1000000000");
-        else if (!is_float(sp->dt))
+        else if (!stat_is_float(sp->dt))
             gen_fill_int(p, "x", "-1000", "1000");
         if (is(sp->epi, "acc"))
             gen_fill_uniform(p, "out", -10.0, 10.0);
@@ -820,9 +693,9 @@ static int generate(GenCtx *g)
         int os = is(od, "f32") || is(od, "i32") ? 4 : 8;
         char flops[32], bytes[96];
         int two = is(sp->op, "var") || is(sp->op, "lse") || is(sp->op, "welford");
-        snprintf(flops, sizeof flops, "%d*r*c", (two ? 3 : 1) + (norm(sp) ? 1 : 0) + 
+        snprintf(flops, sizeof flops, "%d*r*c", (two ? 3 : 1) + (stat_normalises(sp) ? 1 : 0) + 
                  (is(sp->op, "sumsq") || is(sp->op, "l2") || is(sp->op, "rms") ? 1 : 0));
-        if (norm(sp) || is(sp->op, "range"))
+        if (stat_normalises(sp) || is(sp->op, "range"))
             snprintf(bytes, sizeof bytes, "%d*r*c", 2 * es);
         else
             snprintf(bytes, sizeof bytes, "%d*r*c+%d*r", es,
@@ -839,14 +712,14 @@ static int generate(GenCtx *g)
             !is(sp->op, "count-gt"))
             sb_append(s, "/* Row statistics are accumulated in double. */\n");
         sb_printf(s, "void %s(const %s *x, ", entry, T);
-        if (norm(sp) || is(sp->op, "range"))
+        if (stat_normalises(sp) || is(sp->op, "range"))
             sb_printf(s, "%s *y", T);
         else if (welford2)
-            sb_printf(s, "%s *mean_out, %s *var_out", ctype(od), ctype(od));
+            sb_printf(s, "%s *mean_out, %s *var_out", stat_ctype(od), stat_ctype(od));
         else
-            sb_printf(s, "%s *out", ctype(od));
+            sb_printf(s, "%s *out", stat_ctype(od));
         if (is(sp->epi, "bias"))
-            sb_printf(s, ", const %s *bias", ctype(od));
+            sb_printf(s, ", const %s *bias", stat_ctype(od));
         sb_printf(s, "%s, int r, int c%s)\n{\n", sig, ld ? ", int ld" : "");
         if (sp->layout == 'c')
             emit_colmajor(s, sp);
