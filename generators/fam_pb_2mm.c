@@ -14,60 +14,16 @@
 #include <string.h>
 
 #include "gen.h"
+#include "gen_text.h"
 
 enum { ROW, COL, BT };
 static const char *const LAYOUT_TAG[] = {"row", "col", "bt"};
-
-static const char *ctype(int f64)
-{
-    return f64 ? "double" : "float";
-}
-
-/* A floating literal as a person writes it: 1.5f, 2.0, 0.25. */
-static const char *lit(double v, int f64)
-{
-    static char pool[8][40];
-    static int k;
-    char *b = pool[k++ % 8];
-    char t[32];
-    snprintf(t, sizeof t, "%.6g", v);
-    if (!strpbrk(t, ".e"))
-        strcat(t, ".0");
-    snprintf(b, 40, "%s%s", t, f64 ? "" : "f");
-    return b;
-}
 
 /* Rounds a tolerance to two significant digits. */
 static double tol2(double v)
 {
     double scale = pow(10, floor(log10(v)) - 1);
     return ceil(v / scale) * scale;
-}
-
-/* Appends "<head>(<params>)\n", wrapping the comma-separated parameter list
- * at 100 columns with continuation lines aligned after the parenthesis. */
-static void put_signature(StrBuf *s, const char *head, const char *params)
-{
-    int indent = (int)strlen(head) + 1, col = indent;
-    sb_printf(s, "%s(", head);
-    const char *q = params;
-    while (*q) {
-        const char *e = strstr(q, ", ");
-        int len = e ? (int)(e - q) : (int)strlen(q);
-        if (q != params) {
-            if (col + 2 + len + 1 > 100) {
-                sb_printf(s, ",\n%*s", indent, "");
-                col = indent;
-            } else {
-                sb_append(s, ", ");
-                col += 2;
-            }
-        }
-        sb_append_n(s, q, (size_t)len);
-        col += len;
-        q = e ? e + 2 : q + len;
-    }
-    sb_append(s, ")\n");
 }
 
 /* Element (r, c) of matrix x with `rows` rows and `cols` columns. */
@@ -105,7 +61,7 @@ static void emit_matmul(GenProgram *p, const char *kname, const char *ty, int yt
              ty, ty, ty, scalars);
     sb_printf(k, "/* %s\n * z is rows x cols, x rows x inner, y %s; all row-major. */\n", comment,
               ytrans ? "stored transposed (cols x inner)" : "inner x cols");
-    put_signature(k, head, params);
+    text_put_signature(k, head, params);
     sb_printf(k,
               "{\n"
               "    __shared__ %s xs[TILE][TILE];\n"
@@ -154,7 +110,7 @@ static void launch_matmul(GenProgram *p, const char *kname, const char *x, const
 static void emit_cuda(GenProgram *p, int lay, int late, int runtime, int f64, const char *I, const char *K,
                       const char *J, const char *L, const char *al, const char *be)
 {
-    const char *ty = ctype(f64);
+    const char *ty = text_ctype(f64);
     StrBuf *k = gen_cuda_src(p);
     sb_printf(k, "/* 2mm in two launches: tmp = %sA B, then D = %stmp C + beta D.\n", late ? "" : "alpha ",
               late ? "alpha " : "");
@@ -203,14 +159,14 @@ static int generate(GenCtx *g)
             for (int f64 = 0; f64 < 2; f64++)
                 for (int runtime = 0; runtime < 2; runtime++) {
                     int rect = (lay + late + f64 + runtime) % 2 == 0;
-                    const char *ty = ctype(f64), *dt = f64 ? "f64" : "f32";
+                    const char *ty = text_ctype(f64), *dt = f64 ? "f64" : "f32";
                     const char *I = rect ? "ni" : "n", *K = rect ? "nk" : "n";
                     const char *J = rect ? "nj" : "n", *L = rect ? "nl" : "n";
                     double alpha_v = round(gen_uniform(g, 0.5, 2.0) * 20) / 20;
                     double beta_v = round(gen_uniform(g, 0.2, 1.5) * 20) / 20;
                     char al[40], be[40];
-                    snprintf(al, sizeof al, "%s", runtime ? "alpha" : lit(alpha_v, f64));
-                    snprintf(be, sizeof be, "%s", runtime ? "beta" : lit(beta_v, f64));
+                    snprintf(al, sizeof al, "%s", runtime ? "alpha" : text_lit(alpha_v, f64));
+                    snprintf(be, sizeof be, "%s", runtime ? "beta" : text_lit(beta_v, f64));
 
                     char variant[80];
                     snprintf(variant, sizeof variant, "%s-%s-%s-%s-%s", late ? "late" : "early",
@@ -286,7 +242,7 @@ static int generate(GenCtx *g)
                         pl += snprintf(params + pl, sizeof params - (size_t)pl, ", %s alpha, %s beta", ty, ty);
                     snprintf(params + pl, sizeof params - (size_t)pl, "%s",
                              rect ? ", int ni, int nk, int nj, int nl" : ", int n");
-                    put_signature(s, "void two_mm", params);
+                    text_put_signature(s, "void two_mm", params);
                     sb_append(s, "{\n");
                     if (lay == ROW) {
                         sb_printf(s, "    for (int i = 0; i < %s; i++) {\n", I);

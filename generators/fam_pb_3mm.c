@@ -13,46 +13,16 @@
 #include <string.h>
 
 #include "gen.h"
+#include "gen_text.h"
 
 enum { ROW, COL, RT };
 static const char *const LAYOUT_TAG[] = {"row", "col", "rt"};
-
-static const char *ctype(int f64)
-{
-    return f64 ? "double" : "float";
-}
 
 /* Rounds a tolerance to two significant digits. */
 static double tol2(double v)
 {
     double scale = pow(10, floor(log10(v)) - 1);
     return ceil(v / scale) * scale;
-}
-
-/* Appends "<head>(<params>)\n", wrapping the comma-separated parameter list
- * at 100 columns with continuation lines aligned after the parenthesis. */
-static void put_signature(StrBuf *s, const char *head, const char *params)
-{
-    int indent = (int)strlen(head) + 1, col = indent;
-    sb_printf(s, "%s(", head);
-    const char *q = params;
-    while (*q) {
-        const char *e = strstr(q, ", ");
-        int len = e ? (int)(e - q) : (int)strlen(q);
-        if (q != params) {
-            if (col + 2 + len + 1 > 100) {
-                sb_printf(s, ",\n%*s", indent, "");
-                col = indent;
-            } else {
-                sb_append(s, ", ");
-                col += 2;
-            }
-        }
-        sb_append_n(s, q, (size_t)len);
-        col += len;
-        q = e ? e + 2 : q + len;
-    }
-    sb_append(s, ")\n");
 }
 
 /* Element (r, c) of matrix x with `rows` rows and `cols` columns. */
@@ -102,7 +72,7 @@ static void emit_matmul(GenProgram *p, const char *kname, const char *ty, int yt
              ty, ty, ty, scalars);
     sb_printf(k, "/* %s\n * z is rows x cols, x rows x inner, y %s; all row-major. */\n", comment,
               ytrans ? "stored transposed (cols x inner)" : "inner x cols");
-    put_signature(k, head, params);
+    text_put_signature(k, head, params);
     sb_printf(k,
               "{\n"
               "    __shared__ %s xs[TILE][TILE];\n"
@@ -162,7 +132,7 @@ static void emit_cuda(GenProgram *p, int lay, int f64, const char *I, const char
     else
         sb_append(k, " * All matrices are row-major. */\n");
     sb_append(k, "#define TILE 16\n\n");
-    emit_matmul(p, "matmul", ctype(f64), lay == RT, "", "z = x y.", "z[o] = acc");
+    emit_matmul(p, "matmul", text_ctype(f64), lay == RT, "", "z = x y.", "z[o] = acc");
     if (lay == COL) {
         launch_matmul(p, "matmul", "B", "A", "E", "", J, K, I);
         launch_matmul(p, "matmul", "D", "C", "F", "", L, M, J);
@@ -186,7 +156,7 @@ static int generate(GenCtx *g)
         for (int helper = 0; helper < 2; helper++)
             for (int f64 = 0; f64 < 2; f64++)
                 for (int rect = 0; rect < 2; rect++) {
-                    const char *ty = ctype(f64), *dt = f64 ? "f64" : "f32";
+                    const char *ty = text_ctype(f64), *dt = f64 ? "f64" : "f32";
                     const char *I = rect ? "ni" : "n", *K = rect ? "nk" : "n", *J = rect ? "nj" : "n";
                     const char *M = rect ? "nm" : "n", *L = rect ? "nl" : "n";
                     /* Column-major flags of the left factors and of the right factors. */
@@ -296,7 +266,7 @@ static int generate(GenCtx *g)
                                          "                z[i * cols + j] = acc;\n"
                                          "        }\n    }\n}\n\n");
                         }
-                        put_signature(s, "void three_mm", params);
+                        text_put_signature(s, "void three_mm", params);
                         if (lay == RT)
                             sb_printf(s, "{\n    matmul(A, B, E, %s, %s, %s, 0);\n    matmul(C, D, F, %s, %s, %s, 1);\n"
                                          "    matmul(E, F, G, %s, %s, %s, 0);\n}\n", I, K, J, J, M, L, I, J, L);
@@ -304,7 +274,7 @@ static int generate(GenCtx *g)
                             sb_printf(s, "{\n    matmul(A, B, E, %s, %s, %s);\n    matmul(C, D, F, %s, %s, %s);\n"
                                          "    matmul(E, F, G, %s, %s, %s);\n}\n", I, K, J, J, M, L, I, J, L);
                     } else {
-                        put_signature(s, "void three_mm", params);
+                        text_put_signature(s, "void three_mm", params);
                         sb_append(s, "{\n");
                         emit_nest(s, ty, "E", "A", "B", I, K, J, cl, cr, cl);
                         emit_nest(s, ty, "F", "C", "D", J, M, L, cl, cr, cr);

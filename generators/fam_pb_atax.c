@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gen_matvec.h"
+#include "gen_text.h"
 
 /* The pair: two launches, tmp = A x then y = A^T tmp (the fused program
  * keeps tmp in a scratch buffer).  Each pass gets the mapping that reads A
@@ -17,7 +18,7 @@
  * output across it. */
 static void emit_cuda(GenProgram *p, const Shape *sh, int fused, int f64)
 {
-    const char *ty = mv_ctype(f64);
+    const char *ty = text_ctype(f64);
     const char *tmp = fused ? "ax" : "tmp";
     if (fused)
         gen_scratch(p, "ax", f64 ? "f64" : "f32", sh->R);
@@ -36,7 +37,7 @@ static int generate(GenCtx *g)
         for (int fused = 0; fused < 2; fused++)
             for (int f64 = 0; f64 < 2; f64++)
                 for (int rect = 0; rect < 2; rect++) {
-                    const char *ty = mv_ctype(f64), *dt = f64 ? "f64" : "f32";
+                    const char *ty = text_ctype(f64), *dt = f64 ? "f64" : "f32";
                     Shape sh = mv_shape_of(rect, lay);
                     const char *R = sh.R, *C = sh.C;
                     char variant[80];
@@ -81,7 +82,7 @@ static int generate(GenCtx *g)
                     snprintf(params, sizeof params, "const %s *A, const %s *x, %s *y%s%s%s", ty, ty, ty,
                              fused ? "" : ", ", fused ? "" : ty, fused ? "" : " *tmp");
                     strcat(params, mv_size_params(&sh));
-                    mv_put_signature(s, "void atax", params);
+                    text_put_signature(s, "void atax", params);
                     sb_append(s, "{\n");
                     if (fused) {
                         sb_printf(s, "    for (int j = 0; j < %s; j++)\n        y[j] = 0;\n", C);

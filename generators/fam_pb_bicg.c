@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gen_matvec.h"
+#include "gen_text.h"
 
 /* The pair: two independent launches, q = A p and s = A^T r, for the fused
  * program too (its single loop nest only saves the C code a second sweep).
@@ -17,7 +18,7 @@
  * A's contiguous dimension, a thread per output across it. */
 static void emit_cuda(GenProgram *p, const Shape *sh, int f64)
 {
-    const char *ty = mv_ctype(f64);
+    const char *ty = text_ctype(f64);
     const char *m1 = mv_emit_matvec(p, sh, ty, "bicg_q", 1, "p", "q", 0);
     sb_append(gen_cuda_src(p), "\n");
     const char *m2 = mv_emit_matvec(p, sh, ty, "bicg_s", 0, "r", "s", 0);
@@ -33,7 +34,7 @@ static int generate(GenCtx *g)
         for (int fused = 0; fused < 2; fused++)
             for (int f64 = 0; f64 < 2; f64++)
                 for (int rect = 0; rect < 2; rect++) {
-                    const char *ty = mv_ctype(f64), *dt = f64 ? "f64" : "f32";
+                    const char *ty = text_ctype(f64), *dt = f64 ? "f64" : "f32";
                     Shape sh = mv_shape_of(rect, lay);
                     const char *R = sh.R, *C = sh.C;
                     char variant[80];
@@ -67,7 +68,7 @@ static int generate(GenCtx *g)
                     char params[200];
                     snprintf(params, sizeof params, "const %s *A, const %s *p, const %s *r, %s *q, %s *s%s", ty, ty, ty,
                              ty, ty, mv_size_params(&sh));
-                    mv_put_signature(s, "void bicg", params);
+                    text_put_signature(s, "void bicg", params);
                     sb_append(s, "{\n");
                     if (fused && lay != COL) {
                         sb_printf(s, "    for (int j = 0; j < %s; j++)\n        s[j] = 0;\n", C);

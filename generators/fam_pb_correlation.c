@@ -14,52 +14,8 @@
 #include <string.h>
 
 #include "gen.h"
+#include "gen_text.h"
 #include "gen_tmpl.h"
-
-static const char *ctype(int f64)
-{
-    return f64 ? "double" : "float";
-}
-
-/* A floating literal as a person writes it: 1.5f, 2.0, 0.25. */
-static const char *lit(double v, int f64)
-{
-    static char pool[8][40];
-    static int k;
-    char *b = pool[k++ % 8];
-    char t[32];
-    snprintf(t, sizeof t, "%.6g", v);
-    if (!strpbrk(t, ".e"))
-        strcat(t, ".0");
-    snprintf(b, 40, "%s%s", t, f64 ? "" : "f");
-    return b;
-}
-
-/* Appends "<head>(<params>)\n", wrapping the comma-separated parameter list
- * at 100 columns with continuation lines aligned after the parenthesis. */
-static void put_signature(StrBuf *s, const char *head, const char *params)
-{
-    int indent = (int)strlen(head) + 1, col = indent;
-    sb_printf(s, "%s(", head);
-    const char *q = params;
-    while (*q) {
-        const char *e = strstr(q, ", ");
-        int len = e ? (int)(e - q) : (int)strlen(q);
-        if (q != params) {
-            if (col + 2 + len + 1 > 100) {
-                sb_printf(s, ",\n%*s", indent, "");
-                col = indent;
-            } else {
-                sb_append(s, ", ");
-                col += 2;
-            }
-        }
-        sb_append_n(s, q, (size_t)len);
-        col += len;
-        q = e ? e + 2 : q + len;
-    }
-    sb_append(s, ")\n");
-}
 
 /* The data matrix holds n observations (rows) of m variables (columns). */
 static const char *dat(int col, const char *buf, const char *k, const char *j)
@@ -227,7 +183,7 @@ static void emit_cuda(GenProgram *p, int form, int col, int f64, int runtime, co
     TmplSubs ts;
     tmpl_init(&ts, f64);
     tmpl_set(&ts, "eps", eps);
-    tmpl_set(&ts, "one", lit(1, f64));
+    tmpl_set(&ts, "one", text_lit(1, f64));
     tmpl_set(&ts, "col", col ? "e / n" : "e % m");
     const char *x = form == COPY ? "norm" : "data";
     tmpl_set(&ts, "x", x);
@@ -288,11 +244,11 @@ static int generate(GenCtx *g)
         for (int col = 0; col < 2; col++)
             for (int f64 = 0; f64 < 2; f64++)
                 for (int runtime = 0; runtime < 2; runtime++) {
-                    const char *ty = ctype(f64), *dt = f64 ? "f64" : "f32";
+                    const char *ty = text_ctype(f64), *dt = f64 ? "f64" : "f32";
                     const char *sq = f64 ? "sqrt" : "sqrtf";
                     double eps_v = EPS[gen_randint(g, 0, 2)];
                     char eps[40];
-                    snprintf(eps, sizeof eps, "%s", runtime ? "eps" : lit(eps_v, f64));
+                    snprintf(eps, sizeof eps, "%s", runtime ? "eps" : text_lit(eps_v, f64));
                     char variant[80];
                     snprintf(variant, sizeof variant, "%s-%s-%s-%s", FORM_TAG[form], col ? "colmajor" : "rowmajor",
                              dt, runtime ? "eps-scalar" : "eps-const");
@@ -345,7 +301,7 @@ static int generate(GenCtx *g)
                     if (runtime)
                         pl += snprintf(params + pl, sizeof params - (size_t)pl, ", %s eps", ty);
                     snprintf(params + pl, sizeof params - (size_t)pl, ", int n, int m");
-                    put_signature(s, "void correlation", params);
+                    text_put_signature(s, "void correlation", params);
                     sb_append(s, "{\n");
                     emit_mean(s, ty, col, "data");
                     if (col) {
@@ -355,7 +311,7 @@ static int generate(GenCtx *g)
                         sb_printf(s, "            %s d = %s - mean[j];\n", ty, dat(col, "data", "k", "j"));
                         sb_append(s, "            sum += d * d;\n        }\n");
                         sb_printf(s, "        %s sd = %s(sum / n);\n", ty, sq);
-                        sb_printf(s, "        stddev[j] = sd <= %s ? %s : sd;\n    }\n", eps, lit(1, f64));
+                        sb_printf(s, "        stddev[j] = sd <= %s ? %s : sd;\n    }\n", eps, text_lit(1, f64));
                     } else {
                         sb_append(s, "    for (int j = 0; j < m; j++)\n        stddev[j] = 0;\n");
                         sb_append(s, "    for (int k = 0; k < n; k++) {\n        for (int j = 0; j < m; j++) {\n");
@@ -364,7 +320,7 @@ static int generate(GenCtx *g)
                         sb_append(s, "    for (int j = 0; j < m; j++) {\n");
                         sb_printf(s, "        stddev[j] = %s(stddev[j] / n);\n", sq);
                         sb_printf(s, "        if (stddev[j] <= %s)\n            stddev[j] = %s;\n    }\n", eps,
-                                  lit(1, f64));
+                                  text_lit(1, f64));
                     }
                     const char *x = form == COPY ? "norm" : "data";
                     if (form != DIRECT) {
@@ -377,7 +333,7 @@ static int generate(GenCtx *g)
                                   dat(col, x, "k", "j"), dat(col, "data", "k", "j"));
                     }
                     sb_append(s, "    for (int i = 0; i < m; i++) {\n");
-                    sb_printf(s, "        corr[i * m + i] = %s;\n", lit(1, f64));
+                    sb_printf(s, "        corr[i * m + i] = %s;\n", text_lit(1, f64));
                     sb_append(s, "        for (int j = i + 1; j < m; j++) {\n");
                     sb_printf(s, "            %s sum = 0;\n", ty);
                     sb_append(s, "            for (int k = 0; k < n; k++)\n");

@@ -12,38 +12,8 @@
 #include <string.h>
 
 #include "gen.h"
+#include "gen_text.h"
 #include "gen_tmpl.h"
-
-static const char *ctype(int f64)
-{
-    return f64 ? "double" : "float";
-}
-
-/* Appends "<head>(<params>)\n", wrapping the comma-separated parameter list
- * at 100 columns with continuation lines aligned after the parenthesis. */
-static void put_signature(StrBuf *s, const char *head, const char *params)
-{
-    int indent = (int)strlen(head) + 1, col = indent;
-    sb_printf(s, "%s(", head);
-    const char *q = params;
-    while (*q) {
-        const char *e = strstr(q, ", ");
-        int len = e ? (int)(e - q) : (int)strlen(q);
-        if (q != params) {
-            if (col + 2 + len + 1 > 100) {
-                sb_printf(s, ",\n%*s", indent, "");
-                col = indent;
-            } else {
-                sb_append(s, ", ");
-                col += 2;
-            }
-        }
-        sb_append_n(s, q, (size_t)len);
-        col += len;
-        q = e ? e + 2 : q + len;
-    }
-    sb_append(s, ")\n");
-}
 
 /* The data matrix holds n observations (rows) of m variables (columns). */
 static const char *dat(int col, const char *buf, const char *k, const char *j)
@@ -249,7 +219,7 @@ static int generate(GenCtx *g)
         for (int col = 0; col < 2; col++)
             for (int f64 = 0; f64 < 2; f64++)
                 for (int sample = 0; sample < 2; sample++) {
-                    const char *ty = ctype(f64), *dt = f64 ? "f64" : "f32";
+                    const char *ty = text_ctype(f64), *dt = f64 ? "f64" : "f32";
                     char variant[80];
                     snprintf(variant, sizeof variant, "%s-%s-%s-%s", FORM_TAG[form], col ? "colmajor" : "rowmajor",
                              dt, sample ? "sample" : "population");
@@ -293,7 +263,7 @@ static int generate(GenCtx *g)
                     snprintf(params, sizeof params, "%s%s *data%s%s%s, %s *mean, %s *cov, int n, int m",
                              form == INPLACE ? "" : "const ", ty, form == COPY ? ", " : "", form == COPY ? ty : "",
                              form == COPY ? " *centered" : "", ty, ty);
-                    put_signature(s, "void covariance", params);
+                    text_put_signature(s, "void covariance", params);
                     sb_append(s, "{\n");
                     emit_mean(s, ty, col, "data");
                     const char *x = form == COPY ? "centered" : "data";

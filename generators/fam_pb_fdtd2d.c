@@ -15,51 +15,7 @@
 #include <string.h>
 
 #include "gen.h"
-
-static const char *ctype(int f64)
-{
-    return f64 ? "double" : "float";
-}
-
-/* A floating literal as a person writes it: 1.5f, 2.0, 0.25. */
-static const char *lit(double v, int f64)
-{
-    static char pool[8][40];
-    static int k;
-    char *b = pool[k++ % 8];
-    char t[32];
-    snprintf(t, sizeof t, "%.6g", v);
-    if (!strpbrk(t, ".e"))
-        strcat(t, ".0");
-    snprintf(b, 40, "%s%s", t, f64 ? "" : "f");
-    return b;
-}
-
-/* Appends "<head>(<params>)\n", wrapping the comma-separated parameter list
- * at 100 columns with continuation lines aligned after the parenthesis. */
-static void put_signature(StrBuf *s, const char *head, const char *params)
-{
-    int indent = (int)strlen(head) + 1, col = indent;
-    sb_printf(s, "%s(", head);
-    const char *q = params;
-    while (*q) {
-        const char *e = strstr(q, ", ");
-        int len = e ? (int)(e - q) : (int)strlen(q);
-        if (q != params) {
-            if (col + 2 + len + 1 > 100) {
-                sb_printf(s, ",\n%*s", indent, "");
-                col = indent;
-            } else {
-                sb_append(s, ", ");
-                col += 2;
-            }
-        }
-        sb_append_n(s, q, (size_t)len);
-        col += len;
-        q = e ? e + 2 : q + len;
-    }
-    sb_append(s, ")\n");
-}
+#include "gen_text.h"
 
 enum { ROW_EY, COL_EX, POINT_HZ };
 static const char *const SOURCE_TAG[] = {"ey-row", "ex-col", "hz-point"};
@@ -101,7 +57,7 @@ static void emit_cuda(GenProgram *p, int src, int col, int f64, int runtime, con
                       const char *cev, const char *chv)
 {
     StrBuf *k = gen_cuda_src(p);
-    const char *ty = ctype(f64);
+    const char *ty = text_ctype(f64);
     int rect = NX[1] != 0;
     char scal[48] = "", dims[24], hp[200], kp[260], tp[260];
     if (runtime)
@@ -118,7 +74,7 @@ static void emit_cuda(GenProgram *p, int src, int col, int f64, int runtime, con
     sb_printf(k, "/* ey and ex at (i, j) of step t%s. */\n",
               src == ROW_EY ? ", the first row of ey being the hard source"
               : src == COL_EX ? ", the first column of ex being the hard source" : "");
-    put_signature(k, "static __device__ void e_update", hp);
+    text_put_signature(k, "static __device__ void e_update", hp);
     sb_append(k, "{\n");
     if (src == ROW_EY)
         sb_printf(k, "    if (i == 0)\n        %s = fict[t];\n    else\n", fld(col, "ey", "i", "j", NX, NY));
@@ -140,7 +96,7 @@ static void emit_cuda(GenProgram *p, int src, int col, int f64, int runtime, con
         snprintf(hp, sizeof hp, "const %s *ex, const %s *ey, %s *hz, const %s *fict, %s, int t, int i, int j", ty, ty,
                  ty, ty, dims);
     sb_printf(k, "/* hz at (i, j) of step t%s. */\n", src == POINT_HZ ? ", plus the soft source at the centre" : "");
-    put_signature(k, "static __device__ void h_update", hp);
+    text_put_signature(k, "static __device__ void h_update", hp);
     sb_append(k, "{\n");
     const char *hz = fld(col, "hz", "i", "j", NX, NY);
     sb_printf(k, "    if (i < %s - 1 && j < %s - 1)\n", NX, NY);
@@ -161,7 +117,7 @@ static void emit_cuda(GenProgram *p, int src, int col, int f64, int runtime, con
         snprintf(kp, sizeof kp, "%s *__restrict__ ex, %s *__restrict__ ey, const %s *__restrict__ hz, "
                  "const %s *__restrict__ fict, int tmax, %s, int t", ty, ty, ty, ty, dims);
     sb_append(k, "/* The electric update of step t: one thread per point. */\n");
-    put_signature(k, "extern \"C\" __global__ void e_step", kp);
+    text_put_signature(k, "extern \"C\" __global__ void e_step", kp);
     sb_printf(k, "{\n"
                  "    const int %s = blockIdx.x * blockDim.x + threadIdx.x;\n"
                  "    const int %s = blockIdx.y * blockDim.y + threadIdx.y;\n"
@@ -175,7 +131,7 @@ static void emit_cuda(GenProgram *p, int src, int col, int f64, int runtime, con
         snprintf(kp, sizeof kp, "const %s *__restrict__ ex, const %s *__restrict__ ey, %s *__restrict__ hz, "
                  "const %s *__restrict__ fict, int tmax, %s, int t", ty, ty, ty, ty, dims);
     sb_append(k, "/* The magnetic update of step t: one thread per point. */\n");
-    put_signature(k, "extern \"C\" __global__ void h_step", kp);
+    text_put_signature(k, "extern \"C\" __global__ void h_step", kp);
     sb_printf(k, "{\n"
                  "    const int %s = blockIdx.x * blockDim.x + threadIdx.x;\n"
                  "    const int %s = blockIdx.y * blockDim.y + threadIdx.y;\n"
@@ -186,7 +142,7 @@ static void emit_cuda(GenProgram *p, int src, int col, int f64, int runtime, con
     snprintf(tp, sizeof tp, "%s *ex, %s *ey, %s *hz, const %s *fict%s, int tmax, %s, int first", ty, ty, ty, ty, scal,
              dims);
     sb_append(k, "/* Steps first..tmax-1 in one block. */\n");
-    put_signature(k, "extern \"C\" __global__ void fdtd_tail", tp);
+    text_put_signature(k, "extern \"C\" __global__ void fdtd_tail", tp);
     sb_printf(k, "{\n"
                  "    const int count = %s * %s;\n"
                  "    for (int t = first; t < tmax; t++) {\n"
@@ -225,7 +181,7 @@ static int generate(GenCtx *g)
                 for (int runtime = 0; runtime < 2; runtime++) {
                     int rect = (src + col + f64 + runtime) % 2 == 0;
                     int fuse = (src + runtime) % 2 == 1;
-                    const char *ty = ctype(f64), *dt = f64 ? "f64" : "f32";
+                    const char *ty = text_ctype(f64), *dt = f64 ? "f64" : "f32";
                     const char *NX = rect ? "nx" : "n", *NY = rect ? "ny" : "n";
                     /* Stable while ce * ch <= 1/2. */
                     double ce = round(gen_uniform(g, 0.4, 0.6) * 20) / 20;
@@ -233,8 +189,8 @@ static int generate(GenCtx *g)
                     while (ce * ch > 0.45)
                         ch -= 0.05;
                     char cev[40], chv[40];
-                    snprintf(cev, sizeof cev, "%s", runtime ? "ce" : lit(ce, f64));
-                    snprintf(chv, sizeof chv, "%s", runtime ? "ch" : lit(ch, f64));
+                    snprintf(cev, sizeof cev, "%s", runtime ? "ce" : text_lit(ce, f64));
+                    snprintf(chv, sizeof chv, "%s", runtime ? "ch" : text_lit(ch, f64));
                     char variant[80];
                     snprintf(variant, sizeof variant, "%s-%s-%s-%s-%s", SOURCE_TAG[src], col ? "col" : "row", dt,
                              runtime ? "scalars" : "const", rect ? "rect" : "square");
@@ -300,7 +256,7 @@ static int generate(GenCtx *g)
                         pl += snprintf(params + pl, sizeof params - (size_t)pl, ", %s ce, %s ch", ty, ty);
                     snprintf(params + pl, sizeof params - (size_t)pl, ", int tmax, %s",
                              rect ? "int nx, int ny" : "int n");
-                    put_signature(s, "void fdtd_2d", params);
+                    text_put_signature(s, "void fdtd_2d", params);
                     sb_append(s, "{\n    for (int t = 0; t < tmax; t++) {\n");
                     /* Loops in storage order: i outer for row-major, j outer for column-major. */
                     const char *outer = col ? "j" : "i", *inner = col ? "i" : "j";

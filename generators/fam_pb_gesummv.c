@@ -12,20 +12,7 @@
 #include <string.h>
 
 #include "gen_matvec.h"
-
-/* A floating literal as a person writes it: 1.5f, 2.0, 0.25. */
-static const char *lit(double v, int f64)
-{
-    static char pool[8][40];
-    static int k;
-    char *b = pool[k++ % 8];
-    char t[32];
-    snprintf(t, sizeof t, "%.6g", v);
-    if (!strpbrk(t, ".e"))
-        strcat(t, ".0");
-    snprintf(b, 40, "%s%s", t, f64 ? "" : "f");
-    return b;
-}
+#include "gen_text.h"
 
 /* The large config's rows and columns, for tolerance estimates. */
 static void large_dims(const Shape *sh, int matrices, double *rows, double *cols)
@@ -47,7 +34,7 @@ static void large_dims(const Shape *sh, int matrices, double *rows, double *cols
 static void emit_cuda(GenProgram *p, const Shape *sh, int fused, int runtime, int f64, const char *al,
                       const char *be)
 {
-    const char *ty = mv_ctype(f64);
+    const char *ty = text_ctype(f64);
     StrBuf *k = gen_cuda_src(p);
     int warp = sh->lay != COL;
     char params[300], args[96], head[64], grid[32];
@@ -69,7 +56,7 @@ static void emit_cuda(GenProgram *p, const Shape *sh, int fused, int runtime, in
     snprintf(head, sizeof head, "extern \"C\" __global__ void gesummv");
     sb_printf(k, "/* y[i] = %s * (A x)[i] + %s * (B x)[i]%s: one %s per row i%s. */\n", al, be,
               fused ? "" : ", tmp[i] = (A x)[i]", warp ? "warp" : "thread", warp ? ", shuffle reduction" : "");
-    mv_put_signature(k, head, params);
+    text_put_signature(k, head, params);
     if (warp) {
         sb_printf(k,
                   "{\n"
@@ -121,14 +108,14 @@ static int generate(GenCtx *g)
             for (int f64 = 0; f64 < 2; f64++)
                 for (int runtime = 0; runtime < 2; runtime++) {
                     int rect = (lay + fused + f64 + runtime) % 2 == 1;
-                    const char *ty = mv_ctype(f64), *dt = f64 ? "f64" : "f32";
+                    const char *ty = text_ctype(f64), *dt = f64 ? "f64" : "f32";
                     Shape sh = mv_shape_of(rect, lay);
                     const char *R = sh.R, *C = sh.C;
                     double alpha_v = round(gen_uniform(g, 0.5, 2.0) * 20) / 20;
                     double beta_v = round(gen_uniform(g, 0.5, 2.0) * 20) / 20;
                     char al[40], be[40];
-                    snprintf(al, sizeof al, "%s", runtime ? "alpha" : lit(alpha_v, f64));
-                    snprintf(be, sizeof be, "%s", runtime ? "beta" : lit(beta_v, f64));
+                    snprintf(al, sizeof al, "%s", runtime ? "alpha" : text_lit(alpha_v, f64));
+                    snprintf(be, sizeof be, "%s", runtime ? "beta" : text_lit(beta_v, f64));
                     char variant[80];
                     snprintf(variant, sizeof variant, "%s-%s-%s-%s-%s", fused ? "fused" : "tmp", MV_LAYOUT_TAG[lay], dt,
                              runtime ? "scalars" : "const", rect ? "rect" : "square");
@@ -178,7 +165,7 @@ static int generate(GenCtx *g)
                     if (runtime)
                         pl += snprintf(params + pl, sizeof params - (size_t)pl, ", %s alpha, %s beta", ty, ty);
                     snprintf(params + pl, sizeof params - (size_t)pl, "%s", mv_size_params(&sh));
-                    mv_put_signature(s, "void gesummv", params);
+                    text_put_signature(s, "void gesummv", params);
                     sb_append(s, "{\n");
                     if (lay != COL && fused) {
                         sb_printf(s, "    for (int i = 0; i < %s; i++) {\n", R);

@@ -12,51 +12,7 @@
 #include <string.h>
 
 #include "gen.h"
-
-static const char *ctype(int f64)
-{
-    return f64 ? "double" : "float";
-}
-
-/* A floating literal as a person writes it: 1.5f, 2.0, 0.25. */
-static const char *lit(double v, int f64)
-{
-    static char pool[8][40];
-    static int k;
-    char *b = pool[k++ % 8];
-    char t[32];
-    snprintf(t, sizeof t, "%.6g", v);
-    if (!strpbrk(t, ".e"))
-        strcat(t, ".0");
-    snprintf(b, 40, "%s%s", t, f64 ? "" : "f");
-    return b;
-}
-
-/* Appends "<head>(<params>)\n", wrapping the comma-separated parameter list
- * at 100 columns with continuation lines aligned after the parenthesis. */
-static void put_signature(StrBuf *s, const char *head, const char *params)
-{
-    int indent = (int)strlen(head) + 1, col = indent;
-    sb_printf(s, "%s(", head);
-    const char *q = params;
-    while (*q) {
-        const char *e = strstr(q, ", ");
-        int len = e ? (int)(e - q) : (int)strlen(q);
-        if (q != params) {
-            if (col + 2 + len + 1 > 100) {
-                sb_printf(s, ",\n%*s", indent, "");
-                col = indent;
-            } else {
-                sb_append(s, ", ");
-                col += 2;
-            }
-        }
-        sb_append_n(s, q, (size_t)len);
-        col += len;
-        q = e ? e + 2 : q + len;
-    }
-    sb_append(s, ")\n");
-}
+#include "gen_text.h"
 
 enum { ISO, ANISO, PERIODIC };
 static const char *const MODEL_TAG[] = {"iso", "aniso", "periodic"};
@@ -140,7 +96,7 @@ static void emit_cuda(GenProgram *p, int model, const char *ty, const char *cons
     snprintf(hp, sizeof hp, "const %s *src, %s *dst%s%s, int i, int j, int k", ty, ty, scal, dims);
     sb_printf(k, "/* Point (i, j, k) of dst from src%s. */\n",
               model == PERIODIC ? ", neighbours wrapping around" : " (interior points only)");
-    put_signature(k, "static __device__ void update", hp);
+    text_put_signature(k, "static __device__ void update", hp);
     sb_append(k, "{\n");
     if (model == PERIODIC)
         sb_printf(k, "    const int im = i > 0 ? i - 1 : %s - 1, ip = i + 1 < %s ? i + 1 : 0;\n"
@@ -157,7 +113,7 @@ static void emit_cuda(GenProgram *p, int model, const char *ty, const char *cons
     snprintf(kp, sizeof kp, "const %s *__restrict__ src, %s *__restrict__ dst%s%s, int t, int tsteps", ty, ty, scal,
              dims);
     sb_append(k, "/* Half of time step t: src -> dst, one thread per point. */\n");
-    put_signature(k, "extern \"C\" __global__ void step", kp);
+    text_put_signature(k, "extern \"C\" __global__ void step", kp);
     sb_printf(k, "{\n"
                  "    const int k = blockIdx.x * blockDim.x + threadIdx.x;\n"
                  "    const int j = blockIdx.y * blockDim.y + threadIdx.y;\n"
@@ -167,7 +123,7 @@ static void emit_cuda(GenProgram *p, int model, const char *ty, const char *cons
 
     snprintf(tp, sizeof tp, "%s *A, %s *B%s%s, int first, int tsteps", ty, ty, scal, dims);
     sb_append(k, "/* Steps first..tsteps-1 in one block: A -> B, then B -> A. */\n");
-    put_signature(k, "extern \"C\" __global__ void step_tail", tp);
+    text_put_signature(k, "extern \"C\" __global__ void step_tail", tp);
     sb_printf(k, "{\n"
                  "    const int count = %s * %s * %s;\n"
                  "    for (int t = first; t < tsteps; t++) {\n"
@@ -203,7 +159,7 @@ static int generate(GenCtx *g)
             for (int runtime = 0; runtime < 2; runtime++)
                 for (int box = 0; box < 2; box++) {
                     int helper = (box + runtime + model) % 2 == 1;
-                    const char *ty = ctype(f64), *dt = f64 ? "f64" : "f32";
+                    const char *ty = text_ctype(f64), *dt = f64 ? "f64" : "f32";
                     const char *NX = box ? "nx" : "n", *NY = box ? "ny" : "n", *NZ = box ? "nz" : "n";
                     /* Stable while cx + cy + cz <= 1/2. */
                     double cv[3];
@@ -219,7 +175,7 @@ static int generate(GenCtx *g)
                         if (runtime)
                             snprintf(cbuf[k], 40, "%s", model == ANISO ? (k == 0 ? "cx" : k == 1 ? "cy" : "cz") : "alpha");
                         else
-                            snprintf(cbuf[k], 40, "%s", lit(cv[k], f64));
+                            snprintf(cbuf[k], 40, "%s", text_lit(cv[k], f64));
                         c[k] = cbuf[k];
                     }
                     char variant[80];
@@ -295,18 +251,18 @@ static int generate(GenCtx *g)
                         snprintf(hp, sizeof hp, "const %s *src, %s *dst%s%s", ty, ty, scal, dims);
                         sb_printf(s, "\n/* One explicit step dst <- src%s. */\n",
                                   model == PERIODIC ? " over every point" : " at the interior points");
-                        put_signature(s, "static void step", hp);
+                        text_put_signature(s, "static void step", hp);
                         sb_append(s, "{\n");
                         if (model != PERIODIC)
                             sb_printf(s, "    int sx = %s * %s, sy = %s;\n", NY, NZ, NZ);
                         emit_step(s, 4, model, ty, "dst", "src", c, NX, NY, NZ);
                         sb_append(s, "}\n\n");
-                        put_signature(s, "void heat_3d", params);
+                        text_put_signature(s, "void heat_3d", params);
                         sb_append(s, "{\n    for (int t = 0; t < tsteps; t++) {\n");
                         sb_printf(s, "        step(A, B%s%s);\n        step(B, A%s%s);\n", args, dargs, args, dargs);
                         sb_append(s, "    }\n}\n");
                     } else {
-                        put_signature(s, "void heat_3d", params);
+                        text_put_signature(s, "void heat_3d", params);
                         sb_append(s, "{\n");
                         if (model != PERIODIC)
                             sb_printf(s, "    int sx = %s * %s, sy = %s;  /* strides of i and j */\n", NY, NZ, NZ);

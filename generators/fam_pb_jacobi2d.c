@@ -12,51 +12,7 @@
 #include <string.h>
 
 #include "gen.h"
-
-static const char *ctype(int f64)
-{
-    return f64 ? "double" : "float";
-}
-
-/* A floating literal as a person writes it: 1.5f, 2.0, 0.25. */
-static const char *lit(double v, int f64)
-{
-    static char pool[8][40];
-    static int k;
-    char *b = pool[k++ % 8];
-    char t[32];
-    snprintf(t, sizeof t, "%.6g", v);
-    if (!strpbrk(t, ".e"))
-        strcat(t, ".0");
-    snprintf(b, 40, "%s%s", t, f64 ? "" : "f");
-    return b;
-}
-
-/* Appends "<head>(<params>)\n", wrapping the comma-separated parameter list
- * at 100 columns with continuation lines aligned after the parenthesis. */
-static void put_signature(StrBuf *s, const char *head, const char *params)
-{
-    int indent = (int)strlen(head) + 1, col = indent;
-    sb_printf(s, "%s(", head);
-    const char *q = params;
-    while (*q) {
-        const char *e = strstr(q, ", ");
-        int len = e ? (int)(e - q) : (int)strlen(q);
-        if (q != params) {
-            if (col + 2 + len + 1 > 100) {
-                sb_printf(s, ",\n%*s", indent, "");
-                col = indent;
-            } else {
-                sb_append(s, ", ");
-                col += 2;
-            }
-        }
-        sb_append_n(s, q, (size_t)len);
-        col += len;
-        q = e ? e + 2 : q + len;
-    }
-    sb_append(s, ")\n");
-}
+#include "gen_text.h"
 
 enum { FIXED, COPY, PERIODIC };
 static const char *const BOUNDARY_TAG[] = {"fixed", "copyborder", "periodic"};
@@ -111,14 +67,14 @@ static void emit_sweep(StrBuf *s, int ind, int boundary, const char *dst, const 
 static void emit_cuda(GenProgram *p, int bnd, int f64, int runtime, int rect, const char *w)
 {
     StrBuf *k = gen_cuda_src(p);
-    const char *ty = ctype(f64), *M = rect ? "m" : "n";
+    const char *ty = text_ctype(f64), *M = rect ? "m" : "n";
     char wp[24], wa[8], hp[200], kp[240], tp[240], args[64];
     snprintf(wp, sizeof wp, "%s%s", runtime ? ty : "", runtime ? " w, " : "");
     snprintf(wa, sizeof wa, "%s", runtime ? "w," : "");
     snprintf(hp, sizeof hp, "const %s *src, %s *dst, %sint n%s, int i, int j", ty, ty, wp, rect ? ", int m" : "");
     sb_printf(k, "/* Point (i, j) of dst: the %s-weighted 5-point sum of src%s. */\n", runtime ? "w" : "0.2",
               bnd == PERIODIC ? ", wrapping around" : " (interior points only)");
-    put_signature(k, "static __device__ void update", hp);
+    text_put_signature(k, "static __device__ void update", hp);
     sb_append(k, "{\n");
     if (bnd == PERIODIC)
         sb_printf(k, "    const int up = i > 0 ? i - 1 : n - 1, down = i + 1 < n ? i + 1 : 0;\n"
@@ -131,7 +87,7 @@ static void emit_cuda(GenProgram *p, int bnd, int f64, int runtime, int rect, co
     snprintf(kp, sizeof kp, "const %s *__restrict__ src, %s *__restrict__ dst, %sint n%s, int t, int tsteps", ty, ty,
              wp, rect ? ", int m" : "");
     sb_append(k, "/* One sweep of time step t: src -> dst, one thread per point. */\n");
-    put_signature(k, "extern \"C\" __global__ void sweep", kp);
+    text_put_signature(k, "extern \"C\" __global__ void sweep", kp);
     sb_printf(k, "{\n"
                  "    const int j = blockIdx.x * blockDim.x + threadIdx.x;\n"
                  "    const int i = blockIdx.y * blockDim.y + threadIdx.y;\n"
@@ -140,7 +96,7 @@ static void emit_cuda(GenProgram *p, int bnd, int f64, int runtime, int rect, co
 
     snprintf(tp, sizeof tp, "%s *A, %s *B, %sint n%s, int first, int tsteps", ty, ty, wp, rect ? ", int m" : "");
     sb_append(k, "/* Steps first..tsteps-1 in one block: A -> B, then B -> A. */\n");
-    put_signature(k, "extern \"C\" __global__ void sweep_tail", tp);
+    text_put_signature(k, "extern \"C\" __global__ void sweep_tail", tp);
     sb_printf(k, "{\n"
                  "    const int count = n * %s;\n"
                  "    for (int t = first; t < tsteps; t++) {\n"
@@ -186,10 +142,10 @@ static int generate(GenCtx *g)
             for (int runtime = 0; runtime < 2; runtime++)
                 for (int rect = 0; rect < 2; rect++) {
                     int helper = (rect + runtime + bnd) % 2 == 0;
-                    const char *ty = ctype(f64), *dt = f64 ? "f64" : "f32";
+                    const char *ty = text_ctype(f64), *dt = f64 ? "f64" : "f32";
                     const char *N = "n", *M = rect ? "m" : "n";
                     char w[40];
-                    snprintf(w, sizeof w, "%s", runtime ? "w" : lit(0.2, f64));
+                    snprintf(w, sizeof w, "%s", runtime ? "w" : text_lit(0.2, f64));
                     char variant[80];
                     snprintf(variant, sizeof variant, "%s-%s-%s-%s", BOUNDARY_TAG[bnd], dt,
                              runtime ? "weight" : "const", rect ? "rect" : "square");
@@ -248,11 +204,11 @@ static int generate(GenCtx *g)
                                  runtime ? ty : "", runtime ? " w" : "", rect ? ", int m" : "");
                         sb_printf(s, "\n/* One sweep: dst = %s-weighted 5-point sum of src%s. */\n", runtime ? "w" : "0.2",
                                   bnd == PERIODIC ? ", wrapping around" : " at the interior points");
-                        put_signature(s, "static void sweep", hp);
+                        text_put_signature(s, "static void sweep", hp);
                         sb_append(s, "{\n");
                         emit_sweep(s, 4, bnd, "dst", "src", w, N, M);
                         sb_append(s, "}\n\n");
-                        put_signature(s, "void jacobi_2d", params);
+                        text_put_signature(s, "void jacobi_2d", params);
                         sb_append(s, "{\n");
                         if (bnd == COPY)
                             sb_printf(s, "    memcpy(B, A, sizeof(%s) * (size_t)n * %s);\n", ty, M);
@@ -261,7 +217,7 @@ static int generate(GenCtx *g)
                         sb_printf(s, "        sweep(B, A%s, n%s);\n", runtime ? ", w" : "", rect ? ", m" : "");
                         sb_append(s, "    }\n}\n");
                     } else {
-                        put_signature(s, "void jacobi_2d", params);
+                        text_put_signature(s, "void jacobi_2d", params);
                         sb_append(s, "{\n");
                         if (bnd == COPY)
                             sb_printf(s, "    memcpy(B, A, sizeof(%s) * (size_t)n * %s);\n", ty, M);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gen_matvec.h"
+#include "gen_text.h"
 
 /* The pair: two independent launches, x1 += A y1 and x2 += A^T y2, for the
  * fused program too.  Each gets the mapping that reads A coalesced: a warp
@@ -17,7 +18,7 @@
  * it; the sum is added to the output's incoming value. */
 static void emit_cuda(GenProgram *p, const Shape *sh, int f64)
 {
-    const char *ty = mv_ctype(f64);
+    const char *ty = text_ctype(f64);
     const char *m1 = mv_emit_matvec(p, sh, ty, "mvt_x1", 1, "y1", "x1", 1);
     sb_append(gen_cuda_src(p), "\n");
     const char *m2 = mv_emit_matvec(p, sh, ty, "mvt_x2", 0, "y2", "x2", 1);
@@ -33,7 +34,7 @@ static int generate(GenCtx *g)
         for (int fused = 0; fused < 2; fused++)
             for (int f64 = 0; f64 < 2; f64++)
                 for (int rect = 0; rect < 2; rect++) {
-                    const char *ty = mv_ctype(f64), *dt = f64 ? "f64" : "f32";
+                    const char *ty = text_ctype(f64), *dt = f64 ? "f64" : "f32";
                     Shape sh = mv_shape_of(rect, lay);
                     const char *R = sh.R, *C = sh.C;
                     char variant[80];
@@ -67,7 +68,7 @@ static int generate(GenCtx *g)
                     char params[200];
                     snprintf(params, sizeof params, "const %s *A, const %s *y1, const %s *y2, %s *x1, %s *x2%s", ty, ty,
                              ty, ty, ty, mv_size_params(&sh));
-                    mv_put_signature(s, "void mvt", params);
+                    text_put_signature(s, "void mvt", params);
                     sb_append(s, "{\n");
                     if (fused && lay != COL) {
                         sb_printf(s, "    for (int i = 0; i < %s; i++) {\n", R);

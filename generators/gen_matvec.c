@@ -1,6 +1,7 @@
 /* gen_matvec.c — matrix shapes and layouts of the polybench matrix-vector
  * families (see gen_matvec.h). */
 #include "gen_matvec.h"
+#include "gen_text.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -11,32 +12,6 @@ double mv_tol2(double v)
 {
     double scale = pow(10, floor(log10(v)) - 1);
     return ceil(v / scale) * scale;
-}
-
-/* Appends "<head>(<params>)\n", wrapping the comma-separated parameter list
- * at 100 columns with continuation lines aligned after the parenthesis. */
-void mv_put_signature(StrBuf *s, const char *head, const char *params)
-{
-    int indent = (int)strlen(head) + 1, col = indent;
-    sb_printf(s, "%s(", head);
-    const char *q = params;
-    while (*q) {
-        const char *e = strstr(q, ", ");
-        int len = e ? (int)(e - q) : (int)strlen(q);
-        if (q != params) {
-            if (col + 2 + len + 1 > 100) {
-                sb_printf(s, ",\n%*s", indent, "");
-                col = indent;
-            } else {
-                sb_append(s, ", ");
-                col += 2;
-            }
-        }
-        sb_append_n(s, q, (size_t)len);
-        col += len;
-        q = e ? e + 2 : q + len;
-    }
-    sb_append(s, ")\n");
 }
 
 const char *const MV_LAYOUT_TAG[] = {"row", "col", "pad"};
@@ -134,14 +109,7 @@ const char *mv_layout_comment(const Shape *sh)
     }
 }
 
-/* ---- the pair ---- */
-
 /* ---- the CUDA side ---- */
-
-const char *mv_ctype(int f64)
-{
-    return f64 ? "double" : "float";
-}
 
 /* Element (r, c) of matrix x in the CUDA source, with a 64-bit row or
  * column offset (the large f64 configs come within 3% of 2^31 bytes). */
@@ -179,7 +147,7 @@ const char *mv_emit_matvec(GenProgram *p, const Shape *sh, const char *ty, const
     if (warp) {
         sb_printf(k, "/* %s[o] %s sum over k of A(%s) %s[k]: one warp per output, shuffle reduction. */\n", out,
                   assign, rows ? "o, k" : "k, o", v);
-        mv_put_signature(k, head, params);
+        text_put_signature(k, head, params);
         sb_printf(k,
                   "{\n"
                   "    const int lane = threadIdx.x %% 32;\n"
@@ -199,7 +167,7 @@ const char *mv_emit_matvec(GenProgram *p, const Shape *sh, const char *ty, const
     } else {
         sb_printf(k, "/* %s[o] %s sum over k of A(%s) %s[k]: one thread per output. */\n", out,
                   assign, rows ? "o, k" : "k, o", v);
-        mv_put_signature(k, head, params);
+        text_put_signature(k, head, params);
         sb_printf(k,
                   "{\n"
                   "    const int o = blockIdx.x * blockDim.x + threadIdx.x;\n"

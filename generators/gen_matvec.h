@@ -28,8 +28,6 @@ extern const char *const MV_LAYOUT_TAG[]; /* "row", "col", "pad" */
 
 /* Rounds a tolerance up to two significant digits. */
 double mv_tol2(double v);
-/* Appends "<head>(<params>)\n", wrapping the parameters at 100 columns. */
-void mv_put_signature(StrBuf *s, const char *head, const char *params);
 Shape mv_shape_of(int rect, int lay);
 /* Element (r, c) of matrix x. */
 const char *mv_at(const Shape *sh, const char *x, const char *r, const char *c);
@@ -43,8 +41,6 @@ void mv_large_dims(const Shape *sh, int matrices, double *rows, double *cols);
 const char *mv_layout_comment(const Shape *sh);
 
 /* The CUDA side. */
-/* "double" or "float". */
-const char *mv_ctype(int f64);
 /* Element (r, c) of matrix x in CUDA source, its row or column offset
  * computed in 64 bits. */
 const char *mv_cuda_at(const Shape *sh, const char *x, const char *r, const char *c);

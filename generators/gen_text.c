@@ -1,0 +1,48 @@
+/* gen_text.c — C and CUDA spelling shared by the hand-written families
+ * (see gen_text.h). */
+#include "gen_text.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const char *text_ctype(int f64)
+{
+    return f64 ? "double" : "float";
+}
+
+const char *text_lit(double v, int f64)
+{
+    static char pool[8][40];
+    static int k;
+    char *b = pool[k++ % 8];
+    char t[32];
+    snprintf(t, sizeof t, "%.6g", v);
+    if (!strpbrk(t, ".e"))
+        strcat(t, ".0");
+    snprintf(b, 40, "%s%s", t, f64 ? "" : "f");
+    return b;
+}
+
+void text_put_signature(StrBuf *s, const char *head, const char *params)
+{
+    int indent = (int)strlen(head) + 1, col = indent;
+    sb_printf(s, "%s(", head);
+    const char *q = params;
+    while (*q) {
+        const char *e = strstr(q, ", ");
+        int len = e ? (int)(e - q) : (int)strlen(q);
+        if (q != params) {
+            if (col + 2 + len + 1 > 100) {
+                sb_printf(s, ",\n%*s", indent, "");
+                col = indent;
+            } else {
+                sb_append(s, ", ");
+                col += 2;
+            }
+        }
+        sb_append_n(s, q, (size_t)len);
+        col += len;
+        q = e ? e + 2 : q + len;
+    }
+    sb_append(s, ")\n");
+}

@@ -1,0 +1,21 @@
+/* gen_text.h — C and CUDA spelling shared by the hand-written families
+ * (the polybench ones): the element type, a floating literal as a person
+ * writes it, and a signature wrapped at 100 columns.
+ *
+ * Promise: deterministic; text_lit() returns one of 8 rotating static
+ * buffers (valid for the next 7 calls), the others literals or append to
+ * the caller's StrBuf. */
+#ifndef CUDAPERF_GEN_TEXT_H
+#define CUDAPERF_GEN_TEXT_H
+
+#include "../common/strbuf.h"
+
+/* "double" or "float". */
+const char *text_ctype(int f64);
+/* v as a literal of the element type: 1.5f, 2.0, 0.25f (%.6g digits). */
+const char *text_lit(double v, int f64);
+/* Appends "<head>(<params>)\n", the ", "-separated parameter list wrapped
+ * at 100 columns with continuation lines aligned after the parenthesis. */
+void text_put_signature(StrBuf *s, const char *head, const char *params);
+
+#endif
