@@ -13,56 +13,6 @@
 
 #include "gen_optext.h"
 
-/* Declares the arguments of the C parameter list `sig` (types substituted)
- * in order: `const T *x` is an input and `T *x` an output (an in-out when
- * x is named in `inout`, a space-separated list), with its shape from
- * `shapes` ("x=n,m;y=n"); a plain `int`/`int64_t` is a param, unless
- * `scalars` ("name=value;...") gives it a value, as it does every other
- * plain value. */
-static void declare(GenProgram *p, const char *sig, const char *shapes, const char *inout, const char *scalars)
-{
-    const char *q = sig;
-    while (*q) {
-        while (*q == ' ' || *q == ',' || *q == '\n')
-            q++;
-        if (!*q)
-            break;
-        int is_const = !strncmp(q, "const ", 6);
-        if (is_const)
-            q += 6;
-        const char *ty = q;
-        while (*q != ' ')
-            q++;
-        const char *dt = ops_dtype_of(ty, (size_t)(q - ty));
-        q++;
-        int ptr = *q == '*';
-        if (ptr)
-            q++;
-        char name[64];
-        size_t n = 0;
-        while (*q && *q != ',' && n < sizeof name - 1)
-            name[n++] = *q++;
-        name[n] = '\0';
-        char val[128];
-        if (ptr) {
-            const char *role = is_const ? "in" : "out";
-            char pad[70];
-            snprintf(pad, sizeof pad, " %s ", name);
-            char list[256];
-            snprintf(list, sizeof list, " %s ", inout ? inout : "");
-            if (strstr(list, pad))
-                role = "inout";
-            if (!ops_lookup(shapes, name, val, sizeof val))
-                snprintf(val, sizeof val, "?");
-            gen_arg(p, name, dt, role, val);
-        } else if (ops_lookup(scalars, name, val, sizeof val)) {
-            gen_scalar(p, name, dt, strtod(val, NULL));
-        } else {
-            gen_arg(p, name, dt, "param", NULL);
-        }
-    }
-}
-
 enum { ROWS, TOPK, ARRAY, BIG, KRANGE, SEG, COLS, RECS };
 
 /* One launch of an op's plan: the arguments of gen_launch().  A launch of
@@ -1578,7 +1528,7 @@ static int emit(GenCtx *g, const Op *op, const char *inst)
     gen_describe(p, "sorting: %s of %s keys%s%s", op->tag, kt, slash ? " with a payload of " : "", vt);
     StrBuf sig = STRBUF_INIT;
     ops_put(&sig, &t, op->sig);
-    declare(p, sig.data, op->shapes, NULL, NULL);
+    ops_declare(p, sig.data, op->shapes, NULL, NULL);
     configs(p, op->kind);
     fills(p, op->fills);
     Sub sizes = {ops_size_of(kt), slash ? ops_size_of(vt) : "0", ""};
