@@ -15,92 +15,12 @@
 
 #include "gen.h"
 #include "gen_text.h"
+#include "gen_matmul.h"
 
 enum { ROW, COL, BT };
 static const char *const LAYOUT_TAG[] = {"row", "col", "bt"};
 
-/* Rounds a tolerance to two significant digits. */
-static double tol2(double v)
-{
-    double scale = pow(10, floor(log10(v)) - 1);
-    return ceil(v / scale) * scale;
-}
-
-/* Element (r, c) of matrix x with `rows` rows and `cols` columns. */
-static const char *at(const char *x, int colmajor, const char *r, const char *c, const char *rows,
-                      const char *cols)
-{
-    static char pool[12][96];
-    static int k;
-    char *b = pool[k++ % 12];
-    if (colmajor)
-        snprintf(b, 96, "%s[%s + %s * %s]", x, r, c, rows);
-    else
-        snprintf(b, 96, "%s[%s * %s + %s]", x, r, cols, c);
-    return b;
-}
-
 /* ---- the pair ---- */
-
-/* Appends one tiled matrix-product kernel: z (rows x cols, row-major) from
- * x (rows x inner, row-major) and y (inner x cols; row-major, or stored
- * transposed as cols x inner when ytrans).  A 16 x 16 block computes a
- * 16 x 16 tile of z, staging 16 x 16 tiles of x and y through shared
- * memory; a transposed y is read along its rows (coalesced) and stored
- * transposed in the tile.  `scalars` is appended to the parameter list
- * (", float alpha" ...); `store` writes the result acc to z[o]. */
-static void emit_matmul(GenProgram *p, const char *kname, const char *ty, int ytrans, const char *scalars,
-                        const char *comment, const char *store)
-{
-    StrBuf *k = gen_cuda_src(p);
-    char head[64], params[200];
-    snprintf(head, sizeof head, "extern \"C\" __global__ void %s", kname);
-    snprintf(params, sizeof params,
-             "const %s *__restrict__ x, const %s *__restrict__ y, %s *__restrict__ z%s, int rows, int inner, "
-             "int cols",
-             ty, ty, ty, scalars);
-    sb_printf(k, "/* %s\n * z is rows x cols, x rows x inner, y %s; all row-major. */\n", comment,
-              ytrans ? "stored transposed (cols x inner)" : "inner x cols");
-    text_put_signature(k, head, params);
-    sb_printf(k,
-              "{\n"
-              "    __shared__ %s xs[TILE][TILE];\n"
-              "    __shared__ %s ys[TILE][TILE + 1];\n"
-              "    const int tx = threadIdx.x, ty = threadIdx.y;\n"
-              "    const int r = blockIdx.y * TILE + ty, c = blockIdx.x * TILE + tx;\n"
-              "    %s acc = 0;\n"
-              "    for (int k0 = 0; k0 < inner; k0 += TILE) {\n"
-              "        xs[ty][tx] = r < rows && k0 + tx < inner ? x[(long long)r * inner + k0 + tx] : 0;\n",
-              ty, ty, ty);
-    if (ytrans)
-        sb_append(k, "        const int yc = blockIdx.x * TILE + ty;\n"
-                     "        ys[tx][ty] = k0 + tx < inner && yc < cols ? y[(long long)yc * inner + k0 + tx] : 0;\n");
-    else
-        sb_append(k, "        ys[ty][tx] = k0 + ty < inner && c < cols ? y[(long long)(k0 + ty) * cols + c] : 0;\n");
-    sb_printf(k,
-              "        __syncthreads();\n"
-              "        for (int kk = 0; kk < TILE; kk++)\n"
-              "            acc += xs[ty][kk] * ys[kk][tx];\n"
-              "        __syncthreads();\n"
-              "    }\n"
-              "    if (r < rows && c < cols) {\n"
-              "        const long long o = (long long)r * cols + c;\n"
-              "        %s;\n"
-              "    }\n"
-              "}\n",
-              store);
-}
-
-/* Launches kname for z = x y with z rows x cols and inner dimension inner
- * (param names or expressions); `scalars` lists scalar args (",alpha"). */
-static void launch_matmul(GenProgram *p, const char *kname, const char *x, const char *y, const char *z,
-                          const char *scalars, const char *rows, const char *inner, const char *cols)
-{
-    char grid[64], args[96];
-    snprintf(grid, sizeof grid, "(%s+15)/16,(%s+15)/16", cols, rows);
-    snprintf(args, sizeof args, "%s,%s,%s%s,%s,%s,%s", x, y, z, scalars, rows, inner, cols);
-    gen_launch(p, kname, grid, "16,16", NULL, args);
-}
 
 /* The pair: two launches of one tiled matrix-product pattern, tmp = A B
  * then D = tmp C + beta D, alpha applied where the program applies it.
@@ -134,19 +54,19 @@ static void emit_cuda(GenProgram *p, int lay, int late, int runtime, int f64, co
         snprintf(st1, sizeof st1, "z[o] = %s * acc", al);
         snprintf(st2, sizeof st2, "z[o] = acc + %s * z[o]", be);
     }
-    emit_matmul(p, "two_mm_tmp", ty, lay == BT, sc1, late ? "z = x y (tmp = A B)." : "z = alpha x y (tmp = alpha A B).",
+    mm_emit_matmul(p, "two_mm_tmp", ty, lay == BT, sc1, late ? "z = x y (tmp = A B)." : "z = alpha x y (tmp = alpha A B).",
                 st1);
     sb_append(k, "\n");
-    emit_matmul(p, "two_mm_d", ty, lay == BT, sc2,
+    mm_emit_matmul(p, "two_mm_d", ty, lay == BT, sc2,
                 late ? "z = alpha x y + beta z (D = alpha tmp C + beta D)." : "z = x y + beta z (D = tmp C + beta D).",
                 st2);
     const char *a1 = runtime && !late ? ",alpha" : "", *a2 = !runtime ? "" : late ? ",alpha,beta" : ",beta";
     if (lay == COL) {
-        launch_matmul(p, "two_mm_tmp", "B", "A", "tmp", a1, J, K, I);
-        launch_matmul(p, "two_mm_d", "C", "tmp", "D", a2, L, J, I);
+        mm_launch_matmul(p, "two_mm_tmp", "B", "A", "tmp", a1, J, K, I);
+        mm_launch_matmul(p, "two_mm_d", "C", "tmp", "D", a2, L, J, I);
     } else {
-        launch_matmul(p, "two_mm_tmp", "A", "B", "tmp", a1, I, K, J);
-        launch_matmul(p, "two_mm_d", "tmp", "C", "D", a2, I, J, L);
+        mm_launch_matmul(p, "two_mm_tmp", "A", "B", "tmp", a1, I, K, J);
+        mm_launch_matmul(p, "two_mm_d", "tmp", "C", "D", a2, I, J, L);
     }
     gen_knob(p, "block", "16x16");
     gen_knob(p, "mapping", "tiled-16x16-shared, two launches");
@@ -216,9 +136,9 @@ static int generate(GenCtx *g)
                     double nk = rect ? 2048 : 4096, nj = rect ? 3072 : 4096;
                     double mag = alpha_v * sqrt(nj * nk) / 9 * sqrt(3.0) + beta_v;
                     if (f64)
-                        gen_tolerance(p, fmax(1e-9, tol2(1e-11 * mag)), 1e-7);
+                        gen_tolerance(p, fmax(1e-9, text_tol2(1e-11 * mag)), 1e-7);
                     else
-                        gen_tolerance(p, tol2(1e-4 * mag), 1e-3);
+                        gen_tolerance(p, text_tol2(1e-4 * mag), 1e-3);
 
                     StrBuf *s = gen_src(p);
                     sb_printf(s, "/* 2mm: tmp = %sA * B, then D = %s * C + beta * D.\n", late ? "" : "alpha * ",
@@ -247,71 +167,71 @@ static int generate(GenCtx *g)
                     if (lay == ROW) {
                         sb_printf(s, "    for (int i = 0; i < %s; i++) {\n", I);
                         sb_printf(s, "        for (int j = 0; j < %s; j++)\n            %s = 0;\n", J,
-                                  at("tmp", 0, "i", "j", I, J));
+                                  mm_at("tmp", 0, "i", "j", I, J));
                         sb_printf(s, "        for (int k = 0; k < %s; k++) {\n", K);
                         if (late)
-                            sb_printf(s, "            %s a = %s;\n", ty, at("A", 0, "i", "k", I, K));
+                            sb_printf(s, "            %s a = %s;\n", ty, mm_at("A", 0, "i", "k", I, K));
                         else
-                            sb_printf(s, "            %s a = %s * %s;\n", ty, al, at("A", 0, "i", "k", I, K));
+                            sb_printf(s, "            %s a = %s * %s;\n", ty, al, mm_at("A", 0, "i", "k", I, K));
                         sb_printf(s, "            for (int j = 0; j < %s; j++)\n                %s += a * %s;\n",
-                                  J, at("tmp", 0, "i", "j", I, J), at("B", 0, "k", "j", K, J));
+                                  J, mm_at("tmp", 0, "i", "j", I, J), mm_at("B", 0, "k", "j", K, J));
                         sb_append(s, "        }\n    }\n");
                         sb_printf(s, "    for (int i = 0; i < %s; i++) {\n", I);
                         sb_printf(s, "        for (int l = 0; l < %s; l++)\n            %s *= %s;\n", L,
-                                  at("D", 0, "i", "l", I, L), be);
+                                  mm_at("D", 0, "i", "l", I, L), be);
                         sb_printf(s, "        for (int j = 0; j < %s; j++) {\n", J);
                         if (late)
-                            sb_printf(s, "            %s t = %s * %s;\n", ty, al, at("tmp", 0, "i", "j", I, J));
+                            sb_printf(s, "            %s t = %s * %s;\n", ty, al, mm_at("tmp", 0, "i", "j", I, J));
                         else
-                            sb_printf(s, "            %s t = %s;\n", ty, at("tmp", 0, "i", "j", I, J));
+                            sb_printf(s, "            %s t = %s;\n", ty, mm_at("tmp", 0, "i", "j", I, J));
                         sb_printf(s, "            for (int l = 0; l < %s; l++)\n                %s += t * %s;\n",
-                                  L, at("D", 0, "i", "l", I, L), at("C", 0, "j", "l", J, L));
+                                  L, mm_at("D", 0, "i", "l", I, L), mm_at("C", 0, "j", "l", J, L));
                         sb_append(s, "        }\n    }\n}\n");
                     } else if (lay == COL) {
                         sb_printf(s, "    for (int j = 0; j < %s; j++) {\n", J);
                         sb_printf(s, "        for (int i = 0; i < %s; i++)\n            %s = 0;\n", I,
-                                  at("tmp", 1, "i", "j", I, J));
+                                  mm_at("tmp", 1, "i", "j", I, J));
                         sb_printf(s, "        for (int k = 0; k < %s; k++) {\n", K);
                         if (late)
-                            sb_printf(s, "            %s b = %s;\n", ty, at("B", 1, "k", "j", K, J));
+                            sb_printf(s, "            %s b = %s;\n", ty, mm_at("B", 1, "k", "j", K, J));
                         else
-                            sb_printf(s, "            %s b = %s * %s;\n", ty, al, at("B", 1, "k", "j", K, J));
+                            sb_printf(s, "            %s b = %s * %s;\n", ty, al, mm_at("B", 1, "k", "j", K, J));
                         sb_printf(s, "            for (int i = 0; i < %s; i++)\n                %s += %s * b;\n",
-                                  I, at("tmp", 1, "i", "j", I, J), at("A", 1, "i", "k", I, K));
+                                  I, mm_at("tmp", 1, "i", "j", I, J), mm_at("A", 1, "i", "k", I, K));
                         sb_append(s, "        }\n    }\n");
                         sb_printf(s, "    for (int l = 0; l < %s; l++) {\n", L);
                         sb_printf(s, "        for (int i = 0; i < %s; i++)\n            %s *= %s;\n", I,
-                                  at("D", 1, "i", "l", I, L), be);
+                                  mm_at("D", 1, "i", "l", I, L), be);
                         sb_printf(s, "        for (int j = 0; j < %s; j++) {\n", J);
                         if (late)
-                            sb_printf(s, "            %s c = %s * %s;\n", ty, al, at("C", 1, "j", "l", J, L));
+                            sb_printf(s, "            %s c = %s * %s;\n", ty, al, mm_at("C", 1, "j", "l", J, L));
                         else
-                            sb_printf(s, "            %s c = %s;\n", ty, at("C", 1, "j", "l", J, L));
+                            sb_printf(s, "            %s c = %s;\n", ty, mm_at("C", 1, "j", "l", J, L));
                         sb_printf(s, "            for (int i = 0; i < %s; i++)\n                %s += %s * c;\n",
-                                  I, at("D", 1, "i", "l", I, L), at("tmp", 1, "i", "j", I, J));
+                                  I, mm_at("D", 1, "i", "l", I, L), mm_at("tmp", 1, "i", "j", I, J));
                         sb_append(s, "        }\n    }\n}\n");
                     } else {
                         sb_printf(s, "    for (int i = 0; i < %s; i++) {\n", I);
                         sb_printf(s, "        for (int j = 0; j < %s; j++) {\n", J);
                         sb_printf(s, "            %s acc = 0;\n", ty);
                         sb_printf(s, "            for (int k = 0; k < %s; k++)\n                acc += %s * %s;\n",
-                                  K, at("A", 0, "i", "k", I, K), at("B", 0, "j", "k", J, K));
+                                  K, mm_at("A", 0, "i", "k", I, K), mm_at("B", 0, "j", "k", J, K));
                         if (late)
-                            sb_printf(s, "            %s = acc;\n", at("tmp", 0, "i", "j", I, J));
+                            sb_printf(s, "            %s = acc;\n", mm_at("tmp", 0, "i", "j", I, J));
                         else
-                            sb_printf(s, "            %s = %s * acc;\n", at("tmp", 0, "i", "j", I, J), al);
+                            sb_printf(s, "            %s = %s * acc;\n", mm_at("tmp", 0, "i", "j", I, J), al);
                         sb_append(s, "        }\n    }\n");
                         sb_printf(s, "    for (int i = 0; i < %s; i++) {\n", I);
                         sb_printf(s, "        for (int l = 0; l < %s; l++) {\n", L);
                         sb_printf(s, "            %s acc = 0;\n", ty);
                         sb_printf(s, "            for (int j = 0; j < %s; j++)\n                acc += %s * %s;\n",
-                                  J, at("tmp", 0, "i", "j", I, J), at("C", 0, "l", "j", L, J));
+                                  J, mm_at("tmp", 0, "i", "j", I, J), mm_at("C", 0, "l", "j", L, J));
                         if (late)
-                            sb_printf(s, "            %s = %s * acc + %s * %s;\n", at("D", 0, "i", "l", I, L), al,
-                                      be, at("D", 0, "i", "l", I, L));
+                            sb_printf(s, "            %s = %s * acc + %s * %s;\n", mm_at("D", 0, "i", "l", I, L), al,
+                                      be, mm_at("D", 0, "i", "l", I, L));
                         else
-                            sb_printf(s, "            %s = acc + %s * %s;\n", at("D", 0, "i", "l", I, L), be,
-                                      at("D", 0, "i", "l", I, L));
+                            sb_printf(s, "            %s = acc + %s * %s;\n", mm_at("D", 0, "i", "l", I, L), be,
+                                      mm_at("D", 0, "i", "l", I, L));
                         sb_append(s, "        }\n    }\n}\n");
                     }
                     emit_cuda(p, lay, late, runtime, f64, I, K, J, L, al, be);

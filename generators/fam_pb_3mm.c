@@ -14,30 +14,10 @@
 
 #include "gen.h"
 #include "gen_text.h"
+#include "gen_matmul.h"
 
 enum { ROW, COL, RT };
 static const char *const LAYOUT_TAG[] = {"row", "col", "rt"};
-
-/* Rounds a tolerance to two significant digits. */
-static double tol2(double v)
-{
-    double scale = pow(10, floor(log10(v)) - 1);
-    return ceil(v / scale) * scale;
-}
-
-/* Element (r, c) of matrix x with `rows` rows and `cols` columns. */
-static const char *at(const char *x, int colmajor, const char *r, const char *c, const char *rows,
-                      const char *cols)
-{
-    static char pool[12][96];
-    static int k;
-    char *b = pool[k++ % 12];
-    if (colmajor)
-        snprintf(b, 96, "%s[%s + %s * %s]", x, r, c, rows);
-    else
-        snprintf(b, 96, "%s[%s * %s + %s]", x, r, cols, c);
-    return b;
-}
 
 /* One explicit dot-product nest: Z(i, j) = sum_k X(i, k) * Y(k, j). */
 static void emit_nest(StrBuf *s, const char *ty, const char *z, const char *x, const char *y,
@@ -47,71 +27,11 @@ static void emit_nest(StrBuf *s, const char *ty, const char *z, const char *x, c
     sb_printf(s, "        for (int j = 0; j < %s; j++) {\n", C);
     sb_printf(s, "            %s acc = 0;\n", ty);
     sb_printf(s, "            for (int k = 0; k < %s; k++)\n                acc += %s * %s;\n", M,
-              at(x, cx, "i", "k", R, M), at(y, cy, "k", "j", M, C));
-    sb_printf(s, "            %s = acc;\n        }\n    }\n", at(z, cz, "i", "j", R, C));
+              mm_at(x, cx, "i", "k", R, M), mm_at(y, cy, "k", "j", M, C));
+    sb_printf(s, "            %s = acc;\n        }\n    }\n", mm_at(z, cz, "i", "j", R, C));
 }
 
 /* ---- the pair ---- */
-
-/* Appends one tiled matrix-product kernel: z (rows x cols, row-major) from
- * x (rows x inner, row-major) and y (inner x cols; row-major, or stored
- * transposed as cols x inner when ytrans).  A 16 x 16 block computes a
- * 16 x 16 tile of z, staging 16 x 16 tiles of x and y through shared
- * memory; a transposed y is read along its rows (coalesced) and stored
- * transposed in the tile.  `scalars` is appended to the parameter list
- * (", float alpha" ...); `store` writes the result acc to z[o]. */
-static void emit_matmul(GenProgram *p, const char *kname, const char *ty, int ytrans, const char *scalars,
-                        const char *comment, const char *store)
-{
-    StrBuf *k = gen_cuda_src(p);
-    char head[64], params[200];
-    snprintf(head, sizeof head, "extern \"C\" __global__ void %s", kname);
-    snprintf(params, sizeof params,
-             "const %s *__restrict__ x, const %s *__restrict__ y, %s *__restrict__ z%s, int rows, int inner, "
-             "int cols",
-             ty, ty, ty, scalars);
-    sb_printf(k, "/* %s\n * z is rows x cols, x rows x inner, y %s; all row-major. */\n", comment,
-              ytrans ? "stored transposed (cols x inner)" : "inner x cols");
-    text_put_signature(k, head, params);
-    sb_printf(k,
-              "{\n"
-              "    __shared__ %s xs[TILE][TILE];\n"
-              "    __shared__ %s ys[TILE][TILE + 1];\n"
-              "    const int tx = threadIdx.x, ty = threadIdx.y;\n"
-              "    const int r = blockIdx.y * TILE + ty, c = blockIdx.x * TILE + tx;\n"
-              "    %s acc = 0;\n"
-              "    for (int k0 = 0; k0 < inner; k0 += TILE) {\n"
-              "        xs[ty][tx] = r < rows && k0 + tx < inner ? x[(long long)r * inner + k0 + tx] : 0;\n",
-              ty, ty, ty);
-    if (ytrans)
-        sb_append(k, "        const int yc = blockIdx.x * TILE + ty;\n"
-                     "        ys[tx][ty] = k0 + tx < inner && yc < cols ? y[(long long)yc * inner + k0 + tx] : 0;\n");
-    else
-        sb_append(k, "        ys[ty][tx] = k0 + ty < inner && c < cols ? y[(long long)(k0 + ty) * cols + c] : 0;\n");
-    sb_printf(k,
-              "        __syncthreads();\n"
-              "        for (int kk = 0; kk < TILE; kk++)\n"
-              "            acc += xs[ty][kk] * ys[kk][tx];\n"
-              "        __syncthreads();\n"
-              "    }\n"
-              "    if (r < rows && c < cols) {\n"
-              "        const long long o = (long long)r * cols + c;\n"
-              "        %s;\n"
-              "    }\n"
-              "}\n",
-              store);
-}
-
-/* Launches kname for z = x y with z rows x cols and inner dimension inner
- * (param names or expressions); `scalars` lists scalar args (",alpha"). */
-static void launch_matmul(GenProgram *p, const char *kname, const char *x, const char *y, const char *z,
-                          const char *scalars, const char *rows, const char *inner, const char *cols)
-{
-    char grid[64], args[96];
-    snprintf(grid, sizeof grid, "(%s+15)/16,(%s+15)/16", cols, rows);
-    snprintf(args, sizeof args, "%s,%s,%s%s,%s,%s,%s", x, y, z, scalars, rows, inner, cols);
-    gen_launch(p, kname, grid, "16,16", NULL, args);
-}
 
 /* The pair: one tiled matrix-product kernel launched three times, E = A B,
  * F = C D, G = E F.  Column-major matrices are the row-major transposes of
@@ -132,19 +52,19 @@ static void emit_cuda(GenProgram *p, int lay, int f64, const char *I, const char
     else
         sb_append(k, " * All matrices are row-major. */\n");
     sb_append(k, "#define TILE 16\n\n");
-    emit_matmul(p, "matmul", text_ctype(f64), lay == RT, "", "z = x y.", "z[o] = acc");
+    mm_emit_matmul(p, "matmul", text_ctype(f64), lay == RT, "", "z = x y.", "z[o] = acc");
     if (lay == COL) {
-        launch_matmul(p, "matmul", "B", "A", "E", "", J, K, I);
-        launch_matmul(p, "matmul", "D", "C", "F", "", L, M, J);
-        launch_matmul(p, "matmul", "F", "E", "G", "", L, J, I);
+        mm_launch_matmul(p, "matmul", "B", "A", "E", "", J, K, I);
+        mm_launch_matmul(p, "matmul", "D", "C", "F", "", L, M, J);
+        mm_launch_matmul(p, "matmul", "F", "E", "G", "", L, J, I);
     } else if (lay == RT) {
-        launch_matmul(p, "matmul", "A", "B", "E", "", I, K, J);
-        launch_matmul(p, "matmul", "D", "C", "F", "", L, M, J);
-        launch_matmul(p, "matmul", "E", "F", "G", "", I, J, L);
+        mm_launch_matmul(p, "matmul", "A", "B", "E", "", I, K, J);
+        mm_launch_matmul(p, "matmul", "D", "C", "F", "", L, M, J);
+        mm_launch_matmul(p, "matmul", "E", "F", "G", "", I, J, L);
     } else {
-        launch_matmul(p, "matmul", "A", "B", "E", "", I, K, J);
-        launch_matmul(p, "matmul", "C", "D", "F", "", J, M, L);
-        launch_matmul(p, "matmul", "E", "F", "G", "", I, J, L);
+        mm_launch_matmul(p, "matmul", "A", "B", "E", "", I, K, J);
+        mm_launch_matmul(p, "matmul", "C", "D", "F", "", J, M, L);
+        mm_launch_matmul(p, "matmul", "E", "F", "G", "", I, J, L);
     }
     gen_knob(p, "block", "16x16");
     gen_knob(p, "mapping", "tiled-16x16-shared, three launches");
@@ -202,9 +122,9 @@ static int generate(GenCtx *g)
                     double nk = rect ? 2048 : 4096, nj = rect ? 3072 : 4096, nm = rect ? 2560 : 4096;
                     double mag = sqrt(nj) * sqrt(nk) / 3 * sqrt(nm) / 3;
                     if (f64)
-                        gen_tolerance(p, tol2(1e-11 * mag), 1e-7);
+                        gen_tolerance(p, text_tol2(1e-11 * mag), 1e-7);
                     else
-                        gen_tolerance(p, tol2(1e-4 * mag), 1e-3);
+                        gen_tolerance(p, text_tol2(1e-4 * mag), 1e-3);
 
                     StrBuf *s = gen_src(p);
                     sb_append(s, "/* 3mm: E = A * B, F = C * D, G = E * F.\n");

@@ -70,9 +70,9 @@ static int generate(GenCtx *g)
                     mv_large_dims(&sh, 1, &rows, &cols);
                     double mag = sqrt(rows) / sqrt(3.0) * sqrt(cols) / 3;
                     if (f64)
-                        gen_tolerance(p, fmax(1e-9, mv_tol2(1e-11 * mag)), 1e-7);
+                        gen_tolerance(p, fmax(1e-9, text_tol2(1e-11 * mag)), 1e-7);
                     else
-                        gen_tolerance(p, mv_tol2(1e-4 * mag), 1e-3);
+                        gen_tolerance(p, text_tol2(1e-4 * mag), 1e-3);
 
                     StrBuf *s = gen_src(p);
                     sb_printf(s, "/* atax: y = A^T (A x) for an %s matrix A%s.\n", rect ? "m x n" : "n x n",

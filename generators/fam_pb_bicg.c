@@ -60,7 +60,7 @@ static int generate(GenCtx *g)
                     if (f64)
                         gen_tolerance(p, 1e-9, 1e-7);
                     else
-                        gen_tolerance(p, mv_tol2(3e-5 * mag), 1e-3);
+                        gen_tolerance(p, text_tol2(3e-5 * mag), 1e-3);
 
                     StrBuf *s = gen_src(p);
                     sb_printf(s, "/* bicg: q = A p and s = A^T r for an %s matrix A.\n", rect ? "m x n" : "n x n");

@@ -15,37 +15,8 @@
 
 #include "gen.h"
 #include "gen_text.h"
+#include "gen_colmean.h"
 #include "gen_tmpl.h"
-
-/* The data matrix holds n observations (rows) of m variables (columns). */
-static const char *dat(int col, const char *buf, const char *k, const char *j)
-{
-    static char pool[12][80];
-    static int q;
-    char *b = pool[q++ % 12];
-    if (col)
-        snprintf(b, 80, "%s[%s + %s * n]", buf, k, j);
-    else
-        snprintf(b, 80, "%s[%s * m + %s]", buf, k, j);
-    return b;
-}
-
-/* mean[j] = the average of column j of `src`, walking the data in storage
- * order (observation by observation when row-major). */
-static void emit_mean(StrBuf *s, const char *ty, int col, const char *src)
-{
-    if (col) {
-        sb_append(s, "    for (int j = 0; j < m; j++) {\n");
-        sb_printf(s, "        %s sum = 0;\n", ty);
-        sb_printf(s, "        for (int k = 0; k < n; k++)\n            sum += %s;\n", dat(col, src, "k", "j"));
-        sb_append(s, "        mean[j] = sum / n;\n    }\n");
-    } else {
-        sb_append(s, "    for (int j = 0; j < m; j++)\n        mean[j] = 0;\n");
-        sb_append(s, "    for (int k = 0; k < n; k++)\n        for (int j = 0; j < m; j++)\n");
-        sb_printf(s, "            mean[j] += %s;\n", dat(col, src, "k", "j"));
-        sb_append(s, "    for (int j = 0; j < m; j++)\n        mean[j] /= n;\n");
-    }
-}
 
 enum { INPLACE, COPY, DIRECT };
 static const char *const FORM_TAG[] = {"inplace", "copy", "direct"};
@@ -303,19 +274,19 @@ static int generate(GenCtx *g)
                     snprintf(params + pl, sizeof params - (size_t)pl, ", int n, int m");
                     text_put_signature(s, "void correlation", params);
                     sb_append(s, "{\n");
-                    emit_mean(s, ty, col, "data");
+                    cm_emit_mean(s, ty, col, "data");
                     if (col) {
                         sb_append(s, "    for (int j = 0; j < m; j++) {\n");
                         sb_printf(s, "        %s sum = 0;\n", ty);
                         sb_append(s, "        for (int k = 0; k < n; k++) {\n");
-                        sb_printf(s, "            %s d = %s - mean[j];\n", ty, dat(col, "data", "k", "j"));
+                        sb_printf(s, "            %s d = %s - mean[j];\n", ty, cm_dat(col, "data", "k", "j"));
                         sb_append(s, "            sum += d * d;\n        }\n");
                         sb_printf(s, "        %s sd = %s(sum / n);\n", ty, sq);
                         sb_printf(s, "        stddev[j] = sd <= %s ? %s : sd;\n    }\n", eps, text_lit(1, f64));
                     } else {
                         sb_append(s, "    for (int j = 0; j < m; j++)\n        stddev[j] = 0;\n");
                         sb_append(s, "    for (int k = 0; k < n; k++) {\n        for (int j = 0; j < m; j++) {\n");
-                        sb_printf(s, "            %s d = %s - mean[j];\n", ty, dat(col, "data", "k", "j"));
+                        sb_printf(s, "            %s d = %s - mean[j];\n", ty, cm_dat(col, "data", "k", "j"));
                         sb_append(s, "            stddev[j] += d * d;\n        }\n    }\n");
                         sb_append(s, "    for (int j = 0; j < m; j++) {\n");
                         sb_printf(s, "        stddev[j] = %s(stddev[j] / n);\n", sq);
@@ -330,7 +301,7 @@ static int generate(GenCtx *g)
                         else
                             sb_append(s, "    for (int k = 0; k < n; k++)\n        for (int j = 0; j < m; j++)\n");
                         sb_printf(s, "            %s = (%s - mean[j]) / (root_n * stddev[j]);\n",
-                                  dat(col, x, "k", "j"), dat(col, "data", "k", "j"));
+                                  cm_dat(col, x, "k", "j"), cm_dat(col, "data", "k", "j"));
                     }
                     sb_append(s, "    for (int i = 0; i < m; i++) {\n");
                     sb_printf(s, "        corr[i * m + i] = %s;\n", text_lit(1, f64));
@@ -339,11 +310,11 @@ static int generate(GenCtx *g)
                     sb_append(s, "            for (int k = 0; k < n; k++)\n");
                     if (form == DIRECT) {
                         sb_printf(s, "                sum += (%s - mean[i]) * (%s - mean[j]);\n",
-                                  dat(col, "data", "k", "i"), dat(col, "data", "k", "j"));
+                                  cm_dat(col, "data", "k", "i"), cm_dat(col, "data", "k", "j"));
                         sb_printf(s, "            %s r = sum / (n * stddev[i] * stddev[j]);\n", ty);
                         sb_append(s, "            corr[i * m + j] = r;\n            corr[j * m + i] = r;\n");
                     } else {
-                        sb_printf(s, "                sum += %s * %s;\n", dat(col, x, "k", "i"), dat(col, x, "k", "j"));
+                        sb_printf(s, "                sum += %s * %s;\n", cm_dat(col, x, "k", "i"), cm_dat(col, x, "k", "j"));
                         sb_append(s, "            corr[i * m + j] = sum;\n            corr[j * m + i] = sum;\n");
                     }
                     sb_append(s, "        }\n    }\n}\n");

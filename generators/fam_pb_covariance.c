@@ -13,37 +13,8 @@
 
 #include "gen.h"
 #include "gen_text.h"
+#include "gen_colmean.h"
 #include "gen_tmpl.h"
-
-/* The data matrix holds n observations (rows) of m variables (columns). */
-static const char *dat(int col, const char *buf, const char *k, const char *j)
-{
-    static char pool[12][80];
-    static int q;
-    char *b = pool[q++ % 12];
-    if (col)
-        snprintf(b, 80, "%s[%s + %s * n]", buf, k, j);
-    else
-        snprintf(b, 80, "%s[%s * m + %s]", buf, k, j);
-    return b;
-}
-
-/* mean[j] = the average of column j of `src`, walking the data in storage
- * order (observation by observation when row-major). */
-static void emit_mean(StrBuf *s, const char *ty, int col, const char *src)
-{
-    if (col) {
-        sb_append(s, "    for (int j = 0; j < m; j++) {\n");
-        sb_printf(s, "        %s sum = 0;\n", ty);
-        sb_printf(s, "        for (int k = 0; k < n; k++)\n            sum += %s;\n", dat(col, src, "k", "j"));
-        sb_append(s, "        mean[j] = sum / n;\n    }\n");
-    } else {
-        sb_append(s, "    for (int j = 0; j < m; j++)\n        mean[j] = 0;\n");
-        sb_append(s, "    for (int k = 0; k < n; k++)\n        for (int j = 0; j < m; j++)\n");
-        sb_printf(s, "            mean[j] += %s;\n", dat(col, src, "k", "j"));
-        sb_append(s, "    for (int j = 0; j < m; j++)\n        mean[j] /= n;\n");
-    }
-}
 
 enum { INPLACE, COPY, DIRECT };
 static const char *const FORM_TAG[] = {"inplace", "copy", "direct"};
@@ -265,7 +236,7 @@ static int generate(GenCtx *g)
                              form == COPY ? " *centered" : "", ty, ty);
                     text_put_signature(s, "void covariance", params);
                     sb_append(s, "{\n");
-                    emit_mean(s, ty, col, "data");
+                    cm_emit_mean(s, ty, col, "data");
                     const char *x = form == COPY ? "centered" : "data";
                     if (form != DIRECT) {
                         if (col)
@@ -273,10 +244,10 @@ static int generate(GenCtx *g)
                         else
                             sb_append(s, "    for (int k = 0; k < n; k++)\n        for (int j = 0; j < m; j++)\n");
                         if (form == INPLACE)
-                            sb_printf(s, "            %s -= mean[j];\n", dat(col, x, "k", "j"));
+                            sb_printf(s, "            %s -= mean[j];\n", cm_dat(col, x, "k", "j"));
                         else
-                            sb_printf(s, "            %s = %s - mean[j];\n", dat(col, x, "k", "j"),
-                                      dat(col, "data", "k", "j"));
+                            sb_printf(s, "            %s = %s - mean[j];\n", cm_dat(col, x, "k", "j"),
+                                      cm_dat(col, "data", "k", "j"));
                     }
                     sb_append(s, "    for (int i = 0; i < m; i++) {\n");
                     sb_append(s, "        for (int j = i; j < m; j++) {\n");
@@ -284,9 +255,9 @@ static int generate(GenCtx *g)
                     sb_append(s, "            for (int k = 0; k < n; k++)\n");
                     if (form == DIRECT)
                         sb_printf(s, "                sum += (%s - mean[i]) * (%s - mean[j]);\n",
-                                  dat(col, "data", "k", "i"), dat(col, "data", "k", "j"));
+                                  cm_dat(col, "data", "k", "i"), cm_dat(col, "data", "k", "j"));
                     else
-                        sb_printf(s, "                sum += %s * %s;\n", dat(col, x, "k", "i"), dat(col, x, "k", "j"));
+                        sb_printf(s, "                sum += %s * %s;\n", cm_dat(col, x, "k", "i"), cm_dat(col, x, "k", "j"));
                     sb_printf(s, "            cov[i * m + j] = sum / %s;\n", sample ? "(n - 1)" : "n");
                     sb_append(s, "            cov[j * m + i] = cov[i * m + j];\n        }\n    }\n}\n");
                     emit_cuda(p, form, col, f64, sample);

@@ -145,7 +145,7 @@ static int generate(GenCtx *g)
                     if (f64)
                         gen_tolerance(p, 1e-9, 1e-7);
                     else
-                        gen_tolerance(p, mv_tol2(3e-5 * mag), 1e-3);
+                        gen_tolerance(p, text_tol2(3e-5 * mag), 1e-3);
 
                     StrBuf *s = gen_src(p);
                     sb_printf(s, "/* gesummv: y = alpha * A x + beta * B x for %s matrices A and B%s.\n",

@@ -7,13 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Rounds a tolerance to two significant digits. */
-double mv_tol2(double v)
-{
-    double scale = pow(10, floor(log10(v)) - 1);
-    return ceil(v / scale) * scale;
-}
-
 const char *const MV_LAYOUT_TAG[] = {"row", "col", "pad"};
 
 Shape mv_shape_of(int rect, int lay)

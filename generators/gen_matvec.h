@@ -26,8 +26,6 @@ typedef struct Shape {
 
 extern const char *const MV_LAYOUT_TAG[]; /* "row", "col", "pad" */
 
-/* Rounds a tolerance up to two significant digits. */
-double mv_tol2(double v);
 Shape mv_shape_of(int rect, int lay);
 /* Element (r, c) of matrix x. */
 const char *mv_at(const Shape *sh, const char *x, const char *r, const char *c);

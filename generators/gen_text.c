@@ -2,6 +2,7 @@
  * (see gen_text.h). */
 #include "gen_text.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -45,4 +46,11 @@ void text_put_signature(StrBuf *s, const char *head, const char *params)
         q = e ? e + 2 : q + len;
     }
     sb_append(s, ")\n");
+}
+
+/* Rounds a tolerance to two significant digits. */
+double text_tol2(double v)
+{
+    double scale = pow(10, floor(log10(v)) - 1);
+    return ceil(v / scale) * scale;
 }

@@ -18,4 +18,7 @@ const char *text_lit(double v, int f64);
  * at 100 columns with continuation lines aligned after the parenthesis. */
 void text_put_signature(StrBuf *s, const char *head, const char *params);
 
+/* v rounded up to two significant digits: a tolerance as a person writes it. */
+double text_tol2(double v);
+
 #endif
