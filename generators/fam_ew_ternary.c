@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "gen_text.h"
 #include "gen_tmpl.h"
 
 typedef struct TerOp {
@@ -141,30 +142,6 @@ static void emit_t(StrBuf *s, const char *tmpl, int f32, const char *ty)
 
 typedef enum Kind { K_F32, K_F64, K_I32, K_U8 } Kind;
 
-/* Appends C text in CUDA's spelling: kernel.cu includes no headers, so the
- * fixed-width types and limits of the C helpers become int, long long and
- * unsigned char, and a static helper becomes a __device__ function. */
-static void put_cuda(StrBuf *k, const char *text)
-{
-    static const char *const from[] = {"int32_t", "int64_t", "uint8_t", "INT32_MAX", "INT32_MIN", "static "};
-    static const char *const to[] = {"int", "long long", "unsigned char", "2147483647", "(-2147483647 - 1)",
-                                     "static __device__ "};
-    for (const char *c = text; *c;) {
-        int hit = -1;
-        if (c == text || !(c[-1] == '_' || (c[-1] >= 'a' && c[-1] <= 'z') || (c[-1] >= 'A' && c[-1] <= 'Z') ||
-                           (c[-1] >= '0' && c[-1] <= '9')))
-            for (int w = 0; w < 6 && hit < 0; w++)
-                if (strncmp(c, from[w], strlen(from[w])) == 0)
-                    hit = w;
-        if (hit < 0) {
-            sb_putc(k, *c++);
-        } else {
-            sb_append(k, to[hit]);
-            c += strlen(from[hit]);
-        }
-    }
-}
-
 /* The pair: one thread per output element in 256-thread blocks.  Vectors
  * use a 64-bit flat index; the broadcast shapes use a 2-D grid (x over the
  * m columns, y over the n rows) so c is indexed by the row or column
@@ -182,7 +159,7 @@ static void emit_cuda(GenProgram *p, const TerOp *op, Kind kind, int bc, const c
     sb_printf(k, "/* out = %s: %s. */\n", op->math, maps[bc]);
     if (op->helper) {
         emit_t(&t, op->helper, f32, cty);
-        put_cuda(k, sb_str(&t));
+        text_put_cuda(k, sb_str(&t));
         sb_reset(&t);
     }
     sb_printf(&t, "extern \"C\" __global__ void %s(const %s *__restrict__ a, const %s *__restrict__ b, "
@@ -208,7 +185,7 @@ static void emit_cuda(GenProgram *p, const TerOp *op, Kind kind, int bc, const c
     if (kind == K_U8)
         sb_append(k, "(unsigned char)(");
     emit_t(&t, op->expr, f32, cty);
-    put_cuda(k, sb_str(&t));
+    text_put_cuda(k, sb_str(&t));
     sb_release(&t);
     sb_append(k, kind == K_U8 ? ");\n}\n" : ";\n}\n");
     gen_knob(p, "block", "256");

@@ -54,3 +54,27 @@ double text_tol2(double v)
     double scale = pow(10, floor(log10(v)) - 1);
     return ceil(v / scale) * scale;
 }
+
+/* Appends C text in CUDA's spelling: kernel.cu includes no headers, so the
+ * fixed-width types and limits of the C helpers become int, long long and
+ * unsigned char, and a static helper becomes a __device__ function. */
+void text_put_cuda(StrBuf *k, const char *text)
+{
+    static const char *const from[] = {"int32_t", "int64_t", "uint8_t", "INT32_MAX", "INT32_MIN", "static "};
+    static const char *const to[] = {"int", "long long", "unsigned char", "2147483647", "(-2147483647 - 1)",
+                                     "static __device__ "};
+    for (const char *c = text; *c;) {
+        int hit = -1;
+        if (c == text || !(c[-1] == '_' || (c[-1] >= 'a' && c[-1] <= 'z') || (c[-1] >= 'A' && c[-1] <= 'Z') ||
+                           (c[-1] >= '0' && c[-1] <= '9')))
+            for (int w = 0; w < 6 && hit < 0; w++)
+                if (strncmp(c, from[w], strlen(from[w])) == 0)
+                    hit = w;
+        if (hit < 0) {
+            sb_putc(k, *c++);
+        } else {
+            sb_append(k, to[hit]);
+            c += strlen(from[hit]);
+        }
+    }
+}

@@ -1,6 +1,7 @@
-/* gen_text.h — C and CUDA spelling shared by the hand-written families
- * (the polybench ones): the element type, a floating literal as a person
- * writes it, and a signature wrapped at 100 columns.
+/* gen_text.h — C and CUDA spelling shared by hand-written families (the
+ * polybench ones, ew_binary and ew_ternary): the element type, a floating
+ * literal or tolerance as a person writes it, a signature wrapped at 100
+ * columns, C helpers respelled for kernel.cu.
  *
  * Promise: deterministic; text_lit() returns one of 8 rotating static
  * buffers (valid for the next 7 calls), the others literals or append to
@@ -20,5 +21,10 @@ void text_put_signature(StrBuf *s, const char *head, const char *params);
 
 /* v rounded up to two significant digits: a tolerance as a person writes it. */
 double text_tol2(double v);
+
+/* Appends C text in CUDA's spelling: kernel.cu includes no headers, so
+ * int32_t, int64_t, uint8_t, INT32_MAX and INT32_MIN become int, long long,
+ * unsigned char and their values, and `static ` helpers __device__ ones. */
+void text_put_cuda(StrBuf *k, const char *text);
 
 #endif
