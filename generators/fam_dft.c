@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "gen_reduce.h"
 #include "gen_spec.h"
 
 #define TP "static const double TWO_PI = 6.283185307179586;\n\n"
@@ -32,22 +33,6 @@
  * reduce over bins with the block sum.  The transforms at frequencies off
  * the DFT grid (frequency-list, zoom-band) rotate their twiddle term by
  * term instead, re-anchored on cos/sin every 256 terms. */
-#define BLOCK_SUM(A)                                                                                    \
-    "/* Sum of v over the block, valid in thread 0 (blockDim.x a multiple of 32,\n"                     \
-    " * at most 1024).  The first barrier lets a second call reuse part[]. */\n"                         \
-    "__device__ " A " block_sum(" A " v)\n{\n"                                                              \
-    "    __shared__ " A " part[32];\n"                                                                     \
-    "    for (int o = 16; o > 0; o >>= 1)\n"                                                              \
-    "        v += __shfl_down_sync(0xffffffffu, v, o);\n"                                                  \
-    "    __syncthreads();\n"                                                                              \
-    "    if (threadIdx.x % 32 == 0)\n"                                                                    \
-    "        part[threadIdx.x / 32] = v;\n"                                                               \
-    "    __syncthreads();\n"                                                                              \
-    "    v = threadIdx.x < blockDim.x / 32 ? part[threadIdx.x] : 0;\n"                                     \
-    "    if (threadIdx.x < 32)\n"                                                                         \
-    "        for (int o = 16; o > 0; o >>= 1)\n"                                                          \
-    "            v += __shfl_down_sync(0xffffffffu, v, o);\n"                                              \
-    "    return v;\n}\n\n"
 
 static const Spec SPECS[] = {
     {"f32 f64", "complex-forward", "dft", "X = DFT(x), complex interleaved ($D)", "x:in:n,2;y:out:n,2;n:param", NULL,
@@ -486,7 +471,7 @@ static const Spec SPECS[] = {
      "    }\n}\n",
      "#define TWO_PI 6.283185307179586\n"
      "\n"
-     BLOCK_SUM("double")
+     REDUCE_BLOCK_SUM("double")
      "/* First launch: cos and sin of 2 pi m / len for every m < len, the twiddle\n"
      " * factors of all the sums (the C program evaluates the same expressions\n"
      " * term by term). */\n"
@@ -1808,7 +1793,7 @@ static const Spec SPECS[] = {
      "    }\n}\n",
      "#define TWO_PI 6.283185307179586\n"
      "\n"
-     BLOCK_SUM("double")
+     REDUCE_BLOCK_SUM("double")
      "/* First launch: cos and sin of 2 pi m / len for every m < len, the twiddle\n"
      " * factors of all the sums (the C program evaluates the same expressions\n"
      " * term by term). */\n"
@@ -2151,7 +2136,7 @@ static const Spec SPECS[] = {
      "    }\n}\n",
      "#define TWO_PI 6.283185307179586\n"
      "\n"
-     BLOCK_SUM("double")
+     REDUCE_BLOCK_SUM("double")
      "/* First launch: cos and sin of 2 pi m / len for every m < len, the twiddle\n"
      " * factors of all the sums (the C program evaluates the same expressions\n"
      " * term by term). */\n"

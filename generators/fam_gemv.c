@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "gen_reduce.h"
 #include "gen_spec.h"
 
 #define GEMV_CFG "small:m=200,n=300|edge:m=1,n=1|edge-prime:m=37,n=131|edge-col:m=131,n=1|large:m=16384,n=$(16384|8192)"
@@ -23,22 +24,6 @@
  * partial per warp through shared memory); one that runs across rows gets
  * one thread per output, so a warp reads consecutive addresses.  Sums are
  * in double (or the exact integer type), as in the C programs. */
-#define BLOCK_SUM(A)                                                                                    \
-    "/* Sum of v over the block, valid in thread 0 (blockDim.x a multiple of 32,\n"                     \
-    " * at most 1024).  The first barrier lets a second call reuse part[]. */\n"                         \
-    "__device__ " A " block_sum(" A " v)\n{\n"                                                              \
-    "    __shared__ " A " part[32];\n"                                                                     \
-    "    for (int o = 16; o > 0; o >>= 1)\n"                                                              \
-    "        v += __shfl_down_sync(0xffffffffu, v, o);\n"                                                  \
-    "    __syncthreads();\n"                                                                              \
-    "    if (threadIdx.x % 32 == 0)\n"                                                                    \
-    "        part[threadIdx.x / 32] = v;\n"                                                               \
-    "    __syncthreads();\n"                                                                              \
-    "    v = threadIdx.x < blockDim.x / 32 ? part[threadIdx.x] : 0;\n"                                     \
-    "    if (threadIdx.x < 32)\n"                                                                         \
-    "        for (int o = 16; o > 0; o >>= 1)\n"                                                          \
-    "            v += __shfl_down_sync(0xffffffffu, v, o);\n"                                              \
-    "    return v;\n}\n\n"
 
 static const Spec SPECS[] = {
     {"f32 f64", "gemv-n-rowmajor", "gemv", "y = alpha*A*x + beta*y, A m x n row-major ($D)",
@@ -52,7 +37,7 @@ static const Spec SPECS[] = {
      "            acc += a[i * n + j] * x[j];\n"
      "        y[i] = alpha * acc + beta * y[i];\n"
      "    }\n}\n",
-     BLOCK_SUM("double")
+     REDUCE_BLOCK_SUM("double")
      "/* y = alpha * A * x + beta * y: one block per row of A. */\n"
      "extern \"C\" __global__ void gemv(const $T *a, const $T *x, $T *y, $T alpha, $T beta, int m, int n)\n"
      "{\n"
@@ -132,7 +117,7 @@ static const Spec SPECS[] = {
      "            acc += col[i] * x[i];\n"
      "        y[j] = alpha * acc + beta * y[j];\n"
      "    }\n}\n",
-     BLOCK_SUM("double")
+     REDUCE_BLOCK_SUM("double")
      "/* y = alpha * A^T * x + beta * y, A column-major: one block per column. */\n"
      "extern \"C\" __global__ void gemv_t(const $T *a, const $T *x, $T *y, $T alpha, $T beta, int m, int n)\n"
      "{\n"
@@ -162,7 +147,7 @@ static const Spec SPECS[] = {
      "            acc += row[j] * x[j];\n"
      "        y[i] = alpha * acc + beta * y[i];\n"
      "    }\n}\n",
-     BLOCK_SUM("double")
+     REDUCE_BLOCK_SUM("double")
      "/* y = alpha * A * x + beta * y, rows lda apart: one block per row. */\n"
      "extern \"C\" __global__ void gemv_lda(const $T *a, const $T *x, $T *y, $T alpha, $T beta, int m, int n, int lda)\n"
      "{\n"
@@ -192,7 +177,7 @@ static const Spec SPECS[] = {
      "            acc += a[j * lda + i] * x[i];\n"
      "        y[j] = alpha * acc + beta * y[j];\n"
      "    }\n}\n",
-     BLOCK_SUM("double")
+     REDUCE_BLOCK_SUM("double")
      "/* y = alpha * A^T * x + beta * y, columns lda apart: one block per column. */\n"
      "extern \"C\" __global__ void gemv_t_lda(const $T *a, const $T *x, $T *y, $T alpha, $T beta, int m, int n, int lda)\n"
      "{\n"
@@ -217,7 +202,7 @@ static const Spec SPECS[] = {
      "            acc += a[i * n + j] * x[j];\n"
      "        y[i] = acc;\n"
      "    }\n}\n",
-     BLOCK_SUM("double")
+     REDUCE_BLOCK_SUM("double")
      "/* y = A * x: one block per row of A. */\n"
      "extern \"C\" __global__ void matvec(const $T *a, const $T *x, $T *y, int m, int n)\n"
      "{\n"
@@ -546,7 +531,7 @@ static const Spec SPECS[] = {
      "            acc += w[i * n + j] * x[j];\n"
      "        y[i] = fmax(acc, 0.0);\n"
      "    }\n}\n",
-     BLOCK_SUM("double")
+     REDUCE_BLOCK_SUM("double")
      "/* y = max(W * x + b, 0): one block per row of W. */\n"
      "extern \"C\" __global__ void linear_relu(const $T *w, const $T *x, const $T *b, $T *y, int m, int n)\n"
      "{\n"
@@ -573,7 +558,7 @@ static const Spec SPECS[] = {
      "            acc += w[i * n + j] * x[j];\n"
      "        y[i] = tanhf((float)acc);\n"
      "    }\n}\n",
-     BLOCK_SUM("double")
+     REDUCE_BLOCK_SUM("double")
      "/* y = tanh(W * x + b): one block per row of W. */\n"
      "extern \"C\" __global__ void linear_tanh(const float *w, const float *x, const float *b, float *y, int m, int n)\n"
      "{\n"
@@ -633,7 +618,7 @@ static const Spec SPECS[] = {
      "            acc += a[i * n + j] * x[j * incx];\n"
      "        y[i * incy] = alpha * acc + beta * y[i * incy];\n"
      "    }\n}\n",
-     BLOCK_SUM("double")
+     REDUCE_BLOCK_SUM("double")
      "/* y = alpha * A * x + beta * y, strided x and y: one block per row of A. */\n"
      "extern \"C\" __global__ void gemv_strided(const $T *a, const $T *x, $T *y, $T alpha, $T beta, int m, int n, int incx, int incy)\n"
      "{\n"
@@ -666,7 +651,7 @@ static const Spec SPECS[] = {
      "            y[(size_t)b * m + i] = acc;\n"
      "        }\n"
      "    }\n}\n",
-     BLOCK_SUM("double")
+     REDUCE_BLOCK_SUM("double")
      "/* y[b] = A[b] * x[b]: one block per row, blockIdx.y the batch entry. */\n"
      "extern \"C\" __global__ void gemv_batched(const $T *a, const $T *x, $T *y, int batch, int m, int n)\n"
      "{\n"
@@ -701,7 +686,7 @@ static const Spec SPECS[] = {
      "        y[2 * i] += re;\n"
      "        y[2 * i + 1] += im;\n"
      "    }\n}\n",
-     BLOCK_SUM("double")
+     REDUCE_BLOCK_SUM("double")
      "/* Complex y = A * x + y: one block per row of A, two block-wide sums. */\n"
      "extern \"C\" __global__ void zgemv(const $T *a, const $T *x, $T *y, int m, int n)\n"
      "{\n"
@@ -737,7 +722,7 @@ static const Spec SPECS[] = {
      "            acc += a[i * n + j] * x[j];\n"
      "        y[i] = acc;\n"
      "    }\n}\n",
-     BLOCK_SUM("int")
+     REDUCE_BLOCK_SUM("int")
      "/* y = A * x, int8 in, exact int32 sums: one block per row of A. */\n"
      "extern \"C\" __global__ void gemv_i8(const signed char *a, const signed char *x, int *y, int m, int n)\n"
      "{\n"
@@ -766,7 +751,7 @@ static const Spec SPECS[] = {
      "            acc += a[i * n + j] * x[j];\n"
      "        y[i] = acc;\n"
      "    }\n}\n",
-     BLOCK_SUM("long long")
+     REDUCE_BLOCK_SUM("long long")
      "/* y = A * x, int16 in, exact int64 sums: one block per row of A. */\n"
      "extern \"C\" __global__ void gemv_i16(const short *a, const short *x, long long *y, int m, int n)\n"
      "{\n"
@@ -799,7 +784,7 @@ static const Spec SPECS[] = {
      "            acc += r[i] * a[i * n + j];\n"
      "        s[j] = acc;\n"
      "    }\n}\n",
-     BLOCK_SUM("double")
+     REDUCE_BLOCK_SUM("double")
      "/* First launch, q = A * p: one block per row of A. */\n"
      "extern \"C\" __global__ void bicg_q(const $T *a, const $T *p, $T *q, int m, int n)\n"
      "{\n"
@@ -837,7 +822,7 @@ static const Spec SPECS[] = {
      "            acc -= a[i * n + j] * x[j];\n"
      "        r[i] = acc;\n"
      "    }\n}\n",
-     BLOCK_SUM("double")
+     REDUCE_BLOCK_SUM("double")
      "/* r = b - A * x: one block per row of A. */\n"
      "extern \"C\" __global__ void residual(const $T *a, const $T *x, const $T *b, $T *r, int m, int n)\n"
      "{\n"
@@ -866,7 +851,7 @@ static const Spec SPECS[] = {
      "            acc += a[i * n + j] * (dc[j] * x[j]);\n"
      "        y[i] = dr[i] * acc;\n"
      "    }\n}\n",
-     BLOCK_SUM("double")
+     REDUCE_BLOCK_SUM("double")
      "/* y = diag(dr) * A * diag(dc) * x: one block per row of A. */\n"
      "extern \"C\" __global__ void scaled_matvec(const float *a, const float *dr, const float *dc, const float *x, float *y, int m, int n)\n"
      "{\n"
@@ -893,7 +878,7 @@ static const Spec SPECS[] = {
      "            acc += (double)a[i * n + j] * x[j];\n"
      "        y[i] = acc;\n"
      "    }\n}\n",
-     BLOCK_SUM("double")
+     REDUCE_BLOCK_SUM("double")
      "/* y (double) = A * x (float): one block per row of A. */\n"
      "extern \"C\" __global__ void matvec_mixed(const float *a, const float *x, double *y, int m, int n)\n"
      "{\n"
@@ -956,7 +941,7 @@ static const Spec SPECS[] = {
      "            y[(size_t)b * m + i] = acc;\n"
      "        }\n"
      "    }\n}\n",
-     BLOCK_SUM("double")
+     REDUCE_BLOCK_SUM("double")
      "/* y[b] = A[b] * x: one block per row, blockIdx.y the batch entry. */\n"
      "extern \"C\" __global__ void gemv_batched_shared(const float *a, const float *x, float *y, int batch, int m, int n)\n"
      "{\n"
@@ -989,7 +974,7 @@ static const Spec SPECS[] = {
      "            acc += a[i * n + j] * tmp[i];\n"
      "        y[j] = acc;\n"
      "    }\n}\n",
-     BLOCK_SUM("double")
+     REDUCE_BLOCK_SUM("double")
      "/* First launch, tmp = A * x: one block per row of A. */\n"
      "extern \"C\" __global__ void atax_tmp(const float *a, const float *x, float *tmp, int m, int n)\n"
      "{\n"

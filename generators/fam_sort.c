@@ -1436,30 +1436,6 @@ static void configs(GenProgram *p, int kind)
     gen_config(p, "large", C[kind][3]);
 }
 
-/* Applies "name=int:lo:hi;name=uni:lo:hi;name=part:total" fills. */
-static void fills(GenProgram *p, const char *spec)
-{
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", spec ? spec : "");
-    for (char *save = NULL, *item = strtok_r(buf, ";", &save); item; item = strtok_r(NULL, ";", &save)) {
-        char *eq = strchr(item, '=');
-        *eq = '\0';
-        char *kind = eq + 1, *a = strchr(kind, ':'), *b = a ? strchr(a + 1, ':') : NULL;
-        if (a)
-            *a++ = '\0';
-        if (b)
-            *b++ = '\0';
-        if (!strcmp(kind, "int"))
-            gen_fill_int(p, item, a, b);
-        else if (!strcmp(kind, "uni"))
-            gen_fill_uniform(p, item, strtod(a, NULL), strtod(b, NULL));
-        else if (!strcmp(kind, "part"))
-            gen_fill_partition(p, item, a);
-        else if (!strcmp(kind, "sorted"))
-            gen_fill_sorted(p, item);
-    }
-}
-
 /* The merge passes of a "merge_pass" launch (see OpLaunch). */
 static void merge_passes(GenProgram *p, const OpLaunch *l)
 {
@@ -1530,7 +1506,7 @@ static int emit(GenCtx *g, const Op *op, const char *inst)
     ops_put(&sig, &t, op->sig);
     ops_declare(p, sig.data, op->shapes, NULL, NULL);
     configs(p, op->kind);
-    fills(p, op->fills);
+    ops_fills(p, op->fills);
     Sub sizes = {ops_size_of(kt), slash ? ops_size_of(vt) : "0", ""};
     StrBuf bytes = STRBUF_INIT;
     for (const char *c = op->bytes; *c; c++) {

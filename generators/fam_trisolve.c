@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "gen_reduce.h"
 #include "gen_spec.h"
 
 #define VCFG_SHIFT "small:n=256,shift=64|edge:n=1,shift=4|edge-two:n=2,shift=4|edge-prime:n=131,shift=48|" \
@@ -41,22 +42,6 @@
  * last k + 1 unknowns in a shared-memory ring), bidiagonal ones, first-order
  * recurrences over up to 2^26 unknowns, as a chunked scan of affine maps in
  * three launches; the products (trmv, trmm) are parallel like gemv and gemm. */
-#define BLOCK_SUM(A)                                                                                    \
-    "/* Sum of v over the block, valid in thread 0 (blockDim.x a multiple of 32,\n"                     \
-    " * at most 1024).  The first barrier lets a second call reuse part[]. */\n"                         \
-    "__device__ " A " block_sum(" A " v)\n{\n"                                                              \
-    "    __shared__ " A " part[32];\n"                                                                     \
-    "    for (int o = 16; o > 0; o >>= 1)\n"                                                              \
-    "        v += __shfl_down_sync(0xffffffffu, v, o);\n"                                                  \
-    "    __syncthreads();\n"                                                                              \
-    "    if (threadIdx.x % 32 == 0)\n"                                                                    \
-    "        part[threadIdx.x / 32] = v;\n"                                                               \
-    "    __syncthreads();\n"                                                                              \
-    "    v = threadIdx.x < blockDim.x / 32 ? part[threadIdx.x] : 0;\n"                                     \
-    "    if (threadIdx.x < 32)\n"                                                                         \
-    "        for (int o = 16; o > 0; o >>= 1)\n"                                                          \
-    "            v += __shfl_down_sync(0xffffffffu, v, o);\n"                                              \
-    "    return v;\n}\n\n"
 #define SOLVE_KNOBS "block=256;mapping=one-block,rows-in-order,block-sum-per-row"
 #define SWEEP_KNOBS "block=256;mapping=one-block,column-sweep,double-scratch"
 #define RHS_KNOBS "block=256;mapping=one-right-hand-side-per-thread"
@@ -135,7 +120,7 @@ static int emit_trsv(GenCtx *g, int lower, int unit, int trans, int colmajor, co
     StrBuf k = STRBUF_INIT;
     const char *shift = unit ? "" : "$T shift, ";
     if (rowacc) {
-        sb_append(&k, BLOCK_SUM("double"));
+        sb_append(&k, REDUCE_BLOCK_SUM("double"));
         sb_printf(&k,
                   "/* Solves %s%s%s x = b: one block walks the rows %s, the threads sharing\n"
                   " * each row's dot product with the solved part of x; thread 0 finishes x[i]. */\n"
@@ -398,7 +383,7 @@ static const Spec SPECS[] = {
      "            s -= row[j] * x[j];\n"
      "        x[i] = s / (row[i] + shift);\n"
      "    }\n}\n",
-     BLOCK_SUM("double")
+     REDUCE_BLOCK_SUM("double")
      "/* (L + shift * I) x = b, L packed by rows: one block walks the rows\n"
      " * in order, the threads sharing each row's dot product with the solved\n"
      " * part of x; thread 0 finishes the unknown. */\n"
@@ -431,7 +416,7 @@ static const Spec SPECS[] = {
      "            s -= row[j - i] * x[j];\n"
      "        x[i] = s / (row[0] + shift);\n"
      "    }\n}\n",
-     BLOCK_SUM("double")
+     REDUCE_BLOCK_SUM("double")
      "/* (U + shift * I) x = b, U packed by rows: one block walks the rows\n"
      " * in order, the threads sharing each row's dot product with the solved\n"
      " * part of x; thread 0 finishes the unknown. */\n"
@@ -730,7 +715,7 @@ static const Spec SPECS[] = {
      "            acc += a[i * n + j] * x[j];\n"
      "        y[i] = acc;\n"
      "    }\n}\n",
-     BLOCK_SUM("double")
+     REDUCE_BLOCK_SUM("double")
      "/* y = L * x: one block per row of L. */\n"
      "extern \"C\" __global__ void trmv(const $T *a, const $T *x, $T *y, int n)\n"
      "{\n"
@@ -757,7 +742,7 @@ static const Spec SPECS[] = {
      "            acc += a[i * n + j] * x[j];\n"
      "        x[i] = acc;\n"
      "    }\n}\n",
-     BLOCK_SUM("double")
+     REDUCE_BLOCK_SUM("double")
      "/* First launch, ux = U * x into scratch (x must stay intact while other rows\n"
      " * read it): one block per row of U. */\n"
      "extern \"C\" __global__ void trmv_upper(const $T *a, const $T *x, $T *ux, int n)\n"
@@ -793,7 +778,7 @@ static const Spec SPECS[] = {
      "            acc += a[i * n + j] * x[j];\n"
      "        y[i] = acc;\n"
      "    }\n}\n",
-     BLOCK_SUM("double")
+     REDUCE_BLOCK_SUM("double")
      "/* y = L * x, L unit lower triangular: one block per row. */\n"
      "extern \"C\" __global__ void trmv_unit(const double *a, const double *x, double *y, int n)\n"
      "{\n"
@@ -844,7 +829,7 @@ static const Spec SPECS[] = {
      "            acc += row[j] * x[j];\n"
      "        y[i] = acc;\n"
      "    }\n}\n",
-     BLOCK_SUM("double")
+     REDUCE_BLOCK_SUM("double")
      "/* y = L * x, L packed by rows: one block per row. */\n"
      "extern \"C\" __global__ void tpmv(const float *ap, const float *x, float *y, int n)\n"
      "{\n"
@@ -871,7 +856,7 @@ static const Spec SPECS[] = {
      "            acc += a[i * n + j] * x[j];\n"
      "        y[i] += alpha * acc;\n"
      "    }\n}\n",
-     BLOCK_SUM("double")
+     REDUCE_BLOCK_SUM("double")
      "/* y += alpha * U * x: one block per row of U. */\n"
      "extern \"C\" __global__ void trmv_acc(const float *a, const float *x, float *y, float alpha, int n)\n"
      "{\n"
@@ -1024,7 +1009,7 @@ static const Spec SPECS[] = {
      "            s -= lu[i * n + j] * x[j];\n"
      "        x[i] = s / (lu[i * n + i] + shift);\n"
      "    }\n}\n",
-     BLOCK_SUM("double")
+     REDUCE_BLOCK_SUM("double")
      "/* First launch, L y = b (L unit lower): one block walks the rows\n"
      " * in order, the threads sharing each row's dot product with the solved\n"
      " * part of x; thread 0 finishes the unknown. */\n"
@@ -1081,7 +1066,7 @@ static const Spec SPECS[] = {
      "            s -= a[j * n + i] * x[j];\n"
      "        x[i] = s / (a[i * n + i] + shift);\n"
      "    }\n}\n",
-     BLOCK_SUM("double")
+     REDUCE_BLOCK_SUM("double")
      "/* First launch, G z = b into x: one block walks the rows\n"
      " * in order, the threads sharing each row's dot product with the solved\n"
      " * part of x; thread 0 finishes the unknown. */\n"
@@ -1137,7 +1122,7 @@ static const Spec SPECS[] = {
      "            s -= a[i * n + j] * x[j * incx];\n"
      "        x[i * incx] = s / (a[i * n + i] + shift);\n"
      "    }\n}\n",
-     BLOCK_SUM("double")
+     REDUCE_BLOCK_SUM("double")
      "/* (L + shift * I) x = b in place, stride incx: one block walks the rows\n"
      " * in order, the threads sharing each row's dot product with the solved\n"
      " * part of x; thread 0 finishes the unknown. */\n"

@@ -27,4 +27,25 @@ void reduce_emit_tree(StrBuf *k);
 void reduce_emit_block_shuffle(StrBuf *k, const char *fields);
 void reduce_emit_warp_allreduce(StrBuf *k, const char *fields);
 
+/* The CUDA text of `__device__ A block_sum(A v)`, a string literal to
+ * concatenate: the block's v summed into thread 0's by warp shuffles, then
+ * one partial per warp through shared memory (blockDim.x a multiple of 32,
+ * at most 1024). */
+#define REDUCE_BLOCK_SUM(A)                                                                        \
+    "/* Sum of v over the block, valid in thread 0 (blockDim.x a multiple of 32,\n"                     \
+    " * at most 1024).  The first barrier lets a second call reuse part[]. */\n"                         \
+    "__device__ " A " block_sum(" A " v)\n{\n"                                                              \
+    "    __shared__ " A " part[32];\n"                                                                     \
+    "    for (int o = 16; o > 0; o >>= 1)\n"                                                              \
+    "        v += __shfl_down_sync(0xffffffffu, v, o);\n"                                                  \
+    "    __syncthreads();\n"                                                                              \
+    "    if (threadIdx.x % 32 == 0)\n"                                                                    \
+    "        part[threadIdx.x / 32] = v;\n"                                                               \
+    "    __syncthreads();\n"                                                                              \
+    "    v = threadIdx.x < blockDim.x / 32 ? part[threadIdx.x] : 0;\n"                                     \
+    "    if (threadIdx.x < 32)\n"                                                                         \
+    "        for (int o = 16; o > 0; o >>= 1)\n"                                                          \
+    "            v += __shfl_down_sync(0xffffffffu, v, o);\n"                                              \
+    "    return v;\n}\n\n"
+
 #endif
