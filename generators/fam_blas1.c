@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "gen_text.h"
 #include "gen_tmpl.h"
 
 enum {
@@ -90,34 +91,6 @@ static void emit_vector_op(StrBuf *s, int op, const Ctx *c)
     sb_append(s, "    for (int i = 0; i < n; i++) {\n");
     emit_vector_body(s, op, c->X, c->Y, c->ty, "        ");
     sb_append(s, "    }\n");
-}
-
-/* Appends "void <name>(<params>)\n", wrapping the parameter list at commas so
- * no line passes 100 columns; continuation lines align after the '('. */
-static void emit_signature(StrBuf *s, const char *name, const char *params)
-{
-    int indent = (int)strlen(name) + 6, col = indent;
-    sb_printf(s, "void %s(", name);
-    const char *q = params;
-    while (*q) {
-        const char *comma = strstr(q, ", ");
-        size_t len = comma ? (size_t)(comma - q) : strlen(q);
-        if (q != params) {
-            if (col + 2 + (int)len + 2 > 100) {
-                sb_printf(s, ",\n%*s", indent, "");
-                col = indent;
-            } else {
-                sb_append(s, ", ");
-                col += 2;
-            }
-        }
-        sb_append_n(s, q, len);
-        col += (int)len;
-        q += len;
-        if (*q)
-            q += 2;
-    }
-    sb_append(s, ")\n");
 }
 
 /* ---- the pair ----
@@ -574,7 +547,7 @@ static int emit(GenCtx *g, int op, int variant_kind)
             sb_append(s, ",\n * x and y with increments incx and incy (> 0); the elements of y between\n"
                          " * the strided ones are left unchanged. */\n");
     }
-    emit_signature(s, entry, sb_str(&params));
+    text_put_void_signature(s, entry, sb_str(&params));
     sb_append(s, "{\n");
     const char *acc_ty = "double";
     if (O->reduction) {

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "gen_text.h"
 #include "gen_tmpl.h"
 
 enum {
@@ -196,34 +197,6 @@ static void describe_step(StrBuf *sb, const Step *s)
     case OP_CLIP: sb_printf(sb, "clip to [%s, %s]", s->sname[0], s->sname[1]); break;
     default: sb_append(sb, OP_WORDS[s->op]); break;
     }
-}
-
-/* Appends "void <name>(<params>)\n", wrapping the parameter list at commas so
- * no line passes 100 columns; continuation lines align after the '('. */
-static void emit_signature(StrBuf *s, const char *name, const char *params)
-{
-    int indent = (int)strlen(name) + 6, col = indent;
-    sb_printf(s, "void %s(", name);
-    const char *q = params;
-    while (*q) {
-        const char *comma = strstr(q, ", ");
-        size_t len = comma ? (size_t)(comma - q) : strlen(q);
-        if (q != params) {
-            if (col + 2 + (int)len + 2 > 100) {
-                sb_printf(s, ",\n%*s", indent, "");
-                col = indent;
-            } else {
-                sb_append(s, ", ");
-                col += 2;
-            }
-        }
-        sb_append_n(s, q, len);
-        col += (int)len;
-        q += len;
-        if (*q)
-            q += 2;
-    }
-    sb_append(s, ")\n");
 }
 
 enum { LAY_COPY, LAY_INPLACE, LAY_STRIDED, LAY_RESIDUAL };
@@ -737,7 +710,7 @@ static int generate(GenCtx *g)
             col += 1 + (int)one.len;
             sb_release(&one);
         }
-        emit_signature(s, "fused_chain", sb_str(&params));
+        text_put_void_signature(s, "fused_chain", sb_str(&params));
         sb_append(s, "{\n    for (int i = 0; i < n; i++) {\n");
         sb_printf(s, "        %s v = %s;\n", ty,
                   lay == LAY_STRIDED ? "x[(size_t)i * incx]" : "x[i]");

@@ -24,7 +24,9 @@ const char *text_lit(double v, int f64)
     return b;
 }
 
-void text_put_signature(StrBuf *s, const char *head, const char *params)
+/* Appends head(params)\n, breaking before a parameter that would leave
+ * fewer than `reserve` columns of 100 after it. */
+static void put_wrapped(StrBuf *s, const char *head, const char *params, int reserve)
 {
     int indent = (int)strlen(head) + 1, col = indent;
     sb_printf(s, "%s(", head);
@@ -33,7 +35,7 @@ void text_put_signature(StrBuf *s, const char *head, const char *params)
         const char *e = strstr(q, ", ");
         int len = e ? (int)(e - q) : (int)strlen(q);
         if (q != params) {
-            if (col + 2 + len + 1 > 100) {
+            if (col + 2 + len + reserve > 100) {
                 sb_printf(s, ",\n%*s", indent, "");
                 col = indent;
             } else {
@@ -46,6 +48,18 @@ void text_put_signature(StrBuf *s, const char *head, const char *params)
         q = e ? e + 2 : q + len;
     }
     sb_append(s, ")\n");
+}
+
+void text_put_signature(StrBuf *s, const char *head, const char *params)
+{
+    put_wrapped(s, head, params, 1);
+}
+
+void text_put_void_signature(StrBuf *s, const char *name, const char *params)
+{
+    char head[160];
+    snprintf(head, sizeof head, "void %s", name);
+    put_wrapped(s, head, params, 2);
 }
 
 /* Rounds a tolerance to two significant digits. */

@@ -1,5 +1,5 @@
 /* gen_text.h — C and CUDA spelling shared by hand-written families (the
- * polybench ones, ew_binary and ew_ternary): the element type, a floating
+ * polybench ones, ew_binary, ew_ternary, blas1, ew_chain): the element type, a floating
  * literal or tolerance as a person writes it, a signature wrapped at 100
  * columns, C helpers respelled for kernel.cu.
  *
@@ -18,6 +18,9 @@ const char *text_lit(double v, int f64);
 /* Appends "<head>(<params>)\n", the ", "-separated parameter list wrapped
  * at 100 columns with continuation lines aligned after the parenthesis. */
 void text_put_signature(StrBuf *s, const char *head, const char *params);
+/* Appends "void <name>(<params>)\n" wrapped the same way, two columns
+ * kept free after a line's last parameter (blas1, ew_chain). */
+void text_put_void_signature(StrBuf *s, const char *name, const char *params);
 
 /* v rounded up to two significant digits: a tolerance as a person writes it. */
 double text_tol2(double v);
