@@ -1,7 +1,7 @@
 /* gen_text.h — C and CUDA spelling shared by hand-written families (the
- * polybench ones, ew_binary, ew_ternary, blas1, ew_chain): the element type, a floating
- * literal or tolerance as a person writes it, a signature wrapped at 100
- * columns, C helpers respelled for kernel.cu.
+ * polybench ones, ew_binary, ew_ternary, blas1, ew_chain): the element
+ * type, a floating literal or tolerance as a person writes it, a signature
+ * wrapped at 100 columns, C helpers respelled for kernel.cu.
  *
  * Promise: deterministic; text_lit() returns one of 8 rotating static
  * buffers (valid for the next 7 calls), the others literals or append to
