@@ -1468,17 +1468,7 @@ static void merge_passes(GenProgram *p, const OpLaunch *l)
 static void emit_cuda(GenProgram *p, const Op *op, const Sub *t, const Sub *dtypes)
 {
     ops_put(gen_cuda_src(p), t, op->cuda);
-    StrBuf scratch = STRBUF_INIT;
-    ops_put(&scratch, dtypes, op->scratch ? op->scratch : "");
-    char *save = NULL;
-    for (char *it = scratch.data ? strtok_r(scratch.data, ";", &save) : NULL; it; it = strtok_r(NULL, ";", &save)) {
-        char *c1 = strchr(it, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-        if (!c2)
-            continue;
-        *c1 = *c2 = '\0';
-        gen_scratch(p, it, c1 + 1, c2 + 1);
-    }
-    sb_release(&scratch);
+    ops_scratch(p, dtypes, op->scratch);
     for (int k = 0; k < 4 && op->launch[k].kernel; k++) {
         const OpLaunch *l = &op->launch[k];
         if (!strcmp(l->kernel, "merge_pass"))

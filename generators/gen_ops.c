@@ -149,6 +149,21 @@ void ops_fills(GenProgram *p, const char *spec)
     }
 }
 
+void ops_scratch(GenProgram *p, const Sub *dtypes, const char *spec)
+{
+    StrBuf scratch = STRBUF_INIT;
+    ops_put(&scratch, dtypes, spec ? spec : "");
+    char *save = NULL;
+    for (char *it = scratch.data ? strtok_r(scratch.data, ";", &save) : NULL; it; it = strtok_r(NULL, ";", &save)) {
+        char *c1 = strchr(it, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+        if (!c2)
+            continue;
+        *c1 = *c2 = '\0';
+        gen_scratch(p, it, c1 + 1, c2 + 1);
+    }
+    sb_release(&scratch);
+}
+
 /* "void name(params)\n{\n", the parameters wrapped at about 96 columns. */
 void ops_signature(StrBuf *s, const char *entry, const char *sig)
 {
@@ -186,17 +201,7 @@ const char *ops_size_of(const char *dt)
 static void emit_cuda(GenProgram *p, const Op *op, const Sub *t, const Sub *dtypes)
 {
     ops_put(gen_cuda_src(p), t, op->cuda);
-    StrBuf scratch = STRBUF_INIT;
-    ops_put(&scratch, dtypes, op->scratch ? op->scratch : "");
-    char *save = NULL;
-    for (char *it = scratch.data ? strtok_r(scratch.data, ";", &save) : NULL; it; it = strtok_r(NULL, ";", &save)) {
-        char *c1 = strchr(it, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-        if (!c2)
-            continue;
-        *c1 = *c2 = '\0';
-        gen_scratch(p, it, c1 + 1, c2 + 1);
-    }
-    sb_release(&scratch);
+    ops_scratch(p, dtypes, op->scratch);
     const char *block = "256";
     for (int k = 0; k < OPS_MAX_LAUNCHES && op->launch[k].kernel; k++) {
         const OpLaunch *l = &op->launch[k];

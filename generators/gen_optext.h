@@ -28,6 +28,9 @@ int ops_lookup(const char *list, const char *name, char *out, size_t outlen);
 void ops_declare(GenProgram *p, const char *sig, const char *shapes, const char *inout, const char *scalars);
 /* Input distributions from "x=int:lo:hi;y=uni:lo:hi;p=part:total;a=sorted". */
 void ops_fills(GenProgram *p, const char *spec);
+/* Declares the scratch buffers of "name:dtype:count;..." with $T/$V/$F
+ * (here dtype names) substituted from dtypes; a NULL spec declares none. */
+void ops_scratch(GenProgram *p, const Sub *dtypes, const char *spec);
 /* "void name(params)\n{\n", the parameters wrapped at about 96 columns. */
 void ops_signature(StrBuf *s, const char *entry, const char *sig);
 /* The byte size of a dtype, as text. */
