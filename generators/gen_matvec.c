@@ -15,17 +15,24 @@ Shape mv_shape_of(int rect, int lay)
     return sh;
 }
 
-/* Element (r, c) of matrix x. */
-const char *mv_at(const Shape *sh, const char *x, const char *r, const char *c)
+/* Element (r, c) of matrix x, its offset's multiplier prefixed by `cast`
+ * ("" or "(long long)"); one of 12 rotating buffers. */
+static const char *element(const Shape *sh, const char *x, const char *r, const char *c, const char *cast)
 {
     static char pool[12][96];
     static int k;
     char *b = pool[k++ % 12];
     if (sh->lay == COL)
-        snprintf(b, 96, "%s[%s + %s * %s]", x, r, c, sh->R);
+        snprintf(b, 96, "%s[%s + %s%s * %s]", x, r, cast, c, sh->R);
     else
-        snprintf(b, 96, "%s[%s * %s + %s]", x, r, sh->lay == PAD ? "lda" : sh->C, c);
+        snprintf(b, 96, "%s[%s%s * %s + %s]", x, cast, r, sh->lay == PAD ? "lda" : sh->C, c);
     return b;
+}
+
+/* Element (r, c) of matrix x. */
+const char *mv_at(const Shape *sh, const char *x, const char *r, const char *c)
+{
+    return element(sh, x, r, c, "");
 }
 
 /* The storage shape of a matrix argument, e.g. "m,lda". */
@@ -108,14 +115,7 @@ const char *mv_layout_comment(const Shape *sh)
  * column offset (the large f64 configs come within 3% of 2^31 bytes). */
 const char *mv_cuda_at(const Shape *sh, const char *x, const char *r, const char *c)
 {
-    static char pool[8][96];
-    static int k;
-    char *b = pool[k++ % 8];
-    if (sh->lay == COL)
-        snprintf(b, 96, "%s[%s + (long long)%s * %s]", x, r, c, sh->R);
-    else
-        snprintf(b, 96, "%s[(long long)%s * %s + %s]", x, r, sh->lay == PAD ? "lda" : sh->C, c);
-    return b;
+    return element(sh, x, r, c, "(long long)");
 }
 
 /* One matrix-vector kernel: out[o] = (or, with accumulate, +=) sum over k

@@ -572,11 +572,11 @@ static void add_cap_pair(VariantList *l, const cJSON *launches, const cJSON *kno
  *   their uncapped twin).
  *
  *   "partial-sums-P" and "register-spills": where a loop that runs is a
- *   simple sum (gen_partial_sums; the first such), it unrolled with P partial sums per
- *   accumulator, and the same capped at 24 registers: the partial sums
- *   must stay live across the loop, so the capped kernel loads and stores
- *   them in local memory on every iteration: the planted defect, "too much
- *   unrolling", expected measurably slower. */
+ *   simple sum (gen_partial_sums; the first such), that loop unrolled with
+ *   P partial sums per accumulator, and the same capped at 24 registers:
+ *   the partial sums must stay live across the loop, so the capped kernel
+ *   loads and stores them in local memory on every iteration: the planted
+ *   defect, "too much unrolling", expected measurably slower. */
 static void register_pressure_variants(VariantList *l, const char *src, const cJSON *launches, const cJSON *knobs)
 {
     if (!has_loop(src, launches))

@@ -23,7 +23,7 @@
  *      "defect": "missing-bounds-check", "expect": "fail"}
  *
  * and "parent" names the sibling a variant was derived from where that is
- * not the reference (register-spills: its uncapped partial-sums-64), so
+ * not the reference (register-spills: its uncapped partial-sums-P), so
  * that the pair differs by one change.
  *
  * "expect" is "pass" (a correct variant, possibly slower: "slower" marks

@@ -76,10 +76,10 @@ static int insert_kernel(Catalog *c, int64_t pid, const KernelFiles *k, int64_t 
 static int link_parents(Catalog *c, const PairFiles *pf, const int64_t *ids, int64_t reference, Error *e)
 {
     sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(catalog_db(c), "UPDATE kernels SET parent_id = ? WHERE id = ?", -1, &st, NULL) !=
+        SQLITE_OK)
+        return catalog_sql_error(c, e, "linking a variant to its parent");
     for (int i = pf->has_reference; i < pf->n; i++) {
-        if (!st && sqlite3_prepare_v2(catalog_db(c), "UPDATE kernels SET parent_id = ? WHERE id = ?", -1, &st,
-                                      NULL) != SQLITE_OK)
-            return catalog_sql_error(c, e, "linking a variant to its parent");
         sqlite3_reset(st);
         const char *named = pf->kernels[i].parent;
         int64_t parent = named ? ids[pair_files_find(pf, named)] : reference;

@@ -5,10 +5,11 @@
  * alternative candidates in variants/<name>/ with the same three files,
  * where knobs.json may name a planted defect ({"defect": "missing-sync",
  * ...}) and the sibling variant it was derived from ({"parent":
- * "unroll-32"}: a planted defect measured against the kernel it was planted
- * in; without it a variant's parent is the reference).  pair_files_load() reads them all and validates every launch plan
- * against the program (every launch's geometry on every config), so what
- * reaches the catalog is runnable.  Errors name the file and the field. */
+ * "partial-sums-64"}: a planted defect measured against the kernel it was
+ * planted in; without it a variant's parent is the reference).
+ * pair_files_load() reads them all and validates every launch plan against
+ * the program (every launch's geometry on every config), so what reaches
+ * the catalog is runnable.  Errors name the file and the field. */
 #ifndef CUDAPERF_PAIR_FILES_H
 #define CUDAPERF_PAIR_FILES_H
 

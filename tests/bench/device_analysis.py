@@ -575,19 +575,14 @@ def speedup_rows(catalog, results):
         t = timed[0]
         config, ref_ms = t["config"], t["time_median_ms"]
         best_ms, best_kind = None, None
-        # each passing variant's time on the timed config, by its name
-        named_ms = {}
+        # each variant that passes every config, with its time on the timed config
+        variant_ms = {}
         for kid, rs in kernels.items():
             tr = [r for r in rs if r["config"] == config and r.get("time_median_ms")]
             if rs[0]["origin"] == "variant" and tr and all(r["status"] == "pass" for r in rs):
-                named_ms[knobs.get(kid, {}).get("derived")] = tr[0]["time_median_ms"]
-        for kid, rs in kernels.items():
-            if rs[0]["origin"] != "variant" or any(r["status"] != "pass" for r in rs):
-                continue
-            tr = [r for r in rs if r["config"] == config and r.get("time_median_ms")]
-            if not tr:
-                continue
-            ms = tr[0]["time_median_ms"]
+                variant_ms[kid] = tr[0]["time_median_ms"]
+        named_ms = {knobs.get(kid, {}).get("derived"): ms for kid, ms in variant_ms.items()}
+        for kid, ms in variant_ms.items():
             kn = knobs.get(kid, {})
             if kn.get("expect") == "slower":
                 parent_ms = named_ms.get(kn.get("parent"))
@@ -635,28 +630,21 @@ def speedup_report(out, slower):
         g = lambda k: geomean([o[k] for o in os_ if o[k] is not None])
         print("%-34s %4d %10.3f %10.3f %10.3f" % (f, len(os_), g("vs_ref"), g("vs_host"), g("roofline")))
     print("\n\"slower\" variants (passing every config) against the reference on the timed config:")
-    by_defect = {}
-    for v in slower:
-        d = v["defect"]
-        if d == "register-spills" and v.get("spills") is not None:
-            d += " (ptxas spills)" if v["spills"] else " (no spill)"
-        by_defect.setdefault(d, []).append(v["ratio"])
-    for d, ratios in sorted(by_defect.items()):
-        print("  %-32s %4d timed, %4d more than 5%% slower; time ratio median %.3f" % (
-            d, len(ratios), sum(r > 1.05 for r in ratios), statistics.median(ratios)))
+    def by_group(value, label):
+        groups = {}
+        for v in slower:
+            if v.get(value) is None:
+                continue
+            d = label(v)
+            if v["defect"] == "register-spills" and v.get("spills") is not None:
+                d += " (ptxas spills)" if v["spills"] else " (no spill)"
+            groups.setdefault(d, []).append(v[value])
+        for d, ratios in sorted(groups.items()):
+            print("  %-32s %4d timed, %4d more than 5%% slower; time ratio median %.3f" % (
+                d, len(ratios), sum(r > 1.05 for r in ratios), statistics.median(ratios)))
+    by_group("ratio", lambda v: v["defect"])
     # the same against the kernel each was planted in, where it names one
-    by_parent = {}
-    for v in slower:
-        if v.get("vs_parent") is None:
-            continue
-        d = "%s vs %s" % (v["defect"], v["parent"])
-        if v["defect"] == "register-spills" and v.get("spills") is not None:
-            d += " (ptxas spills)" if v["spills"] else " (no spill)"
-        by_parent.setdefault(d, []).append(v["vs_parent"])
-    for d, ratios in sorted(by_parent.items()):
-        print("  %-32s %4d timed, %4d more than 5%% slower; time ratio median %.3f" % (
-            d, len(ratios), sum(r > 1.05 for r in ratios), statistics.median(ratios)))
-
+    by_group("vs_parent", lambda v: "%s vs %s" % (v["defect"], v["parent"]))
 
 def speedup(catalog, results, rows_out=None):
     """The speedup figures of one run; with rows_out, its rows saved as JSON
@@ -765,9 +753,11 @@ def subset_programs(src, dst, kinds):
     import shutil
     kinds = set(kinds.split(","))
     copied = 0
-    for root, dirs, files in sorted(os.walk(src)):
-        if "meta.json" not in files or os.path.basename(os.path.dirname(root)) == "variants":
+    for root, dirs, files in os.walk(src):
+        dirs.sort()
+        if "meta.json" not in files:
             continue
+        dirs[:] = []  # a program folder: its variants are read below
         vdir = os.path.join(root, "variants")
         knobs = {}
         for name in sorted(os.listdir(vdir)) if os.path.isdir(vdir) else []:

@@ -43,7 +43,7 @@
 #               speedup (one trial, ALT_BUDGET s): best variant vs reference, fastest kind
 #   slower      the "slower" variants (SLOWER_KINDS, default register-spills,uncoalesced) of SLOWER_PROGRAMS
 #               programs, every family in turn (SLOWER_CAT, default the C catalog), their references and
-#               the parents they name (register-spills: unroll-32), timed (one trial, SLOWER_BUDGET s;
+#               the parents they name (register-spills: partial-sums-P), timed (one trial, SLOWER_BUDGET s;
 #               rerun to resume): how many are measurably slower than the reference and than the parent
 #   slowerset   DIR/catalog-slowerset.db: the programs of SLOWER_FAMILIES (a,b,...; default every family) that
 #               have a variant of SLOWER_KINDS, with only those variants, the parents they name and the
