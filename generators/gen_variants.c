@@ -389,6 +389,54 @@ static const char *first_running_for(const char *src, const cJSON *launches)
     return line;
 }
 
+/* The end of the statement that starts at or after p (blanks and
+ * preprocessor lines skipped): a braced block, a for, while or if with the
+ * statement it governs (an if's else branch included), or a plain statement
+ * up to its semicolon; NULL when the text ends first.  Enough for the
+ * generated sources, whose comments hold no unbalanced braces. */
+static const char *statement_end(const char *p)
+{
+    for (;;) {
+        while (isspace((unsigned char)*p))
+            p++;
+        if (*p != '#')
+            break;
+        p = strchr(p, '\n');
+        if (!p)
+            return NULL;
+    }
+    if (*p == '{')
+        return sites_after_match(p);
+    int is_if = strncmp(p, "if (", 4) == 0;
+    if (strncmp(p, "for (", 5) == 0 || strncmp(p, "while (", 7) == 0 || is_if) {
+        const char *header = sites_after_match(strchr(p, '('));
+        const char *end = header ? statement_end(header) : NULL;
+        if (end && is_if) {
+            const char *q = end;
+            while (isspace((unsigned char)*q))
+                q++;
+            if (strncmp(q, "else", 4) == 0 && !sites_is_name_char(q[4]))
+                end = statement_end(q + 4);
+        }
+        return end;
+    }
+    const char *semi = strchr(p, ';');
+    return semi ? semi + 1 : NULL;
+}
+
+/* Whether a running own-statement for loop of src (next_own_for,
+ * sites_runs) governs another for loop: a nest, such as a tiled product or
+ * a loop over steps around one over bodies. */
+static int has_loop_nest(const char *src, const cJSON *launches)
+{
+    for (const char *line = next_own_for(src, src); line; line = next_own_for(src, strstr(line, "for (") + 1)) {
+        const char *end = statement_end(line), *inner = strstr(strstr(line, "for (") + 1, "for (");
+        if (end && inner && inner < end && sites_runs(src, (size_t)(line - src), launches))
+            return 1;
+    }
+    return 0;
+}
+
 /* "#pragma unroll N" before the first for loop that runs (if it has none):
  * 1 (never unrolled) and 8.  A loop in a helper no kernel calls would
  * change nothing that runs (torch references carried an unused block_max
@@ -572,8 +620,9 @@ static void add_cap_pair(VariantList *l, const cJSON *launches, const cJSON *kno
  *   their uncapped twin).
  *
  *   "partial-sums-P" and "register-spills": where a loop that runs is a
- *   simple sum (gen_partial_sums; the first such), that loop unrolled with
- *   P partial sums per accumulator, and the same capped at 24 registers:
+ *   simple sum (gen_partial_sums; the first such) and no loop nest runs
+ *   beside it, that loop unrolled with P partial sums per accumulator, and
+ *   the same capped at 24 registers:
  *   the partial sums must stay live across the loop, so the capped kernel
  *   loads and stores them in local memory on every iteration: the planted
  *   defect, "too much unrolling", expected measurably slower. */
@@ -599,7 +648,14 @@ static void register_pressure_variants(VariantList *l, const char *src, const cJ
                  "maxnreg-" SPILL_MAXNREG, NULL, "pass", "unroll", SPILL_UNROLL, NULL);
     free(pragma);
 
-    /* the first loop of the simple sum form, wherever it is */
+    /* the first loop of the simple sum form, in a program with no loop
+     * nest: a nest does more work per thread than a flat loop beside it (a
+     * tiled product: device run 41 timed the defect planted in the column
+     * means of pb_correlation and pb_covariance at 0% to 6% slower), and a
+     * sum inside a nest may never run (nbody's leapfrog tail runs no step
+     * on any config) */
+    if (has_loop_nest(src, launches))
+        return;
     int parts = 0;
     char *trip = NULL, *sums = NULL;
     for (const char *at = line; at && !sums; at = next_plain_for(src, strstr(at, "for (") + 1, launches))

@@ -898,6 +898,46 @@ TEST(variants_register_spills)
     free(log);
     variants_free(v, n);
 
+    /* a sum at the top level of one kernel beside a nest of two in another:
+     * the nest does the work, so the defect is not planted at all; with
+     * the nest flattened the sum gets it */
+    static const char NESTED[] =
+        "extern \"C\" __global__ void means(const float *x, float *mu, int n, int m)\n"
+        "{\n"
+        "    const int c = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (c >= m)\n"
+        "        return;\n"
+        "    float s = 0;\n"
+        "    for (int r = 0; r < n; r++)\n"
+        "        s += x[(long long)r * m + c];\n"
+        "    mu[c] = s / n;\n"
+        "}\n"
+        "extern \"C\" __global__ void gram(const float *x, float *g, int n, int m)\n"
+        "{\n"
+        "    const int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y;\n"
+        "    if (i >= m)\n"
+        "        return;\n"
+        "    float acc = 0;\n"
+        "    for (int r0 = 0; r0 < n; r0 += 512)\n"
+        "        #pragma unroll 4\n"
+        "        for (int r = r0; r < r0 + 512; r++)\n"
+        "            acc += x[(long long)r * m + i] * x[(long long)r * m + j];\n"
+        "    g[(long long)j * m + i] = acc;\n"
+        "}\n";
+    n = variants_derive(NESTED, launches, NULL, &v);
+    CHECK_MSG(n > 0 && !find(v, n, "register-spills") && !find(v, n, "partial-sums-64") && find(v, n, "unroll-32"),
+              "%d variants", n);
+    variants_free(v, n);
+    char *flat = xreplace_all(NESTED, "    for (int r0 = 0; r0 < n; r0 += 512)\n        #pragma unroll 4\n"
+                                      "        for (int r = r0; r < r0 + 512; r++)\n            acc",
+                              "    for (int r = 0; r < n; r++)\n        acc");
+    n = variants_derive(flat, launches, NULL, &v);
+    rs = find(v, n, "register-spills");
+    CHECK_MSG(rs && strstr(rs->source, "float s_parts[64];") && !strstr(rs->source, "acc_parts"),
+              "%s", rs ? rs->source : flat);
+    variants_free(v, n);
+    free(flat);
+
     /* every kernel bounded: nothing to cap; no loop: nothing to spill */
     static const char BOUNDED[] =
         "extern \"C\" __global__ void __launch_bounds__(256) fill(float *out, int n)\n"
