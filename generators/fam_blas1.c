@@ -547,7 +547,7 @@ static int emit(GenCtx *g, int op, int variant_kind)
             sb_append(s, ",\n * x and y with increments incx and incy (> 0); the elements of y between\n"
                          " * the strided ones are left unchanged. */\n");
     }
-    text_put_void_signature(s, entry, sb_str(&params));
+    text_put_void_signature(s, entry, sb_str(&params), 2);
     sb_append(s, "{\n");
     const char *acc_ty = "double";
     if (O->reduction) {

@@ -710,7 +710,7 @@ static int generate(GenCtx *g)
             col += 1 + (int)one.len;
             sb_release(&one);
         }
-        text_put_void_signature(s, "fused_chain", sb_str(&params));
+        text_put_void_signature(s, "fused_chain", sb_str(&params), 2);
         sb_append(s, "{\n    for (int i = 0; i < n; i++) {\n");
         sb_printf(s, "        %s v = %s;\n", ty,
                   lay == LAY_STRIDED ? "x[(size_t)i * incx]" : "x[i]");

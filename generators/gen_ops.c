@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gen_text.h"
+
 void ops_put(StrBuf *s, const Sub *t, const char *tmpl)
 {
     for (const char *c = tmpl; *c; c++) {
@@ -167,28 +169,8 @@ void ops_scratch(GenProgram *p, const Sub *dtypes, const char *spec)
 /* "void name(params)\n{\n", the parameters wrapped at about 96 columns. */
 void ops_signature(StrBuf *s, const char *entry, const char *sig)
 {
-    sb_printf(s, "void %s(", entry);
-    int indent = 6 + (int)strlen(entry), col = indent;
-    const char *q = sig;
-    for (int first = 1; *q; first = 0) {
-        while (*q == ' ')
-            q++;
-        const char *end = strchr(q, ',');
-        int len = end ? (int)(end - q) : (int)strlen(q);
-        if (!first) {
-            if (col + 2 + len > 96) {
-                sb_printf(s, ",\n%*s", indent, "");
-                col = indent;
-            } else {
-                sb_append(s, ", ");
-                col += 2;
-            }
-        }
-        sb_append_n(s, q, (size_t)len);
-        col += len;
-        q = end ? end + 1 : q + len;
-    }
-    sb_append(s, ")\n{\n");
+    text_put_void_signature(s, entry, sig, 4);
+    sb_append(s, "{\n");
 }
 
 const char *ops_size_of(const char *dt)

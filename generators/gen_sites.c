@@ -917,9 +917,7 @@ static int comparison_of(const char *src, const Guard *g, char *l, char *r)
     return 1;
 }
 
-/* The end of the statement or block a "for (" header at src[at] runs: the
- * byte after its "}" or ";"; 0 when it is not closed. */
-static size_t loop_end(const char *src, size_t at)
+size_t sites_loop_end(const char *src, size_t at)
 {
     const char *close = sites_after_match(strchr(src + at, '('));
     if (!close)
@@ -980,7 +978,7 @@ static int clamped_loop_stops_the_rest(const char *src, const Guard *g, const Fu
         return 0;
     size_t after = g->line_at + g->line_len + 1 + g->return_len;
     for (const char *p = strstr(src + after, "for ("); p && (size_t)(p - src) < f->to; p = strstr(p + 1, "for (")) {
-        size_t at = (size_t)(p - src), end = loop_end(src, at);
+        size_t at = (size_t)(p - src), end = sites_loop_end(src, at);
         char *head = loop_header(src, at), init[NAME_LEN + 8], u[NAME_LEN];
         /* "long long k=d0;k<d1;k++": k counts from d0 up to d1 */
         const char *eq = strchr(head, '='), *semi = strchr(head, ';');
@@ -1024,7 +1022,7 @@ static int loop_bounds_it(const char *src, const Guard *g, const FuncSpan *f)
     for (const char *p = strstr(src + f->from, "for ("); p && (size_t)(p - src) < g->line_at;
          p = strstr(p + 1, "for (")) {
         size_t at = (size_t)(p - src);
-        if (loop_end(src, at) <= g->line_at)
+        if (sites_loop_end(src, at) <= g->line_at)
             continue;
         char *head = loop_header(src, at), cond[NAME_LEN + 2];
         const char *semi = strchr(head, ';');

@@ -31,6 +31,10 @@ const char *sites_str_item(const cJSON *o, const char *key);
 /* The end of the bracketed text that starts at open (one of ( [ {): the
  * byte after its matching closer, or NULL when it is not closed. */
 const char *sites_after_match(const char *open);
+/* The end of the statement or block that the "for (" header at or after
+ * src[at] runs: the byte after its "}" or its first ";" (inside a nested
+ * header where the body is an unbraced loop); 0 when it is not closed. */
+size_t sites_loop_end(const char *src, size_t at);
 /* A letter, digit or underscore. */
 int sites_is_name_char(char c);
 /* The name that ends, blanks aside, right before p (not before from):

@@ -55,11 +55,11 @@ void text_put_signature(StrBuf *s, const char *head, const char *params)
     put_wrapped(s, head, params, 1);
 }
 
-void text_put_void_signature(StrBuf *s, const char *name, const char *params)
+void text_put_void_signature(StrBuf *s, const char *name, const char *params, int reserve)
 {
     char head[160];
     snprintf(head, sizeof head, "void %s", name);
-    put_wrapped(s, head, params, 2);
+    put_wrapped(s, head, params, reserve);
 }
 
 /* Rounds a tolerance to two significant digits. */

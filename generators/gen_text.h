@@ -18,9 +18,10 @@ const char *text_lit(double v, int f64);
 /* Appends "<head>(<params>)\n", the ", "-separated parameter list wrapped
  * at 100 columns with continuation lines aligned after the parenthesis. */
 void text_put_signature(StrBuf *s, const char *head, const char *params);
-/* Appends "void <name>(<params>)\n" wrapped the same way, two columns
- * kept free after a line's last parameter (blas1, ew_chain). */
-void text_put_void_signature(StrBuf *s, const char *name, const char *params);
+/* Appends "void <name>(<params>)\n" wrapped the same way, `reserve`
+ * columns kept free after a line's last parameter (blas1 and ew_chain 2,
+ * the op families 4). */
+void text_put_void_signature(StrBuf *s, const char *name, const char *params, int reserve);
 
 /* v rounded up to two significant digits: a tolerance as a person writes it. */
 double text_tol2(double v);

@@ -389,49 +389,15 @@ static const char *first_running_for(const char *src, const cJSON *launches)
     return line;
 }
 
-/* The end of the statement that starts at or after p (blanks and
- * preprocessor lines skipped): a braced block, a for, while or if with the
- * statement it governs (an if's else branch included), or a plain statement
- * up to its semicolon; NULL when the text ends first.  Enough for the
- * generated sources, whose comments hold no unbalanced braces. */
-static const char *statement_end(const char *p)
-{
-    for (;;) {
-        while (isspace((unsigned char)*p))
-            p++;
-        if (*p != '#')
-            break;
-        p = strchr(p, '\n');
-        if (!p)
-            return NULL;
-    }
-    if (*p == '{')
-        return sites_after_match(p);
-    int is_if = strncmp(p, "if (", 4) == 0;
-    if (strncmp(p, "for (", 5) == 0 || strncmp(p, "while (", 7) == 0 || is_if) {
-        const char *header = sites_after_match(strchr(p, '('));
-        const char *end = header ? statement_end(header) : NULL;
-        if (end && is_if) {
-            const char *q = end;
-            while (isspace((unsigned char)*q))
-                q++;
-            if (strncmp(q, "else", 4) == 0 && !sites_is_name_char(q[4]))
-                end = statement_end(q + 4);
-        }
-        return end;
-    }
-    const char *semi = strchr(p, ';');
-    return semi ? semi + 1 : NULL;
-}
-
 /* Whether a running own-statement for loop of src (next_own_for,
  * sites_runs) governs another for loop: a nest, such as a tiled product or
  * a loop over steps around one over bodies. */
 static int has_loop_nest(const char *src, const cJSON *launches)
 {
     for (const char *line = next_own_for(src, src); line; line = next_own_for(src, strstr(line, "for (") + 1)) {
-        const char *end = statement_end(line), *inner = strstr(strstr(line, "for (") + 1, "for (");
-        if (end && inner && inner < end && sites_runs(src, (size_t)(line - src), launches))
+        size_t at = (size_t)(line - src), end = sites_loop_end(src, at);
+        const char *inner = strstr(strstr(line, "for (") + 1, "for (");
+        if (end && inner && (size_t)(inner - src) < end && sites_runs(src, at, launches))
             return 1;
     }
     return 0;
