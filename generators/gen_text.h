@@ -1,5 +1,5 @@
 /* gen_text.h — C and CUDA spelling shared by hand-written families (the
- * polybench ones, ew_binary, ew_ternary, blas1, ew_chain): the element
+ * polybench ones, ew_binary, ew_ternary, blas1, ew_chain, gen_ops): the element
  * type, a floating literal or tolerance as a person writes it, a signature
  * wrapped at 100 columns, C helpers respelled for kernel.cu.
  *
